@@ -1,0 +1,61 @@
+package io.securethrift.core;
+
+import io.securethrift.core.spi.LayerProvider.Role;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * Opens secured client connections for one {@link SecurityConfig}. Thread-safe; make one per configuration and reuse
+ * it, since it holds the TLS context (with its session cache) and the Kerberos login.
+ *
+ * <pre>{@code
+ * try (ClientTransportFactory factory = ClientTransportFactory.create(config);
+ *      SecuredTransport transport = factory.open("tserver.example.com", 9997)) {
+ *   MyService.Client client = new MyService.Client(new TCompactProtocol(transport));
+ *   ...
+ * }
+ * }</pre>
+ */
+public final class ClientTransportFactory implements AutoCloseable {
+  private final Layers layers;
+
+  private ClientTransportFactory(Layers layers) {
+    this.layers = layers;
+  }
+
+  /** Checks the client-side settings of {@code config} and prepares its layers. */
+  public static ClientTransportFactory create(SecurityConfig config) {
+    return new ClientTransportFactory(Layers.resolve(config, Role.CLIENT));
+  }
+
+  public SecurityConfig config() {
+    return layers.config();
+  }
+
+  /**
+   * Connects to {@code host:port} within the connect timeout, completes the handshake within the handshake timeout,
+   * and returns an open transport ready for a Thrift protocol.
+   */
+  public SecuredTransport open(String host, int port) throws TTransportException {
+    String peer = host + ":" + port;
+    Timeouts timeouts = layers.config().timeouts();
+    Socket socket = new Socket();
+    try {
+      Layers.tune(socket);
+      socket.connect(new InetSocketAddress(host, port), (int) Math.min(Integer.MAX_VALUE, timeouts.connect().toMillis()));
+    } catch (IOException e) {
+      Layers.closeQuietly(socket);
+      throw new TTransportException(TTransportException.NOT_OPEN, "cannot connect to " + peer + " within "
+          + Values.formatDuration(timeouts.connect()) + " (" + ConfigProperty.TIMEOUT_CONNECT.key() + "): "
+          + e.getMessage(), e);
+    }
+    return layers.handshake(socket, host, peer);
+  }
+
+  @Override
+  public void close() {
+    layers.close();
+  }
+}

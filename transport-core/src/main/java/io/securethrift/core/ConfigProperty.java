@@ -1,0 +1,201 @@
+package io.securethrift.core;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * Every setting securethrift reads, with the exact key users type, its default and what it means. This list is the
+ * single source of the configuration reference in {@code docs/configuration.md}; a test keeps the two identical.
+ */
+public enum ConfigProperty {
+  MODE("securethrift.mode", "none",
+      "How connections are secured: none, tls, sasl, or sasl-over-tls (Kerberos authenticates, TLS protects).",
+      (b, v) -> b.mode(SecurityMode.parse(keyOf("MODE"), v)), c -> c.mode().token()),
+
+  TLS_ENGINE("securethrift.tls.engine", "auto",
+      "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL), or auto (Conscrypt when its native library loads,"
+          + " else JSSE).",
+      (b, v) -> b.tlsEngine(TlsEngine.parse(keyOf("TLS_ENGINE"), v)), c -> c.tls().engine().token()),
+  TLS_PROTOCOLS("securethrift.tls.protocols", "TLSv1.3,TLSv1.2",
+      "Enabled TLS versions, comma-separated; only TLSv1.3 and TLSv1.2 are accepted.",
+      (b, v) -> b.tlsProtocols(Tokens.splitList(v)), c -> String.join(",", c.tls().protocols())),
+  TLS_CIPHER_SUITES("securethrift.tls.cipher.suites", "",
+      "Enabled cipher suites, comma-separated, on clients and servers alike; empty means the engine's AEAD suites.",
+      (b, v) -> b.tlsCipherSuites(Tokens.splitList(v)), c -> String.join(",", c.tls().cipherSuites())),
+  TLS_KEYSTORE_PATH("securethrift.tls.keystore.path", "",
+      "This side's certificate chain and private key (JKS, PKCS12 or PEM). Required on TLS servers; on clients it is"
+          + " presented when the server asks.",
+      (b, v) -> b.keyStorePath(pathOrNull(v)), c -> c.tls().keyStore().map(s -> s.path().toString()).orElse("")),
+  TLS_KEYSTORE_PASSWORD("securethrift.tls.keystore.password", "",
+      "Password of the key store (for PEM: of the encrypted private key).",
+      (b, v) -> b.keyStorePassword(secretOrNull(v)), c -> secretText(c.tls().keyStore())),
+  TLS_KEYSTORE_TYPE("securethrift.tls.keystore.type", "",
+      "jks, pkcs12 or pem; empty means detected from the file.",
+      (b, v) -> b.keyStoreType(typeOrNull(keyOf("TLS_KEYSTORE_TYPE"), v)),
+      c -> c.tls().keyStore().map(s -> s.type().token()).orElse("")),
+  TLS_KEYSTORE_ALIAS("securethrift.tls.keystore.alias", "",
+      "Which key entry to use when the key store holds several.",
+      (b, v) -> b.keyStoreAlias(blankToNull(v)), c -> c.tls().keyStore().flatMap(StoreLocation::alias).orElse("")),
+  TLS_TRUSTSTORE_PATH("securethrift.tls.truststore.path", "",
+      "Certificates this side trusts (JKS, PKCS12 or PEM); empty means the JVM's default trust store.",
+      (b, v) -> b.trustStorePath(pathOrNull(v)), c -> c.tls().trustStore().map(s -> s.path().toString()).orElse("")),
+  TLS_TRUSTSTORE_PASSWORD("securethrift.tls.truststore.password", "",
+      "Password of the trust store, if it has one.",
+      (b, v) -> b.trustStorePassword(secretOrNull(v)), c -> secretText(c.tls().trustStore())),
+  TLS_TRUSTSTORE_TYPE("securethrift.tls.truststore.type", "",
+      "jks, pkcs12 or pem; empty means detected from the file.",
+      (b, v) -> b.trustStoreType(typeOrNull(keyOf("TLS_TRUSTSTORE_TYPE"), v)),
+      c -> c.tls().trustStore().map(s -> s.type().token()).orElse("")),
+  TLS_CLIENT_AUTH("securethrift.tls.client.auth", "none",
+      "Whether a TLS server asks for client certificates: none, want, or need.",
+      (b, v) -> b.clientAuth(ClientAuth.parse(keyOf("TLS_CLIENT_AUTH"), v)), c -> c.tls().clientAuth().token()),
+  TLS_HOSTNAME_VERIFICATION("securethrift.tls.hostname.verification", "true",
+      "Whether a client checks the server certificate's DNS or IP subject alternative names against the host it"
+          + " connects to. Turning it off logs a warning.",
+      (b, v) -> b.hostnameVerification(Values.bool(keyOf("TLS_HOSTNAME_VERIFICATION"), v)),
+      c -> Boolean.toString(c.tls().hostnameVerification())),
+  TLS_PRINCIPAL_MAPPING("securethrift.tls.principal.mapping", "cn",
+      "How a server names a client from its certificate: subject, cn, san-dns, san-email or san-uri.",
+      (b, v) -> b.principalMapping(PrincipalMapping.parse(keyOf("TLS_PRINCIPAL_MAPPING"), v)),
+      c -> c.tls().principalMapping().token()),
+  TLS_RELOAD_INTERVAL("securethrift.tls.reload.interval", "10s",
+      "How often key and trust files are checked for changes; new handshakes use new material, open connections carry"
+          + " on. 0 disables reloading.",
+      (b, v) -> b.tlsReloadInterval(Values.duration(keyOf("TLS_RELOAD_INTERVAL"), v)),
+      c -> Values.formatDuration(c.tls().reloadInterval())),
+
+  SASL_MECHANISM("securethrift.sasl.mechanism", "GSSAPI",
+      "SASL mechanism: GSSAPI (Kerberos) or DIGEST-MD5 (Accumulo delegation tokens).",
+      (b, v) -> b.saslMechanism(SaslMechanism.parse(keyOf("SASL_MECHANISM"), v)),
+      c -> c.sasl().mechanism().mechanismName()),
+  SASL_QOP("securethrift.sasl.qop", "auth",
+      "Acceptable protection levels, most preferred first: auth, auth-int, auth-conf (for example auth-conf,auth-int)."
+          + " A connection fails when the two sides' lists share nothing; it never falls back silently.",
+      (b, v) -> b.qop(QualityOfProtection.parseList(keyOf("SASL_QOP"), v)),
+      c -> QualityOfProtection.toSaslProperty(c.sasl().qop())),
+  SASL_SERVER_PRIMARY("securethrift.sasl.kerberos.server.primary", "accumulo",
+      "Kerberos primary of the server principal, as in primary/host@REALM.",
+      (b, v) -> b.serverPrimary(v), c -> c.sasl().serverPrimary()),
+  SASL_SERVER_HOST("securethrift.sasl.server.host", "",
+      "Host part of the server principal; empty means the host the client connects to.",
+      (b, v) -> b.serverHost(blankToNull(v)), c -> c.sasl().serverHost().orElse("")),
+  SASL_CANONICALIZE_HOSTNAME("securethrift.sasl.canonicalize.hostname", "false",
+      "Whether a client resolves the server host to its canonical name (reverse DNS) before naming the principal, as"
+          + " Accumulo does.",
+      (b, v) -> b.canonicalizeHostName(Values.bool(keyOf("SASL_CANONICALIZE_HOSTNAME"), v)),
+      c -> Boolean.toString(c.sasl().canonicalizeHostName())),
+  SASL_KERBEROS_PRINCIPAL("securethrift.sasl.kerberos.principal", "",
+      "Principal this process logs in as from the keytab; _HOST becomes the local canonical host name. Empty uses the"
+          + " caller's existing Kerberos login.",
+      (b, v) -> b.kerberosPrincipal(blankToNull(v)), c -> c.sasl().kerberosPrincipal().orElse("")),
+  SASL_KERBEROS_KEYTAB("securethrift.sasl.kerberos.keytab", "",
+      "Keytab holding the principal's keys; set together with securethrift.sasl.kerberos.principal.",
+      (b, v) -> b.kerberosKeytab(pathOrNull(v)), c -> c.sasl().kerberosKeytab().map(Path::toString).orElse("")),
+  SASL_KERBEROS_RENEWAL_PERIOD("securethrift.sasl.kerberos.renewal.period", "30s",
+      "How often the Kerberos login is checked and renewed before its ticket expires.",
+      (b, v) -> b.renewalPeriod(Values.duration(keyOf("SASL_KERBEROS_RENEWAL_PERIOD"), v)),
+      c -> Values.formatDuration(c.sasl().renewalPeriod())),
+  SASL_USER_IMPERSONATION("securethrift.sasl.impersonation.users", "",
+      "Who may act for whom, in Accumulo's syntax: proxy:userA,userB;proxy2:*",
+      (b, v) -> b.userImpersonation(v), c -> c.sasl().userImpersonation()),
+  SASL_HOST_IMPERSONATION("securethrift.sasl.impersonation.hosts", "",
+      "From which hosts each impersonating principal may connect, one ;-separated entry per user rule: host1,host2;*",
+      (b, v) -> b.hostImpersonation(v), c -> c.sasl().hostImpersonation()),
+
+  TIMEOUT_CONNECT("securethrift.timeout.connect", "10s",
+      "How long a client waits for TCP to connect.",
+      (b, v) -> b.connectTimeout(Values.duration(keyOf("TIMEOUT_CONNECT"), v)),
+      c -> Values.formatDuration(c.timeouts().connect())),
+  TIMEOUT_READ("securethrift.timeout.read", "120s",
+      "How long either side waits for the next bytes of a message (Accumulo's general.rpc.timeout); 0 waits forever.",
+      (b, v) -> b.readTimeout(Values.duration(keyOf("TIMEOUT_READ"), v)),
+      c -> Values.formatDuration(c.timeouts().read())),
+  TIMEOUT_HANDSHAKE("securethrift.timeout.handshake", "10s",
+      "Deadline for the whole TLS handshake and SASL negotiation; a peer that stalls is dropped and its thread freed.",
+      (b, v) -> b.handshakeTimeout(Values.duration(keyOf("TIMEOUT_HANDSHAKE"), v)),
+      c -> Values.formatDuration(c.timeouts().handshake())),
+
+  LIMIT_MAX_FRAME_SIZE("securethrift.limit.max.frame.size", "16M",
+      "Largest data frame either side accepts, checked before any allocation (1K to 2047M).",
+      (b, v) -> b.maxFrameSize(Values.size(keyOf("LIMIT_MAX_FRAME_SIZE"), v)),
+      c -> Values.formatSize(c.limits().maxFrameSize())),
+  LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE("securethrift.limit.max.negotiation.message.size", "64K",
+      "Largest SASL negotiation message accepted before authentication (Kerberos tokens are a few KiB).",
+      (b, v) -> b.maxNegotiationMessageSize(Values.size(keyOf("LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE"), v)),
+      c -> Values.formatSize(c.limits().maxNegotiationMessageSize()));
+
+  private final String key;
+  private final String defaultValue;
+  private final String description;
+  private final BiConsumer<SecurityConfig.Builder, String> applier;
+  private final Function<SecurityConfig, String> reader;
+
+  ConfigProperty(String key, String defaultValue, String description,
+      BiConsumer<SecurityConfig.Builder, String> applier, Function<SecurityConfig, String> reader) {
+    this.key = key;
+    this.defaultValue = defaultValue;
+    this.description = description;
+    this.applier = applier;
+    this.reader = reader;
+  }
+
+  /** The exact key, as written in a properties file. */
+  public String key() {
+    return key;
+  }
+
+  /** The default, as text; empty means "not set". */
+  public String defaultValue() {
+    return defaultValue;
+  }
+
+  public String description() {
+    return description;
+  }
+
+  /** Whether the value is a secret, which {@code toString} and the docs never show. */
+  public boolean isSecret() {
+    return this == TLS_KEYSTORE_PASSWORD || this == TLS_TRUSTSTORE_PASSWORD;
+  }
+
+  /** Looks a key up; empty when no property has that key. */
+  public static Optional<ConfigProperty> forKey(String key) {
+    return Arrays.stream(values()).filter(p -> p.key.equals(key)).findFirst();
+  }
+
+  void apply(SecurityConfig.Builder builder, String value) {
+    applier.accept(builder, value);
+  }
+
+  String read(SecurityConfig config) {
+    return reader.apply(config);
+  }
+
+  // Enum constants cannot name themselves in their own initializers, so the lambdas look the key up by constant name.
+  private static String keyOf(String constant) {
+    return valueOf(constant).key;
+  }
+
+  private static Path pathOrNull(String v) {
+    return v == null || v.isBlank() ? null : Path.of(v.trim());
+  }
+
+  private static Secret secretOrNull(String v) {
+    return v == null || v.isEmpty() ? null : Secret.of(v);
+  }
+
+  private static String blankToNull(String v) {
+    return v == null || v.isBlank() ? null : v.trim();
+  }
+
+  private static StoreType typeOrNull(String key, String v) {
+    return v == null || v.isBlank() ? null : StoreType.parse(key, v);
+  }
+
+  private static String secretText(Optional<StoreLocation> store) {
+    return store.flatMap(StoreLocation::password).map(s -> new String(s.chars())).orElse("");
+  }
+}

@@ -1,0 +1,126 @@
+package io.securethrift.core;
+
+import io.securethrift.core.spi.LayerProvider;
+import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.spi.MessageLayer;
+import io.securethrift.core.spi.StreamLayer;
+import io.securethrift.core.spi.SecureStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.function.Function;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * The stream and message layers of one configuration and role, and the one handshake routine clients and servers
+ * share: both layers run under the handshake deadline, then the read timeout takes over.
+ */
+final class Layers implements AutoCloseable {
+  private final SecurityConfig config;
+  private final StreamLayer stream;
+  private final MessageLayer message;
+
+  private Layers(SecurityConfig config, StreamLayer stream, MessageLayer message) {
+    this.config = config;
+    this.stream = stream;
+    this.message = message;
+  }
+
+  static Layers resolve(SecurityConfig config, Role role) {
+    SecurityMode mode = config.mode();
+    StreamLayer stream = mode.usesTls()
+        ? provided(config, p -> p.streamLayer(config, role), "securethrift-ssl-conscrypt")
+        : new PlainStreamLayer(mode);
+    MessageLayer message;
+    try {
+      message = mode.usesSasl()
+          ? provided(config, p -> p.messageLayer(config, role), "securethrift-sasl-qop")
+          : new FramedMessageLayer(config.limits());
+    } catch (RuntimeException e) {
+      stream.close();
+      throw e;
+    }
+    return new Layers(config, stream, message);
+  }
+
+  private static <L> L provided(SecurityConfig config, Function<LayerProvider, Optional<L>> pick, String module) {
+    for (LayerProvider provider : ServiceLoader.load(LayerProvider.class, Layers.class.getClassLoader())) {
+      Optional<L> layer = pick.apply(provider);
+      if (layer.isPresent()) {
+        return layer.get();
+      }
+    }
+    throw new ConfigException(ConfigProperty.MODE.key(), "'" + config.mode() + "' needs the " + module
+        + " module on the class path");
+  }
+
+  SecurityConfig config() {
+    return config;
+  }
+
+  /**
+   * Runs both layers on a connected socket. On failure the socket is closed and the exception says which peer and
+   * why; a handshake cut short by the deadline says so and names the timeout setting.
+   */
+  SecuredTransport handshake(Socket socket, String host, String peer) throws TTransportException {
+    Timeouts timeouts = config.timeouts();
+    try (HandshakeDeadline deadline = HandshakeDeadline.arm(socket, timeouts.handshake())) {
+      try {
+        socket.setSoTimeout(millis(timeouts.handshake()));
+        SecureStream secured = stream.open(socket, host);
+        SecuredTransport transport = message.open(new TSocket(secured.socket()), secured.identity(), host);
+        secured.socket().setSoTimeout(millis(timeouts.read()));
+        return transport;
+      } catch (IOException | TTransportException | RuntimeException e) {
+        closeQuietly(socket);
+        if (deadline.expired()) {
+          throw new TTransportException(TTransportException.TIMED_OUT, "handshake with " + peer
+              + " did not complete within " + Values.formatDuration(timeouts.handshake()) + " ("
+              + ConfigProperty.TIMEOUT_HANDSHAKE.key() + ")");
+        }
+        throw e instanceof TTransportException t ? t
+            : new TTransportException(TTransportException.UNKNOWN, "handshake with " + peer + " failed: "
+                + describe(e), e);
+      }
+    }
+  }
+
+  private static String describe(Throwable e) {
+    StringBuilder s = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && (s.length() == 0 || !s.toString().contains(t.getMessage()))) {
+        s.append(s.length() == 0 ? "" : ": ").append(t.getMessage());
+      }
+    }
+    return s.length() == 0 ? e.getClass().getSimpleName() : s.toString();
+  }
+
+  private static int millis(java.time.Duration d) {
+    return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
+  }
+
+  static void closeQuietly(Socket socket) {
+    try {
+      socket.close();
+    } catch (IOException ignored) {
+      // Already failing; the original error is what matters.
+    }
+  }
+
+  static void tune(Socket socket) throws SocketException {
+    socket.setTcpNoDelay(true);
+    socket.setKeepAlive(true);
+  }
+
+  @Override
+  public void close() {
+    try {
+      stream.close();
+    } finally {
+      message.close();
+    }
+  }
+}

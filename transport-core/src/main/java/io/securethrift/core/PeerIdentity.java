@@ -1,0 +1,184 @@
+package io.securethrift.core;
+
+import java.net.InetSocketAddress;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Who is on the other end of a connection and how it was secured. On a server, the service implementation reads it
+ * for the call it is handling with {@link #current()}; on a client, {@link SecuredTransport#peerIdentity()} describes
+ * the server.
+ */
+public final class PeerIdentity {
+  private static final ThreadLocal<PeerIdentity> CURRENT = new ThreadLocal<>();
+
+  private final SecurityMode mode;
+  private final InetSocketAddress remoteAddress;
+  private final String principal;
+  private final String mechanism;
+  private final QualityOfProtection qop;
+  private final String tlsProtocol;
+  private final String tlsCipherSuite;
+  private final boolean tlsSessionResumed;
+  private final List<X509Certificate> peerCertificates;
+
+  private PeerIdentity(Builder b) {
+    this.mode = b.mode;
+    this.remoteAddress = b.remoteAddress;
+    this.principal = b.principal;
+    this.mechanism = b.mechanism;
+    this.qop = b.qop;
+    this.tlsProtocol = b.tlsProtocol;
+    this.tlsCipherSuite = b.tlsCipherSuite;
+    this.tlsSessionResumed = b.tlsSessionResumed;
+    this.peerCertificates = List.copyOf(b.peerCertificates);
+  }
+
+  /**
+   * The identity of the client whose call this server thread is handling, when the service runs behind
+   * {@link ServerTransportFactory#withPeerIdentity}; empty outside such a call.
+   */
+  public static Optional<PeerIdentity> current() {
+    return Optional.ofNullable(CURRENT.get());
+  }
+
+  /** Runs {@code call} with {@code identity} as {@link #current()}, restoring the previous value afterwards. */
+  static <E extends Exception> void runAs(PeerIdentity identity, ThrowingRunnable<E> call) throws E {
+    PeerIdentity previous = CURRENT.get();
+    CURRENT.set(identity);
+    try {
+      call.run();
+    } finally {
+      if (previous == null) {
+        CURRENT.remove();
+      } else {
+        CURRENT.set(previous);
+      }
+    }
+  }
+
+  @FunctionalInterface
+  interface ThrowingRunnable<E extends Exception> {
+    void run() throws E;
+  }
+
+  public static Builder builder(SecurityMode mode, InetSocketAddress remoteAddress) {
+    return new Builder(mode, remoteAddress);
+  }
+
+  /** A builder starting from this identity, for a layer that adds what it learned (SASL over TLS). */
+  public Builder toBuilder() {
+    Builder b = new Builder(mode, remoteAddress);
+    b.principal = principal;
+    b.mechanism = mechanism;
+    b.qop = qop;
+    b.tlsProtocol = tlsProtocol;
+    b.tlsCipherSuite = tlsCipherSuite;
+    b.tlsSessionResumed = tlsSessionResumed;
+    b.peerCertificates = peerCertificates;
+    return b;
+  }
+
+  public SecurityMode mode() {
+    return mode;
+  }
+
+  public InetSocketAddress remoteAddress() {
+    return remoteAddress;
+  }
+
+  /**
+   * The authenticated name: the SASL principal ({@code user@REALM}, or the delegation token's owner), else the name
+   * mapped from the TLS client certificate; empty when the peer is anonymous.
+   */
+  public Optional<String> principal() {
+    return Optional.ofNullable(principal);
+  }
+
+  /** {@code GSSAPI}, {@code DIGEST-MD5}, or empty when SASL was not used. */
+  public Optional<String> mechanism() {
+    return Optional.ofNullable(mechanism);
+  }
+
+  /** The negotiated SASL protection level. */
+  public Optional<QualityOfProtection> qop() {
+    return Optional.ofNullable(qop);
+  }
+
+  /** The negotiated TLS version, such as {@code TLSv1.3}. */
+  public Optional<String> tlsProtocol() {
+    return Optional.ofNullable(tlsProtocol);
+  }
+
+  public Optional<String> tlsCipherSuite() {
+    return Optional.ofNullable(tlsCipherSuite);
+  }
+
+  /** Whether the TLS handshake resumed an earlier session instead of a full key exchange. */
+  public boolean tlsSessionResumed() {
+    return tlsSessionResumed;
+  }
+
+  /** The peer's verified certificate chain, leaf first; empty when it sent none. */
+  public List<X509Certificate> peerCertificates() {
+    return peerCertificates;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder("PeerIdentity[").append(mode).append(' ').append(remoteAddress);
+    if (principal != null) {
+      s.append(" principal=").append(principal);
+    }
+    if (mechanism != null) {
+      s.append(' ').append(mechanism).append(' ').append(qop);
+    }
+    if (tlsProtocol != null) {
+      s.append(' ').append(tlsProtocol).append(' ').append(tlsCipherSuite).append(tlsSessionResumed ? " resumed" : "");
+    }
+    return s.append(']').toString();
+  }
+
+  /** Builds a {@link PeerIdentity}; used by the layers that authenticate a connection. */
+  public static final class Builder {
+    private final SecurityMode mode;
+    private final InetSocketAddress remoteAddress;
+    private String principal;
+    private String mechanism;
+    private QualityOfProtection qop;
+    private String tlsProtocol;
+    private String tlsCipherSuite;
+    private boolean tlsSessionResumed;
+    private List<X509Certificate> peerCertificates = List.of();
+
+    private Builder(SecurityMode mode, InetSocketAddress remoteAddress) {
+      this.mode = Objects.requireNonNull(mode);
+      this.remoteAddress = remoteAddress;
+    }
+
+    public Builder principal(String principal) {
+      this.principal = principal;
+      return this;
+    }
+
+    public Builder sasl(String mechanism, QualityOfProtection qop) {
+      this.mechanism = mechanism;
+      this.qop = qop;
+      return this;
+    }
+
+    public Builder tls(String protocol, String cipherSuite, boolean resumed, List<X509Certificate> certificates) {
+      this.tlsProtocol = protocol;
+      this.tlsCipherSuite = cipherSuite;
+      this.tlsSessionResumed = resumed;
+      this.peerCertificates = List.copyOf(certificates);
+      return this;
+    }
+
+    public PeerIdentity build() {
+      return new PeerIdentity(this);
+    }
+  }
+}

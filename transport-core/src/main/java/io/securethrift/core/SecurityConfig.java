@@ -1,0 +1,479 @@
+package io.securethrift.core;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The one immutable description of how securethrift secures connections. Build it with {@link #builder()} (typed
+ * setters) or {@link #fromProperties(Map)} (the keys in {@link ConfigProperty}); every value is validated once, in
+ * {@link Builder#build()}, and a rejected value raises a {@link ConfigException} naming its key.
+ */
+public final class SecurityConfig {
+  /** TLS versions securethrift will enable; older ones are broken and disabled by current JDKs anyway. */
+  static final Set<String> ALLOWED_PROTOCOLS = Set.of("TLSv1.3", "TLSv1.2");
+  static final int MIN_FRAME_SIZE = 1024;
+  /** Leaves room for the 4-byte header in a Java array. */
+  static final long MAX_FRAME_SIZE = Integer.MAX_VALUE - 8;
+
+  private final SecurityMode mode;
+  private final TlsSettings tls;
+  private final SaslSettings sasl;
+  private final Timeouts timeouts;
+  private final Limits limits;
+
+  private SecurityConfig(SecurityMode mode, TlsSettings tls, SaslSettings sasl, Timeouts timeouts, Limits limits) {
+    this.mode = mode;
+    this.tls = tls;
+    this.sasl = sasl;
+    this.timeouts = timeouts;
+    this.limits = limits;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Reads the {@code securethrift.*} keys of a property map; other keys are ignored so the map can be a whole
+   * application configuration. An unknown {@code securethrift.*} key is an error, since it is almost always a typo.
+   */
+  public static SecurityConfig fromProperties(Map<String, String> properties) {
+    Builder builder = builder();
+    properties.forEach(builder::set);
+    return builder.build();
+  }
+
+  public SecurityMode mode() {
+    return mode;
+  }
+
+  /** TLS settings; meaningful when {@link SecurityMode#usesTls()}. */
+  public TlsSettings tls() {
+    return tls;
+  }
+
+  /** SASL settings; meaningful when {@link SecurityMode#usesSasl()}. */
+  public SaslSettings sasl() {
+    return sasl;
+  }
+
+  public Timeouts timeouts() {
+    return timeouts;
+  }
+
+  public Limits limits() {
+    return limits;
+  }
+
+  /**
+   * The configuration as {@code securethrift.*} properties that {@link #fromProperties(Map)} reads back to an equal
+   * configuration (delegation tokens and secret look-ups are code, not properties, and are left out). The map holds
+   * store passwords in clear: write it only where the stores themselves could be read.
+   */
+  public Map<String, String> toProperties() {
+    Map<String, String> map = new LinkedHashMap<>();
+    for (ConfigProperty p : ConfigProperty.values()) {
+      map.put(p.key(), p.read(this));
+    }
+    return map;
+  }
+
+  /** A builder holding this configuration's values, to derive a variant. */
+  public Builder toBuilder() {
+    Builder b = builder();
+    toProperties().forEach(b::set);
+    sasl.delegationToken().ifPresent(b::delegationToken);
+    sasl.delegationTokenSecrets().ifPresent(b::delegationTokenSecrets);
+    return b;
+  }
+
+  @Override
+  public String toString() {
+    return toProperties().entrySet().stream()
+        .filter(e -> !e.getValue().isEmpty())
+        .map(e -> e.getKey() + "=" + (ConfigProperty.forKey(e.getKey()).orElseThrow().isSecret() ? "****" : e.getValue()))
+        .collect(Collectors.joining(", ", "SecurityConfig[", "]"));
+  }
+
+  /** Collects settings; {@link #build()} validates them all at once. Not thread-safe. */
+  public static final class Builder {
+    private SecurityMode mode = SecurityMode.NONE;
+    private TlsEngine tlsEngine = TlsEngine.AUTO;
+    private List<String> tlsProtocols = List.of("TLSv1.3", "TLSv1.2");
+    private List<String> tlsCipherSuites = List.of();
+    private Path keyStorePath;
+    private Secret keyStorePassword;
+    private StoreType keyStoreType;
+    private String keyStoreAlias;
+    private Path trustStorePath;
+    private Secret trustStorePassword;
+    private StoreType trustStoreType;
+    private ClientAuth clientAuth = ClientAuth.NONE;
+    private boolean hostnameVerification = true;
+    private PrincipalMapping principalMapping = PrincipalMapping.CN;
+    private Duration tlsReloadInterval = Duration.ofSeconds(10);
+    private SaslMechanism saslMechanism = SaslMechanism.GSSAPI;
+    private List<QualityOfProtection> qop = List.of(QualityOfProtection.AUTH);
+    private String serverPrimary = "accumulo";
+    private String serverHost;
+    private boolean canonicalizeHostName;
+    private String kerberosPrincipal;
+    private Path kerberosKeytab;
+    private Duration renewalPeriod = Duration.ofSeconds(30);
+    private DelegationToken delegationToken;
+    private DelegationTokenSecrets delegationTokenSecrets;
+    private String userImpersonation = "";
+    private String hostImpersonation = "";
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration readTimeout = Duration.ofSeconds(120);
+    private Duration handshakeTimeout = Duration.ofSeconds(10);
+    private long maxFrameSize = 16L << 20;
+    private long maxNegotiationMessageSize = 64L << 10;
+
+    private Builder() {}
+
+    /**
+     * Sets one property by its key. Keys outside {@code securethrift.*} are ignored; an unknown key inside it is an
+     * error.
+     */
+    public Builder set(String key, String value) {
+      Optional<ConfigProperty> property = ConfigProperty.forKey(key);
+      if (property.isPresent()) {
+        property.get().apply(this, value);
+      } else if (key.startsWith("securethrift.")) {
+        throw new ConfigException(key, "unknown setting; see docs/configuration.md for the keys securethrift reads");
+      }
+      return this;
+    }
+
+    public Builder mode(SecurityMode mode) {
+      this.mode = Objects.requireNonNull(mode);
+      return this;
+    }
+
+    public Builder tlsEngine(TlsEngine engine) {
+      this.tlsEngine = Objects.requireNonNull(engine);
+      return this;
+    }
+
+    public Builder tlsProtocols(List<String> protocols) {
+      this.tlsProtocols = List.copyOf(protocols);
+      return this;
+    }
+
+    public Builder tlsCipherSuites(List<String> suites) {
+      this.tlsCipherSuites = List.copyOf(suites);
+      return this;
+    }
+
+    /** Key store file; type and password may follow. A null path clears the key store. */
+    public Builder keyStorePath(Path path) {
+      this.keyStorePath = path;
+      return this;
+    }
+
+    public Builder keyStorePassword(Secret password) {
+      this.keyStorePassword = password;
+      return this;
+    }
+
+    public Builder keyStoreType(StoreType type) {
+      this.keyStoreType = type;
+      return this;
+    }
+
+    public Builder keyStoreAlias(String alias) {
+      this.keyStoreAlias = alias;
+      return this;
+    }
+
+    /** Shorthand for a key store's path, type (null: detect) and password (null: none). */
+    public Builder keyStore(Path path, StoreType type, Secret password) {
+      return keyStorePath(path).keyStoreType(type).keyStorePassword(password);
+    }
+
+    public Builder trustStorePath(Path path) {
+      this.trustStorePath = path;
+      return this;
+    }
+
+    public Builder trustStorePassword(Secret password) {
+      this.trustStorePassword = password;
+      return this;
+    }
+
+    public Builder trustStoreType(StoreType type) {
+      this.trustStoreType = type;
+      return this;
+    }
+
+    /** Shorthand for a trust store's path, type (null: detect) and password (null: none). */
+    public Builder trustStore(Path path, StoreType type, Secret password) {
+      return trustStorePath(path).trustStoreType(type).trustStorePassword(password);
+    }
+
+    public Builder clientAuth(ClientAuth clientAuth) {
+      this.clientAuth = Objects.requireNonNull(clientAuth);
+      return this;
+    }
+
+    public Builder hostnameVerification(boolean verify) {
+      this.hostnameVerification = verify;
+      return this;
+    }
+
+    public Builder principalMapping(PrincipalMapping mapping) {
+      this.principalMapping = Objects.requireNonNull(mapping);
+      return this;
+    }
+
+    public Builder tlsReloadInterval(Duration interval) {
+      this.tlsReloadInterval = Objects.requireNonNull(interval);
+      return this;
+    }
+
+    public Builder saslMechanism(SaslMechanism mechanism) {
+      this.saslMechanism = Objects.requireNonNull(mechanism);
+      return this;
+    }
+
+    /** Acceptable QOP levels, most preferred first. */
+    public Builder qop(List<QualityOfProtection> qop) {
+      this.qop = List.copyOf(qop);
+      return this;
+    }
+
+    public Builder qop(QualityOfProtection... qop) {
+      return qop(List.of(qop));
+    }
+
+    public Builder serverPrimary(String primary) {
+      this.serverPrimary = primary;
+      return this;
+    }
+
+    public Builder serverHost(String host) {
+      this.serverHost = host;
+      return this;
+    }
+
+    public Builder canonicalizeHostName(boolean canonicalize) {
+      this.canonicalizeHostName = canonicalize;
+      return this;
+    }
+
+    public Builder kerberosPrincipal(String principal) {
+      this.kerberosPrincipal = principal;
+      return this;
+    }
+
+    public Builder kerberosKeytab(Path keytab) {
+      this.kerberosKeytab = keytab;
+      return this;
+    }
+
+    /** Shorthand for a keytab login. */
+    public Builder kerberosLogin(String principal, Path keytab) {
+      return kerberosPrincipal(principal).kerberosKeytab(keytab);
+    }
+
+    public Builder renewalPeriod(Duration period) {
+      this.renewalPeriod = Objects.requireNonNull(period);
+      return this;
+    }
+
+    public Builder delegationToken(DelegationToken token) {
+      this.delegationToken = token;
+      return this;
+    }
+
+    public Builder delegationTokenSecrets(DelegationTokenSecrets secrets) {
+      this.delegationTokenSecrets = secrets;
+      return this;
+    }
+
+    public Builder userImpersonation(String rules) {
+      this.userImpersonation = rules == null ? "" : rules.trim();
+      return this;
+    }
+
+    public Builder hostImpersonation(String rules) {
+      this.hostImpersonation = rules == null ? "" : rules.trim();
+      return this;
+    }
+
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = Objects.requireNonNull(timeout);
+      return this;
+    }
+
+    public Builder readTimeout(Duration timeout) {
+      this.readTimeout = Objects.requireNonNull(timeout);
+      return this;
+    }
+
+    public Builder handshakeTimeout(Duration timeout) {
+      this.handshakeTimeout = Objects.requireNonNull(timeout);
+      return this;
+    }
+
+    public Builder maxFrameSize(long bytes) {
+      this.maxFrameSize = bytes;
+      return this;
+    }
+
+    public Builder maxNegotiationMessageSize(long bytes) {
+      this.maxNegotiationMessageSize = bytes;
+      return this;
+    }
+
+    /** Validates every setting and returns the immutable configuration. */
+    public SecurityConfig build() {
+      TlsSettings tls = new TlsSettings(tlsEngine, validProtocols(), validCipherSuites(),
+          store(ConfigProperty.TLS_KEYSTORE_PATH, keyStorePath, keyStoreType, keyStorePassword, keyStoreAlias,
+              ConfigProperty.TLS_KEYSTORE_PASSWORD),
+          store(ConfigProperty.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword, null,
+              ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
+          clientAuth, hostnameVerification, principalMapping,
+          nonNegative(ConfigProperty.TLS_RELOAD_INTERVAL, tlsReloadInterval));
+      SaslSettings sasl = new SaslSettings(saslMechanism, validQop(), validPrimary(),
+          Optional.ofNullable(validHost()), canonicalizeHostName,
+          Optional.ofNullable(kerberosPrincipal), Optional.ofNullable(validKeytab()),
+          positive(ConfigProperty.SASL_KERBEROS_RENEWAL_PERIOD, renewalPeriod),
+          Optional.ofNullable(delegationToken), Optional.ofNullable(delegationTokenSecrets),
+          userImpersonation, hostImpersonation);
+      Timeouts timeouts = new Timeouts(positive(ConfigProperty.TIMEOUT_CONNECT, connectTimeout),
+          nonNegative(ConfigProperty.TIMEOUT_READ, readTimeout),
+          positive(ConfigProperty.TIMEOUT_HANDSHAKE, handshakeTimeout));
+      int frame = sizeWithin(ConfigProperty.LIMIT_MAX_FRAME_SIZE, maxFrameSize, MIN_FRAME_SIZE, MAX_FRAME_SIZE);
+      int negotiation = sizeWithin(ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE, maxNegotiationMessageSize,
+          MIN_FRAME_SIZE, frame);
+      return new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation));
+    }
+
+    private List<String> validProtocols() {
+      String key = ConfigProperty.TLS_PROTOCOLS.key();
+      if (tlsProtocols.isEmpty()) {
+        throw new ConfigException(key, "empty; give TLSv1.3, TLSv1.2 or both");
+      }
+      List<String> seen = new ArrayList<>();
+      for (String p : tlsProtocols) {
+        if (!ALLOWED_PROTOCOLS.contains(p)) {
+          throw new ConfigException(key, "'" + p + "' is not accepted; accepted values: TLSv1.3, TLSv1.2"
+              + " (older versions are insecure)");
+        }
+        if (seen.contains(p)) {
+          throw new ConfigException(key, "'" + p + "' is listed twice");
+        }
+        seen.add(p);
+      }
+      return seen;
+    }
+
+    private List<String> validCipherSuites() {
+      for (String suite : tlsCipherSuites) {
+        if (!suite.matches("[A-Z0-9_]+")) {
+          throw new ConfigException(ConfigProperty.TLS_CIPHER_SUITES.key(), "'" + suite
+              + "' is not a cipher suite name; use IANA names such as TLS_AES_128_GCM_SHA256");
+        }
+      }
+      return tlsCipherSuites;
+    }
+
+    private static Optional<StoreLocation> store(ConfigProperty pathKey, Path path, StoreType type, Secret password,
+        String alias, ConfigProperty passwordKey) {
+      if (path == null) {
+        if (password != null) {
+          throw new ConfigException(passwordKey.key(), "set, but " + pathKey.key() + " is not; set the store's path too");
+        }
+        return Optional.empty();
+      }
+      readableFile(pathKey.key(), path);
+      return Optional.of(new StoreLocation(path, type == null ? StoreType.fromFileName(path) : type, password, alias));
+    }
+
+    private List<QualityOfProtection> validQop() {
+      if (qop.isEmpty()) {
+        throw new ConfigException(ConfigProperty.SASL_QOP.key(), "empty; give one or more of auth, auth-int, auth-conf");
+      }
+      if (qop.stream().distinct().count() != qop.size()) {
+        throw new ConfigException(ConfigProperty.SASL_QOP.key(), "a level is listed twice in " + qop);
+      }
+      return qop;
+    }
+
+    private String validPrimary() {
+      String key = ConfigProperty.SASL_SERVER_PRIMARY.key();
+      if (serverPrimary == null || serverPrimary.isBlank()) {
+        throw new ConfigException(key, "empty; give the primary of the server principal, for example accumulo");
+      }
+      if (serverPrimary.contains("/") || serverPrimary.contains("@")) {
+        throw new ConfigException(key, "'" + serverPrimary + "' must be the primary alone, without /host or @REALM");
+      }
+      return serverPrimary.trim();
+    }
+
+    private String validHost() {
+      if (serverHost != null && (serverHost.contains("/") || serverHost.contains("@"))) {
+        throw new ConfigException(ConfigProperty.SASL_SERVER_HOST.key(), "'" + serverHost
+            + "' must be a host name alone, without primary/ or @REALM");
+      }
+      return serverHost;
+    }
+
+    private Path validKeytab() {
+      if (kerberosKeytab != null && kerberosPrincipal == null) {
+        throw new ConfigException(ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), "empty, but "
+            + ConfigProperty.SASL_KERBEROS_KEYTAB.key() + " is set; give the principal whose keys the keytab holds");
+      }
+      if (kerberosPrincipal != null && kerberosKeytab == null) {
+        throw new ConfigException(ConfigProperty.SASL_KERBEROS_KEYTAB.key(), "empty, but "
+            + ConfigProperty.SASL_KERBEROS_PRINCIPAL.key() + " is set; give the keytab to log in from");
+      }
+      if (kerberosKeytab != null) {
+        readableFile(ConfigProperty.SASL_KERBEROS_KEYTAB.key(), kerberosKeytab);
+      }
+      return kerberosKeytab;
+    }
+
+    private static void readableFile(String key, Path path) {
+      if (!Files.exists(path)) {
+        throw new ConfigException(key, "file " + path + " does not exist");
+      }
+      if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
+        throw new ConfigException(key, path + " is not a readable file");
+      }
+    }
+
+    private static Duration positive(ConfigProperty p, Duration d) {
+      if (d.isNegative() || d.isZero()) {
+        throw new ConfigException(p.key(), "'" + Values.formatDuration(d) + "' must be greater than zero");
+      }
+      return d;
+    }
+
+    private static Duration nonNegative(ConfigProperty p, Duration d) {
+      if (d.isNegative()) {
+        throw new ConfigException(p.key(), "'" + Values.formatDuration(d) + "' must not be negative");
+      }
+      return d;
+    }
+
+    private static int sizeWithin(ConfigProperty p, long bytes, long min, long max) {
+      if (bytes < min || bytes > max) {
+        throw new ConfigException(p.key(), bytes + " bytes is outside the accepted range " + Values.formatSize(min)
+            + " to " + max + " bytes");
+      }
+      return (int) bytes;
+    }
+  }
+}

@@ -1,0 +1,137 @@
+package io.securethrift.core;
+
+import io.securethrift.core.spi.LayerProvider.Role;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+import org.apache.thrift.TProcessor;
+import org.apache.thrift.server.TThreadPoolServer;
+import org.apache.thrift.transport.TServerSocket;
+import org.apache.thrift.transport.TServerTransport;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
+import org.apache.thrift.transport.TTransportFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a Thrift server needs to accept secured connections for one {@link SecurityConfig}: a listening socket, a
+ * transport factory that runs the handshake on the connection's worker thread (never on the accept thread), and a
+ * processor wrapper that exposes {@link PeerIdentity#current()} to the service.
+ *
+ * <pre>{@code
+ * ServerTransportFactory factory = ServerTransportFactory.create(config);
+ * TServerTransport socket = factory.listen(new InetSocketAddress("0.0.0.0", 9997));
+ * TServer server = new TThreadPoolServer(factory.threadPoolServerArgs(socket, new MyService.Processor<>(impl))
+ *     .protocolFactory(new TCompactProtocol.Factory()));
+ * }</pre>
+ */
+public final class ServerTransportFactory implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ServerTransportFactory.class);
+  private static final int BACKLOG = 128;
+
+  private final Layers layers;
+  /**
+   * Thrift servers ask the factory twice per connection, for the input and the output transport, and both must be the
+   * one secured transport: a second handshake on the same socket would fail. The first call secures, the second takes
+   * the result. Weak keys let a connection whose second call never comes be collected.
+   */
+  private final Map<TTransport, SecuredTransport> securedByAccepted = Collections.synchronizedMap(new WeakHashMap<>());
+  private final TTransportFactory transportFactory = new TTransportFactory() {
+    @Override
+    public TTransport getTransport(TTransport accepted) throws TTransportException {
+      SecuredTransport secured = securedByAccepted.remove(accepted);
+      if (secured == null) {
+        secured = secure(accepted);
+        securedByAccepted.put(accepted, secured);
+      }
+      return secured;
+    }
+  };
+
+  private ServerTransportFactory(Layers layers) {
+    this.layers = layers;
+  }
+
+  /** Checks the server-side settings of {@code config} (a TLS server needs a key store, for example). */
+  public static ServerTransportFactory create(SecurityConfig config) {
+    return new ServerTransportFactory(Layers.resolve(config, Role.SERVER));
+  }
+
+  public SecurityConfig config() {
+    return layers.config();
+  }
+
+  /** Binds a listening socket; port 0 picks a free port (read it from {@link #port(TServerTransport)}). */
+  public TServerSocket listen(InetSocketAddress address) throws TTransportException {
+    try {
+      ServerSocket socket = new ServerSocket();
+      socket.setReuseAddress(true);
+      try {
+        socket.bind(address, BACKLOG);
+      } catch (IOException e) {
+        socket.close();
+        throw e;
+      }
+      return new TServerSocket(socket);
+    } catch (IOException e) {
+      throw new TTransportException(TTransportException.NOT_OPEN, "cannot listen on " + address + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /** The local port of a transport returned by {@link #listen}. */
+  public static int port(TServerTransport transport) {
+    return ((TServerSocket) transport).getServerSocket().getLocalPort();
+  }
+
+  /** Turns an accepted plain socket into a secured transport: TLS handshake and SASL negotiation, as configured. */
+  public TTransportFactory transportFactory() {
+    return transportFactory;
+  }
+
+  /** Wraps a processor so the service can read the caller's identity with {@link PeerIdentity#current()}. */
+  public TProcessor withPeerIdentity(TProcessor processor) {
+    return new IdentityProcessor(processor);
+  }
+
+  /**
+   * Arguments for a {@link TThreadPoolServer} with this factory's transport factory and the identity-aware processor;
+   * the caller adds the protocol factory and thread limits.
+   */
+  public TThreadPoolServer.Args threadPoolServerArgs(TServerTransport listening, TProcessor processor) {
+    return new TThreadPoolServer.Args(listening)
+        .transportFactory(transportFactory)
+        .processor(withPeerIdentity(processor));
+  }
+
+  private SecuredTransport secure(TTransport accepted) throws TTransportException {
+    if (!(accepted instanceof TSocket tsocket)) {
+      throw new TTransportException(TTransportException.UNKNOWN, "expected a socket from listen(), got "
+          + accepted.getClass().getName());
+    }
+    Socket socket = tsocket.getSocket();
+    String peer = String.valueOf(socket.getRemoteSocketAddress());
+    try {
+      Layers.tune(socket);
+      return layers.handshake(socket, null, peer);
+    } catch (IOException e) {
+      Layers.closeQuietly(socket);
+      LOG.warn("rejected connection from {}: {}", peer, e.getMessage());
+      throw new TTransportException(e);
+    } catch (TTransportException e) {
+      LOG.warn("rejected connection from {}: {}", peer, e.getMessage());
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    layers.close();
+  }
+}

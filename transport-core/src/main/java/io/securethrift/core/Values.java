@@ -1,0 +1,82 @@
+package io.securethrift.core;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parses durations, sizes and booleans in the forms Accumulo's configuration accepts. */
+final class Values {
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d)?");
+  private static final Pattern SIZE = Pattern.compile("(\\d+)([bkmg])?");
+
+  private Values() {}
+
+  /** {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, {@code 1d}; a bare number is seconds, as in Accumulo. */
+  static Duration duration(String key, String text) {
+    Matcher m = DURATION.matcher(text == null ? "" : text.trim());
+    if (!m.matches()) {
+      throw new ConfigException(key, "'" + text + "' is not a duration; write a whole number with a unit: ms, s, m, h"
+          + " or d (for example 30s); a bare number means seconds");
+    }
+    long n = Long.parseLong(m.group(1));
+    String unit = m.group(2) == null ? "s" : m.group(2);
+    return switch (unit) {
+      case "ms" -> Duration.ofMillis(n);
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      case "h" -> Duration.ofHours(n);
+      default -> Duration.ofDays(n);
+    };
+  }
+
+  /** {@code 1024}, {@code 64K}, {@code 16M}, {@code 1G} (binary multiples); a bare number is bytes. */
+  static long size(String key, String text) {
+    Matcher m = SIZE.matcher(text == null ? "" : text.trim().toLowerCase(Locale.ROOT));
+    if (!m.matches()) {
+      throw new ConfigException(key, "'" + text + "' is not a size; write a whole number of bytes, optionally with K, M"
+          + " or G (for example 16M)");
+    }
+    long n = Long.parseLong(m.group(1));
+    String unit = m.group(2) == null ? "b" : m.group(2);
+    int shift = switch (unit) {
+      case "k" -> 10;
+      case "m" -> 20;
+      case "g" -> 30;
+      default -> 0;
+    };
+    if (n > (Long.MAX_VALUE >> shift)) {
+      throw new ConfigException(key, "'" + text + "' is too large");
+    }
+    return n << shift;
+  }
+
+  static boolean bool(String key, String text) {
+    String t = text == null ? "" : text.trim();
+    if (t.equals("true")) {
+      return true;
+    }
+    if (t.equals("false")) {
+      return false;
+    }
+    throw new ConfigException(key, "'" + text + "' is not accepted; accepted values: true, false");
+  }
+
+  static String formatDuration(Duration d) {
+    long ms = d.toMillis();
+    if (ms % 1000 != 0) {
+      return ms + "ms";
+    }
+    return (ms / 1000) + "s";
+  }
+
+  static String formatSize(long bytes) {
+    if (bytes % (1 << 20) == 0) {
+      return (bytes >> 20) + "M";
+    }
+    if (bytes % (1 << 10) == 0) {
+      return (bytes >> 10) + "K";
+    }
+    return Long.toString(bytes);
+  }
+}

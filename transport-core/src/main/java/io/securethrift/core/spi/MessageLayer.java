@@ -1,0 +1,25 @@
+package io.securethrift.core.spi;
+
+import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.SecuredTransport;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * The message part of a security mode, for one role: Thrift framing, or the Thrift SASL protocol. It runs on top of a
+ * {@link StreamLayer}'s stream, under the same handshake deadline.
+ */
+public interface MessageLayer extends AutoCloseable {
+  /**
+   * Wraps a secured stream, negotiating first if the layer needs to.
+   *
+   * @param stream the open stream transport
+   * @param streamIdentity what the stream layer established (address, TLS details)
+   * @param host the host the client dialled; null on servers
+   */
+  SecuredTransport open(TTransport stream, PeerIdentity streamIdentity, String host) throws TTransportException;
+
+  /** Releases what the layer holds (Kerberos login renewal). */
+  @Override
+  default void close() {}
+}

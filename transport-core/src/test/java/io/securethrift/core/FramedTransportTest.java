@@ -1,0 +1,71 @@
+package io.securethrift.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import org.apache.thrift.transport.TMemoryInputTransport;
+import org.apache.thrift.transport.TTransportException;
+import org.junit.jupiter.api.Test;
+
+/** The framed transport's limits, checked on the test thread so its allocations can be counted exactly. */
+class FramedTransportTest {
+  private static final PeerIdentity PEER =
+      PeerIdentity.builder(SecurityMode.NONE, new InetSocketAddress("127.0.0.1", 1)).build();
+
+  private static FramedTransport framed(byte[] wire, int maxFrame) throws TTransportException {
+    return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(maxFrame, 1024));
+  }
+
+  private static long allocatedBytes() {
+    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+  }
+
+  @Test
+  void headerOverTheLimitIsRefusedNamingTheSetting() {
+    byte[] wire = ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array();
+    TTransportException e = assertThrows(TTransportException.class, () -> framed(wire, 1 << 20).read(new byte[1], 0, 1));
+    assertEquals("frame header declares 2147483647 bytes, more than securethrift.limit.max.frame.size (1048576 bytes);"
+        + " raise the limit if the peer really sends messages this large", e.getMessage());
+  }
+
+  @Test
+  void negativeLengthIsRefused() {
+    byte[] wire = ByteBuffer.allocate(4).putInt(-5).array();
+    TTransportException e = assertThrows(TTransportException.class, () -> framed(wire, 1 << 20).read(new byte[1], 0, 1));
+    assertEquals("frame header declares a negative length (-5); the peer is not speaking this protocol", e.getMessage());
+  }
+
+  @Test
+  void declaredButUnsentFrameCostsOnlyWhatArrived() throws Exception {
+    int declared = 1 << 30;
+    byte[] wire = ByteBuffer.allocate(14).putInt(declared).put(new byte[10]).array();
+    FramedTransport transport = framed(wire, declared);
+    long before = allocatedBytes();
+    TTransportException e = assertThrows(TTransportException.class, () -> transport.read(new byte[1], 0, 1));
+    long allocated = allocatedBytes() - before;
+    assertEquals("connection closed after 10 of 1073741824 bytes of a frame", e.getMessage());
+    assertTrue(allocated < 256 * 1024, "allocated " + allocated + " bytes for a 1 GiB header with 10 bytes behind it");
+  }
+
+  @Test
+  void truncatedHeaderIsReportedAsEndOfStream() {
+    TTransportException e = assertThrows(TTransportException.class,
+        () -> framed(new byte[] {0, 0}, 1024).read(new byte[1], 0, 1));
+    assertEquals(TTransportException.END_OF_FILE, e.getType());
+    assertEquals("connection closed after 2 of 4 bytes of a frame", e.getMessage());
+  }
+
+  @Test
+  void containerLongerThanItsFrameIsRefusedBeforeAllocation() throws Exception {
+    byte[] wire = ByteBuffer.allocate(12).putInt(8).put(new byte[8]).array();
+    FramedTransport transport = framed(wire, 1024);
+    transport.read(new byte[2], 0, 2);
+    TTransportException e = assertThrows(TTransportException.class, () -> transport.checkReadBytesAvailable(100));
+    assertEquals("message declares 100 bytes but only 6 remain in its frame", e.getMessage());
+    transport.checkReadBytesAvailable(6);
+  }
+}

@@ -1,0 +1,159 @@
+package io.securethrift.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SecurityConfigTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void defaultsAreSafeAndMatchTheDocumentedDefaults() {
+    SecurityConfig config = SecurityConfig.builder().build();
+    assertEquals(SecurityMode.NONE, config.mode());
+    assertEquals(List.of("TLSv1.3", "TLSv1.2"), config.tls().protocols());
+    assertTrue(config.tls().hostnameVerification());
+    assertEquals(List.of(QualityOfProtection.AUTH), config.sasl().qop());
+    assertEquals("accumulo", config.sasl().serverPrimary());
+    assertEquals(Duration.ofSeconds(120), config.timeouts().read());
+    assertEquals(16 << 20, config.limits().maxFrameSize());
+    assertEquals(64 << 10, config.limits().maxNegotiationMessageSize());
+    for (ConfigProperty p : ConfigProperty.values()) {
+      assertEquals(p.defaultValue(), config.toProperties().get(p.key()), p.key());
+    }
+  }
+
+  @Test
+  void propertiesRoundTrip() throws IOException {
+    Path keystore = Files.writeString(dir.resolve("server.p12"), "x");
+    Path keytab = Files.writeString(dir.resolve("svc.keytab"), "x");
+    Map<String, String> props = Map.of(
+        "securethrift.mode", "sasl-over-tls",
+        "securethrift.tls.engine", "conscrypt",
+        "securethrift.tls.keystore.path", keystore.toString(),
+        "securethrift.tls.keystore.password", "changeit",
+        "securethrift.sasl.qop", "auth-conf,auth-int",
+        "securethrift.sasl.kerberos.principal", "accumulo/_HOST@EXAMPLE.COM",
+        "securethrift.sasl.kerberos.keytab", keytab.toString(),
+        "securethrift.timeout.read", "500ms",
+        "securethrift.limit.max.frame.size", "1G",
+        "unrelated.key", "ignored");
+    SecurityConfig config = SecurityConfig.fromProperties(props);
+    assertEquals(SecurityMode.SASL_OVER_TLS, config.mode());
+    assertEquals(StoreType.PKCS12, config.tls().keyStore().orElseThrow().type());
+    assertEquals(List.of(QualityOfProtection.AUTH_CONF, QualityOfProtection.AUTH_INT), config.sasl().qop());
+    assertEquals(Duration.ofMillis(500), config.timeouts().read());
+    assertEquals(1 << 30, config.limits().maxFrameSize());
+    assertEquals(config.toProperties(), SecurityConfig.fromProperties(config.toProperties()).toProperties());
+    assertEquals(config.toProperties(), config.toBuilder().build().toProperties());
+  }
+
+  @Test
+  void toStringNeverShowsPasswords() throws IOException {
+    Path keystore = Files.writeString(dir.resolve("server.jks"), "x");
+    SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.TLS)
+        .keyStore(keystore, null, Secret.of("hunter2")).build();
+    assertFalse(config.toString().contains("hunter2"), config.toString());
+    assertTrue(config.toString().contains("securethrift.tls.keystore.password=****"), config.toString());
+    assertEquals(StoreType.JKS, config.tls().keyStore().orElseThrow().type());
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "securethrift.mode|ssl|securethrift.mode: 'ssl' is not accepted; accepted values: none, tls, sasl, sasl-over-tls",
+      "securethrift.tls.engine|openssl|securethrift.tls.engine: 'openssl' is not accepted; accepted values: jsse,"
+          + " conscrypt, auto",
+      "securethrift.tls.protocols|TLSv1.2,TLSv1|securethrift.tls.protocols: 'TLSv1' is not accepted; accepted"
+          + " values: TLSv1.3, TLSv1.2 (older versions are insecure)",
+      "securethrift.tls.protocols|TLSv1.2,TLSv1.2|securethrift.tls.protocols: 'TLSv1.2' is listed twice",
+      "securethrift.tls.protocols|' '|securethrift.tls.protocols: empty; give TLSv1.3, TLSv1.2 or both",
+      "securethrift.tls.cipher.suites|TLS_AES_128_GCM_SHA256,aes|securethrift.tls.cipher.suites: 'aes' is not a"
+          + " cipher suite name; use IANA names such as TLS_AES_128_GCM_SHA256",
+      "securethrift.tls.keystore.path|/no/such/keystore.p12|securethrift.tls.keystore.path: file"
+          + " /no/such/keystore.p12 does not exist",
+      "securethrift.tls.keystore.password|secret|securethrift.tls.keystore.password: set, but"
+          + " securethrift.tls.keystore.path is not; set the store's path too",
+      "securethrift.tls.truststore.password|secret|securethrift.tls.truststore.password: set, but"
+          + " securethrift.tls.truststore.path is not; set the store's path too",
+      "securethrift.tls.keystore.type|p12|securethrift.tls.keystore.type: 'p12' is not accepted; accepted values:"
+          + " jks, pkcs12, pem",
+      "securethrift.tls.truststore.type|der|securethrift.tls.truststore.type: 'der' is not accepted; accepted"
+          + " values: jks, pkcs12, pem",
+      "securethrift.tls.client.auth|required|securethrift.tls.client.auth: 'required' is not accepted; accepted"
+          + " values: none, want, need",
+      "securethrift.tls.hostname.verification|yes|securethrift.tls.hostname.verification: 'yes' is not accepted;"
+          + " accepted values: true, false",
+      "securethrift.tls.principal.mapping|uid|securethrift.tls.principal.mapping: 'uid' is not accepted; accepted"
+          + " values: subject, cn, san-dns, san-email, san-uri",
+      "securethrift.tls.reload.interval|soon|securethrift.tls.reload.interval: 'soon' is not a duration; write a"
+          + " whole number with a unit: ms, s, m, h or d (for example 30s); a bare number means seconds",
+      "securethrift.sasl.mechanism|PLAIN|securethrift.sasl.mechanism: 'PLAIN' is not accepted; accepted values:"
+          + " GSSAPI, DIGEST-MD5",
+      "securethrift.sasl.qop|auth-conf,integrity|securethrift.sasl.qop: 'integrity' is not accepted; accepted"
+          + " values: auth, auth-int, auth-conf",
+      "securethrift.sasl.qop|AUTH|securethrift.sasl.qop: 'AUTH' is not accepted; accepted values: auth, auth-int,"
+          + " auth-conf",
+      "securethrift.sasl.qop|auth,auth|securethrift.sasl.qop: 'auth' is listed twice",
+      "securethrift.sasl.qop|,|securethrift.sasl.qop: empty; give one or more of auth, auth-int, auth-conf in order"
+          + " of preference",
+      "securethrift.sasl.kerberos.server.primary|accumulo/host|securethrift.sasl.kerberos.server.primary:"
+          + " 'accumulo/host' must be the primary alone, without /host or @REALM",
+      "securethrift.sasl.server.host|accumulo/host|securethrift.sasl.server.host: 'accumulo/host' must be a host"
+          + " name alone, without primary/ or @REALM",
+      "securethrift.sasl.kerberos.principal|svc@EXAMPLE.COM|securethrift.sasl.kerberos.keytab: empty, but"
+          + " securethrift.sasl.kerberos.principal is set; give the keytab to log in from",
+      "securethrift.sasl.kerberos.keytab|/no/such.keytab|securethrift.sasl.kerberos.principal: empty, but"
+          + " securethrift.sasl.kerberos.keytab is set; give the principal whose keys the keytab holds",
+      "securethrift.sasl.canonicalize.hostname|1|securethrift.sasl.canonicalize.hostname: '1' is not accepted;"
+          + " accepted values: true, false",
+      "securethrift.sasl.kerberos.renewal.period|0s|securethrift.sasl.kerberos.renewal.period: '0s' must be greater"
+          + " than zero",
+      "securethrift.timeout.connect|0|securethrift.timeout.connect: '0s' must be greater than zero",
+      "securethrift.timeout.handshake|0ms|securethrift.timeout.handshake: '0s' must be greater than zero",
+      "securethrift.timeout.read|-1s|securethrift.timeout.read: '-1s' is not a duration; write a whole number with"
+          + " a unit: ms, s, m, h or d (for example 30s); a bare number means seconds",
+      "securethrift.limit.max.frame.size|100|securethrift.limit.max.frame.size: 100 bytes is outside the accepted"
+          + " range 1K to 2147483639 bytes",
+      "securethrift.limit.max.frame.size|2G|securethrift.limit.max.frame.size: 2147483648 bytes is outside the"
+          + " accepted range 1K to 2147483639 bytes",
+      "securethrift.limit.max.frame.size|lots|securethrift.limit.max.frame.size: 'lots' is not a size; write a"
+          + " whole number of bytes, optionally with K, M or G (for example 16M)",
+      "securethrift.limit.max.negotiation.message.size|32M|securethrift.limit.max.negotiation.message.size:"
+          + " 33554432 bytes is outside the accepted range 1K to 16777216 bytes",
+      "securethrift.tls.keystore|x|securethrift.tls.keystore: unknown setting; see docs/configuration.md for the"
+          + " keys securethrift reads",
+  })
+  void rejectsBadValuesWithAMessageNamingTheSetting(String key, String value, String message) {
+    ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(key, value)));
+    assertEquals(message, e.getMessage());
+  }
+
+  @Test
+  void keyStorePathThatIsADirectoryIsRejected() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> SecurityConfig.fromProperties(Map.of("securethrift.tls.truststore.path", dir.toString())));
+    assertEquals("securethrift.tls.truststore.path: " + dir + " is not a readable file", e.getMessage());
+    assertEquals("securethrift.tls.truststore.path", e.key());
+  }
+
+  @Test
+  void qopListParsesInPreferenceOrder() {
+    assertEquals(List.of(QualityOfProtection.AUTH_CONF, QualityOfProtection.AUTH_INT, QualityOfProtection.AUTH),
+        QualityOfProtection.parseList("k", " auth-conf , auth-int,auth "));
+    assertEquals("auth-conf,auth", QualityOfProtection.toSaslProperty(
+        List.of(QualityOfProtection.AUTH_CONF, QualityOfProtection.AUTH)));
+  }
+}
