@@ -2,7 +2,6 @@ package io.securethrift.ingest.workload;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -21,10 +20,8 @@ public final class ContinuousVerifier {
     /** How many undefined rows the result quotes. */
     public static final int MAX_EXAMPLES = 10;
 
-    private long[] defined = new long[1024];
-    private int definedCount;
-    private long[] referenced = new long[1024];
-    private int referencedCount;
+    private final LongList defined = new LongList();
+    private final LongList referenced = new LongList();
     private long corrupt;
 
     /** Verifies all the given entries. */
@@ -38,42 +35,38 @@ public final class ContinuousVerifier {
 
     /** Records one entry; an entry that fails {@link EntryFormat#isValid(Entry)} only counts as corrupt. */
     public void add(Entry entry) {
-        if (!EntryFormat.isValid(entry)) {
+        long prevRow = EntryFormat.prevRowIfValid(entry);
+        if (prevRow == EntryFormat.INVALID) {
             corrupt++;
             return;
         }
-        if (definedCount == defined.length) {
-            defined = grow(defined);
-        }
-        defined[definedCount++] = EntryFormat.parseRow(entry.row());
-        long prevRow = EntryFormat.parsePrevRow(entry.value());
+        defined.add(EntryFormat.parseRow(entry.row()));
         if (prevRow != EntryFormat.NO_PREVIOUS_ROW) {
-            if (referencedCount == referenced.length) {
-                referenced = grow(referenced);
-            }
-            referenced[referencedCount++] = prevRow;
+            referenced.add(prevRow);
         }
     }
 
     /** Classifies every row seen so far. Sorts the recorded rows in place, so later calls cost less. */
     public VerifyResult result() {
-        Arrays.sort(defined, 0, definedCount);
-        Arrays.sort(referenced, 0, referencedCount);
+        defined.sort();
+        referenced.sort();
         long referencedRows = 0;
         long unreferencedRows = 0;
         long undefinedRows = 0;
         List<String> examples = new ArrayList<>();
+        int definedCount = defined.size();
+        int referencedCount = referenced.size();
         int d = 0;
         int r = 0;
         while (d < definedCount || r < referencedCount) {
-            long row = Math.min(d < definedCount ? defined[d] : Long.MAX_VALUE,
-                    r < referencedCount ? referenced[r] : Long.MAX_VALUE);
+            long row = Math.min(d < definedCount ? defined.get(d) : Long.MAX_VALUE,
+                    r < referencedCount ? referenced.get(r) : Long.MAX_VALUE);
             int definedStart = d;
-            while (d < definedCount && defined[d] == row) {
+            while (d < definedCount && defined.get(d) == row) {
                 d++;
             }
             int referencedStart = r;
-            while (r < referencedCount && referenced[r] == row) {
+            while (r < referencedCount && referenced.get(r) == row) {
                 r++;
             }
             boolean isDefined = d > definedStart;
@@ -90,12 +83,5 @@ public final class ContinuousVerifier {
             }
         }
         return new VerifyResult(referencedRows, unreferencedRows, undefinedRows, corrupt, examples);
-    }
-
-    private static long[] grow(long[] array) {
-        if (array.length >= Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException("too many entries to verify in memory");
-        }
-        return Arrays.copyOf(array, (int) Math.min(Integer.MAX_VALUE - 8L, array.length * 2L));
     }
 }

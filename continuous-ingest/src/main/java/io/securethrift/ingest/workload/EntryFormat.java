@@ -34,6 +34,9 @@ public final class EntryFormat {
     /** Length in bytes of the ingest id, a UUID in its canonical text form. */
     public static final int INGEST_ID_LENGTH = 36;
 
+    /** Returned by {@link #prevRowIfValid(Entry)} for an entry that fails validation. */
+    static final long INVALID = -2;
+
     private static final int COUNT_LENGTH = 16;
     private static final int CHECKSUM_LENGTH = 8;
     private static final int PREV_ROW_OFFSET = INGEST_ID_LENGTH + 1 + COUNT_LENGTH + 1;
@@ -126,14 +129,7 @@ public final class EntryFormat {
      * the entry was damaged between writer and reader.
      */
     public static boolean isValid(Entry entry) {
-        byte[] row = entry.row();
-        byte[] value = entry.value();
-        if (row.length != ROW_LENGTH || readHex(row, 0, ROW_LENGTH) < 0 || !hasValueLayout(value)) {
-            return false;
-        }
-        int checksumOffset = value.length - CHECKSUM_LENGTH;
-        long stored = readHex(value, checksumOffset, CHECKSUM_LENGTH);
-        return stored == checksum(row, entry.family(), entry.qualifier(), entry.visibility(), value, checksumOffset);
+        return prevRowIfValid(entry) != INVALID;
     }
 
     /**
@@ -141,24 +137,51 @@ public final class EntryFormat {
      * does not have the continuous-ingest layout. Does not check the CRC, see {@link #isValid(Entry)}.
      */
     public static long parsePrevRow(byte[] value) {
-        if (!hasValueLayout(value)) {
-            throw new IllegalArgumentException("not a continuous-ingest value: " + new String(value, StandardCharsets.UTF_8));
+        long prevRow = prevRowIfWellFormed(value);
+        if (prevRow == INVALID) {
+            throw new IllegalArgumentException("not a continuous-ingest value: " + new String(value,
+                    StandardCharsets.UTF_8));
         }
-        return value.length == VALUE_LENGTH_WITH_PREV ? readHex(value, PREV_ROW_OFFSET, ROW_LENGTH) : NO_PREVIOUS_ROW;
+        return prevRow;
     }
 
-    private static boolean hasValueLayout(byte[] value) {
+    /**
+     * Validates the entry as {@link #isValid(Entry)} does and returns its previous row, {@link #NO_PREVIOUS_ROW} or
+     * {@link #INVALID}, so the verifier parses each value once.
+     */
+    static long prevRowIfValid(Entry entry) {
+        byte[] row = entry.row();
+        byte[] value = entry.value();
+        long prevRow = prevRowIfWellFormed(value);
+        if (prevRow == INVALID || row.length != ROW_LENGTH || readHex(row, 0, ROW_LENGTH) < 0) {
+            return INVALID;
+        }
+        int checksumOffset = value.length - CHECKSUM_LENGTH;
+        long stored = readHex(value, checksumOffset, CHECKSUM_LENGTH);
+        long actual = checksum(row, entry.family(), entry.qualifier(), entry.visibility(), value, checksumOffset);
+        return stored == actual ? prevRow : INVALID;
+    }
+
+    /** The previous row, {@link #NO_PREVIOUS_ROW}, or {@link #INVALID} if the value's layout is wrong. */
+    private static long prevRowIfWellFormed(byte[] value) {
         boolean withPrev = value.length == VALUE_LENGTH_WITH_PREV;
         if (!withPrev && value.length != VALUE_LENGTH_WITHOUT_PREV) {
-            return false;
+            return INVALID;
         }
         int lastSeparator = value.length - CHECKSUM_LENGTH - 1;
-        return value[INGEST_ID_LENGTH] == SEPARATOR
+        boolean wellFormed = value[INGEST_ID_LENGTH] == SEPARATOR
                 && value[PREV_ROW_OFFSET - 1] == SEPARATOR
                 && value[lastSeparator] == SEPARATOR
                 && readHex(value, INGEST_ID_LENGTH + 1, COUNT_LENGTH) >= 0
-                && (!withPrev || readHex(value, PREV_ROW_OFFSET, ROW_LENGTH) >= 0)
                 && readHex(value, lastSeparator + 1, CHECKSUM_LENGTH) >= 0;
+        if (!wellFormed) {
+            return INVALID;
+        }
+        if (!withPrev) {
+            return NO_PREVIOUS_ROW;
+        }
+        long prevRow = readHex(value, PREV_ROW_OFFSET, ROW_LENGTH);
+        return prevRow < 0 ? INVALID : prevRow;
     }
 
     private static long checksum(byte[] row, byte[] family, byte[] qualifier, byte[] visibility, byte[] value,
