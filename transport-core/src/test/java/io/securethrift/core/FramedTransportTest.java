@@ -52,6 +52,17 @@ class FramedTransportTest {
   }
 
   @Test
+  void everyFrameGetsItsOwnArraySoKeptBuffersStayIntact() throws Exception {
+    byte[] wire = ByteBuffer.allocate(10).putInt(1).put((byte) 1).putInt(1).put((byte) 2).array();
+    FramedTransport transport = framed(wire, 1024);
+    transport.read(new byte[1], 0, 1);
+    byte[] first = transport.getBuffer();
+    transport.read(new byte[1], 0, 1);
+    assertEquals(1, first[0], "the first frame's bytes must survive reading the second");
+    assertEquals(2, transport.getBuffer()[0]);
+  }
+
+  @Test
   void truncatedHeaderIsReportedAsEndOfStream() {
     TTransportException e = assertThrows(TTransportException.class,
         () -> framed(new byte[] {0, 0}, 1024).read(new byte[1], 0, 1));

@@ -6,11 +6,13 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * Reads length-prefixed frames (4-byte big-endian length, then payload) without trusting the length: it is checked
  * against a limit before anything is allocated, and the buffer grows only as bytes actually arrive, so a peer that
- * declares a large frame and sends nothing costs nothing. The buffer is reused from frame to frame. Not thread-safe.
+ * declares a large frame and sends nothing costs at most the first 64 KiB. Each frame gets its own array, never
+ * reused: Thrift protocols hand out {@code ByteBuffer}s that wrap the transport's buffer, and a service may keep them.
+ * Not thread-safe.
  */
 public final class FrameReader {
   /** First allocation for a frame; doubles as the payload arrives. */
-  private static final int INITIAL_CAPACITY = 4096;
+  private static final int INITIAL_CAPACITY = 64 * 1024;
 
   private final int maxLength;
   private final String limitKey;
@@ -48,17 +50,17 @@ public final class FrameReader {
   }
 
   /**
-   * Reads a payload of {@code length} bytes (already validated) into the reused buffer; the bytes are at
-   * {@code buffer()[0..length)} until the next call.
+   * Reads a payload of {@code length} bytes (already validated) into a new array of exactly that length, also
+   * available from {@link #buffer()} until the next call.
    */
   public byte[] readPayload(TTransport in, int length) throws TTransportException {
+    buffer = new byte[Math.min(length, INITIAL_CAPACITY)];
     int filled = 0;
     while (filled < length) {
       if (filled == buffer.length) {
         grow(length);
       }
-      int chunk = Math.min(buffer.length, length);
-      filled += readFully(in, buffer, filled, chunk - filled, filled, length);
+      filled += readFully(in, buffer, filled, buffer.length - filled, filled, length);
     }
     return buffer;
   }
@@ -70,14 +72,13 @@ public final class FrameReader {
     return length;
   }
 
-  /** The buffer holding the last payload read. */
+  /** The array holding the last payload read, exactly as long as it. */
   public byte[] buffer() {
     return buffer;
   }
 
   private void grow(int length) {
-    long capacity = buffer.length == 0 ? INITIAL_CAPACITY : 2L * buffer.length;
-    byte[] bigger = new byte[(int) Math.min(capacity, length)];
+    byte[] bigger = new byte[(int) Math.min(2L * buffer.length, length)];
     System.arraycopy(buffer, 0, bigger, 0, buffer.length);
     buffer = bigger;
   }
