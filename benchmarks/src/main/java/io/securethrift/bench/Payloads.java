@@ -1,0 +1,16 @@
+package io.securethrift.bench;
+
+import java.nio.ByteBuffer;
+import java.util.Random;
+
+/** Benchmark payloads: random bytes, so no layer can profit from compressible or repeated data. */
+public final class Payloads {
+  private Payloads() {}
+
+  /** A buffer of {@code size} random bytes; the same size always gives the same bytes. */
+  public static ByteBuffer random(int size) {
+    byte[] bytes = new byte[size];
+    new Random(size).nextBytes(bytes);
+    return ByteBuffer.wrap(bytes);
+  }
+}
