@@ -1,0 +1,80 @@
+package io.securethrift.ingest.bench;
+
+import io.securethrift.core.ClientAuth;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.Secret;
+import io.securethrift.core.StoreType;
+import io.securethrift.kdc.EmbeddedKdc;
+import io.securethrift.kdc.KerberosIdentity;
+import io.securethrift.kdc.ca.IssuedCertificate;
+import io.securethrift.kdc.ca.KeyStoreFormat;
+import io.securethrift.kdc.ca.TestCertificateAuthority;
+import java.nio.file.Path;
+
+/**
+ * The real security material every mode of the benchmark runs on: an in-process Kerberos KDC with a service and a
+ * client principal, and a test CA with server and client certificates. Closing it stops the KDC and deletes its
+ * files.
+ */
+final class SecurityFixtures implements AutoCloseable {
+  static final String HOST = EmbeddedKdc.HOST;
+  static final String SERVICE_PRIMARY = "accumulo";
+
+  private final EmbeddedKdc kdc;
+  private final KerberosIdentity service;
+  private final KerberosIdentity client;
+  private final Path serverKeyStore;
+  private final Path clientKeyStore;
+  private final Path trustStore;
+  private final Secret password = Secret.of("bench-" + Long.toHexString(System.nanoTime()));
+
+  SecurityFixtures(Path dir) {
+    this.kdc = EmbeddedKdc.builder().start();
+    try {
+      this.service = kdc.servicePrincipal(SERVICE_PRIMARY, HOST);
+      this.client = kdc.principal("ingest");
+      TestCertificateAuthority ca = TestCertificateAuthority.create();
+      IssuedCertificate server = ca.leaf().commonName(HOST).issue();
+      IssuedCertificate user = ca.leaf().commonName("ingest").issue();
+      this.serverKeyStore = server.writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, password.chars());
+      this.clientKeyStore = user.writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, password.chars());
+      this.trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password.chars());
+    } catch (RuntimeException e) {
+      kdc.close();
+      throw e;
+    }
+  }
+
+  /** The krb5.conf child JVMs must be started with. */
+  Path krb5Conf() {
+    return kdc.krb5Conf();
+  }
+
+  /** A TLS configuration: server certificate, and client certificates required (two-way TLS, as Accumulo's run). */
+  SecurityConfig.Builder tls(SecurityConfig.Builder b, boolean server, boolean mutual) {
+    b.trustStore(trustStore, StoreType.PKCS12, password);
+    if (server) {
+      b.keyStore(serverKeyStore, StoreType.PKCS12, password)
+          .clientAuth(mutual ? ClientAuth.NEED : ClientAuth.NONE);
+    } else if (mutual) {
+      b.keyStore(clientKeyStore, StoreType.PKCS12, password);
+    }
+    return b;
+  }
+
+  /** A Kerberos configuration logging in as the service (server) or the ingest user (client). */
+  SecurityConfig.Builder kerberos(SecurityConfig.Builder b, boolean server) {
+    KerberosIdentity who = server ? service : client;
+    return b.kerberosLogin(who.principal(), who.keytab()).serverPrimary(SERVICE_PRIMARY);
+  }
+
+  static SecurityConfig.Builder base(SecurityMode mode) {
+    return SecurityConfig.builder().mode(mode);
+  }
+
+  @Override
+  public void close() {
+    kdc.close();
+  }
+}

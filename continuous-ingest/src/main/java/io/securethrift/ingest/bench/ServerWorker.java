@@ -1,0 +1,27 @@
+package io.securethrift.ingest.bench;
+
+import io.securethrift.ingest.ConfigFiles;
+import io.securethrift.ingest.server.IngestServer;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+
+/**
+ * The benchmark's server JVM: starts an ingest server from a properties file, prints {@code PORT n}, and stops when
+ * its standard input closes. Arguments: properties file, optional write-ahead log file.
+ */
+final class ServerWorker {
+  private ServerWorker() {}
+
+  public static void main(String[] args) throws Exception {
+    Path wal = args.length > 1 ? Path.of(args[1]) : null;
+    try (IngestServer server = IngestServer.start(ConfigFiles.read(Path.of(args[0]), "worker configuration"),
+        new InetSocketAddress(SecurityFixtures.HOST, 0), wal)) {
+      System.out.println("PORT " + server.port());
+      System.out.flush();
+      while (System.in.read() >= 0) {
+        // The benchmark sends nothing; end of input is the stop signal.
+      }
+    }
+    System.exit(0);
+  }
+}

@@ -1,0 +1,45 @@
+package io.securethrift.ingest.cli;
+
+import io.securethrift.ingest.server.IngestServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import io.securethrift.ingest.ConfigFiles;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ingest-server}: the embedded ingest backend, run by hand on one host. */
+@Command(name = "ingest-server", mixinStandardHelpOptions = true,
+    description = "Serves the ingest service, secured as the configuration file says, until interrupted.")
+public final class IngestServerCommand implements Callable<Integer> {
+  @Option(names = "--config", required = true, description = "Properties file with securethrift.* keys.")
+  Path config;
+
+  @Option(names = "--bind", description = "Address to listen on (default: ${DEFAULT-VALUE}).", defaultValue = "0.0.0.0")
+  String bind;
+
+  @Option(names = "--port", description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).",
+      defaultValue = "9997")
+  int port;
+
+  @Option(names = "--wal", description = "Write-ahead log file; every batch is appended and synced on flush.")
+  Path writeAheadLog;
+
+  @Override
+  public Integer call() throws Exception {
+    try (IngestServer server = IngestServer.start(ConfigFiles.read(config, "--config"),
+        new InetSocketAddress(bind, port), writeAheadLog)) {
+      System.out.println("ingest server listening on " + bind + ":" + server.port());
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        try {
+          server.close();
+        } catch (IOException | InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }));
+      server.awaitTermination();
+    }
+    return 0;
+  }
+}

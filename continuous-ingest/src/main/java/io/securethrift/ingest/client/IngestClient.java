@@ -1,0 +1,119 @@
+package io.securethrift.ingest.client;
+
+import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.ingest.KeyValues;
+import io.securethrift.ingest.thrift.IngestService;
+import io.securethrift.ingest.thrift.KeyValue;
+import io.securethrift.ingest.thrift.ScanPage;
+import io.securethrift.ingest.workload.BatchWriter;
+import io.securethrift.ingest.workload.ContinuousIngestGenerator;
+import io.securethrift.ingest.workload.ContinuousVerifier;
+import io.securethrift.ingest.workload.Entry;
+import io.securethrift.ingest.workload.EntrySink;
+import io.securethrift.ingest.workload.VerifyResult;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import org.apache.thrift.TException;
+import org.apache.thrift.protocol.TCompactProtocol;
+
+/** Runs the continuous-ingest workload against an ingest server, verifies its table and resets it. */
+public final class IngestClient implements AutoCloseable {
+  private static final int SCAN_PAGE = 10_000;
+
+  private final ClientTransportFactory factory;
+  private final String host;
+  private final int port;
+
+  public IngestClient(ClientTransportFactory factory, String host, int port) {
+    this.factory = factory;
+    this.host = host;
+    this.port = port;
+  }
+
+  /** Writes the workload through a batch writer and measures it; connections are opened inside the timed part. */
+  public IngestResult ingest(IngestOptions options) throws IOException {
+    ContinuousIngestGenerator generator = ContinuousIngestGenerator.builder()
+        .seed(options.seed()).flushInterval(options.flushInterval()).build();
+    long serverCpuBefore = serverCpuNanos();
+    long cpuBefore = processCpuNanos();
+    long start = System.nanoTime();
+    long written;
+    try (ThriftBatchSender sender = new ThriftBatchSender(factory, host, port);
+        BatchWriter writer = new BatchWriter(sender, options.batchMemory(), options.maxLatency(),
+            options.writeThreads())) {
+      written = generator.generate(options.entries(), new EntrySink() {
+        @Override
+        public void add(Entry entry) throws IOException {
+          writer.add(entry);
+        }
+
+        @Override
+        public void flush() throws IOException {
+          writer.flush();
+          sender.flushServer();
+        }
+      });
+    }
+    long elapsed = System.nanoTime() - start;
+    long cpu = processCpuNanos() - cpuBefore;
+    return new IngestResult(written, bytesWritten(), elapsed, cpu, serverCpuNanos() - serverCpuBefore);
+  }
+
+  /** Scans the whole table back and applies the continuous-ingest verify rules. */
+  public VerifyResult verify() throws IOException {
+    ContinuousVerifier verifier = new ContinuousVerifier();
+    withService(client -> {
+      KeyValue after = null;
+      ScanPage page;
+      do {
+        page = client.scan(after, SCAN_PAGE);
+        for (KeyValue kv : page.entries) {
+          verifier.add(KeyValues.toEntry(kv));
+          after = kv;
+        }
+      } while (page.more);
+      return 0L;
+    });
+    return verifier.result();
+  }
+
+  /** Empties the server's table, for a fresh start. */
+  public void reset() throws IOException {
+    withService(client -> {
+      client.reset();
+      return 0L;
+    });
+  }
+
+  private long serverCpuNanos() throws IOException {
+    return withService(client -> client.stats().cpuNanos);
+  }
+
+  private long bytesWritten() throws IOException {
+    return withService(client -> client.stats().bytesReceived);
+  }
+
+  private long withService(ServiceCall call) throws IOException {
+    try (SecuredTransport transport = factory.open(host, port)) {
+      return call.on(new IngestService.Client(new TCompactProtocol(transport)));
+    } catch (TException e) {
+      throw new IOException("ingest server " + host + ":" + port + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface ServiceCall {
+    long on(IngestService.Client client) throws TException;
+  }
+
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
+  }
+
+  @Override
+  public void close() {
+    factory.close();
+  }
+}
