@@ -1,0 +1,110 @@
+package io.securethrift.sasl;
+
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslMechanism;
+import io.securethrift.sasl.Negotiation.Message;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import javax.security.sasl.SaslException;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * The client half of a Thrift SASL negotiation. It finishes only when the server says COMPLETE and the client's own
+ * mechanism is complete too: a server claiming completion early is refused (the CVE-2018-1320 hole in libthrift
+ * before 0.12), and the negotiated QOP must be one the client listed.
+ */
+final class ClientNegotiation {
+  private final Negotiation negotiation;
+  private final SaslEndpoint sasl;
+  private final SaslMechanism mechanism;
+  private final List<QualityOfProtection> accepted;
+  private final String server;
+
+  ClientNegotiation(Negotiation negotiation, SaslEndpoint sasl, SaslMechanism mechanism,
+      List<QualityOfProtection> accepted, String server) {
+    this.negotiation = negotiation;
+    this.sasl = sasl;
+    this.mechanism = mechanism;
+    this.accepted = accepted;
+    this.server = server;
+  }
+
+  /** Runs the negotiation and returns the QOP both sides settled on. */
+  QualityOfProtection run(boolean hasInitialResponse) throws TTransportException {
+    try {
+      negotiation.send(NegotiationStatus.START, mechanism.mechanismName().getBytes(StandardCharsets.US_ASCII));
+      byte[] initial = hasInitialResponse ? sasl.evaluate(new byte[0]) : new byte[0];
+      negotiation.sendAndFlush(sasl.isComplete() ? NegotiationStatus.COMPLETE : NegotiationStatus.OK, initial);
+      boolean first = true;
+      while (true) {
+        Message message = negotiation.receive();
+        NegotiationStatus status = message.status();
+        if (status != NegotiationStatus.OK && status != NegotiationStatus.COMPLETE) {
+          throw refuse("server sent " + status + " during negotiation; expected OK or COMPLETE");
+        }
+        if (sasl.isComplete()) {
+          if (status == NegotiationStatus.COMPLETE) {
+            break;
+          }
+          throw refuse("server sent OK after the client's mechanism completed; expected COMPLETE");
+        }
+        if (first && mechanism == SaslMechanism.DIGEST_MD5) {
+          checkDigestOffer(message.payload());
+        }
+        first = false;
+        byte[] response = sasl.evaluate(message.payload());
+        if (status == NegotiationStatus.COMPLETE) {
+          if (!sasl.isComplete()) {
+            throw refuse("server reported COMPLETE before the client's " + mechanism + " mechanism completed");
+          }
+          break;
+        }
+        if (sasl.isComplete()) {
+          acceptable();
+        }
+        negotiation.sendAndFlush(sasl.isComplete() ? NegotiationStatus.COMPLETE : NegotiationStatus.OK, response);
+      }
+      return acceptable();
+    } catch (SaslException e) {
+      String reason = Describe.chain(e);
+      negotiation.reportFailure(NegotiationStatus.BAD, reason);
+      throw failed(reason, e);
+    } catch (PeerFailure e) {
+      throw failed(e.getMessage() + qopHint(e.getMessage()), e);
+    } catch (TTransportException e) {
+      throw failed(e.getMessage(), e);
+    }
+  }
+
+  /** The DIGEST-MD5 challenge names the server's levels in clear: refuse before answering if none is ours. */
+  private void checkDigestOffer(byte[] challenge) throws TTransportException {
+    Optional<List<QualityOfProtection>> offer = QopLists.digestOffer(challenge);
+    if (offer.isPresent() && offer.get().stream().noneMatch(accepted::contains)) {
+      throw refuse(QopLists.noCommonLevel(accepted, QopLists.describe(offer.get())));
+    }
+  }
+
+  private QualityOfProtection acceptable() throws TTransportException {
+    QualityOfProtection qop = QopLists.negotiated(sasl);
+    if (!accepted.contains(qop)) {
+      throw refuse(QopLists.noCommonLevel(accepted, qop + " and none of the client's levels"));
+    }
+    return qop;
+  }
+
+  /** Tells the server why (BAD) and fails; the message is what both sides report. */
+  private TTransportException refuse(String reason) {
+    negotiation.reportFailure(NegotiationStatus.BAD, reason);
+    return new TTransportException(TTransportException.UNKNOWN, reason);
+  }
+
+  private String qopHint(String reason) {
+    return reason.contains("protection") ? " (client accepts " + QopLists.describe(accepted) + ")" : "";
+  }
+
+  private TTransportException failed(String detail, Exception cause) {
+    return new TTransportException(TTransportException.UNKNOWN, "SASL " + mechanism + " negotiation with " + server
+        + " failed: " + detail, cause);
+  }
+}

@@ -1,0 +1,238 @@
+package io.securethrift.sasl;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.security.auth.Subject;
+import javax.security.auth.kerberos.KerberosPrincipal;
+import javax.security.auth.kerberos.KerberosTicket;
+import javax.security.auth.kerberos.KeyTab;
+import javax.security.auth.login.AppConfigurationEntry;
+import javax.security.auth.login.AppConfigurationEntry.LoginModuleControlFlag;
+import javax.security.auth.login.Configuration;
+import javax.security.auth.login.LoginContext;
+import javax.security.auth.login.LoginException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kerberos login from a keytab, configured in code (no JAAS file, nothing JVM-wide), kept fresh by a background
+ * thread: every renewal period it checks the ticket-granting ticket and logs in again once 80 % of its lifetime has
+ * passed, so connections never start with a ticket about to expire. A failed re-login is retried on a schedule with
+ * doubling delays (never a sleeping thread), and a connection that finds the ticket already expired re-logs in itself
+ * before giving up with a message naming the principal and realm.
+ */
+final class KeytabLogin implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(KeytabLogin.class);
+  private static final double RENEW_AFTER_FRACTION = 0.8;
+  private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+
+  private final String principal;
+  private final Path keytab;
+  private final Duration period;
+  private final ScheduledExecutorService renewer;
+  private volatile Subject subject;
+  private LoginContext context;
+  private Duration retryDelay;
+
+  private KeytabLogin(String principal, Path keytab, Duration period) {
+    this.principal = principal;
+    this.keytab = keytab;
+    this.period = period;
+    this.retryDelay = shorter(FIRST_RETRY, period);
+    this.renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "securethrift-kerberos-renewal " + principal);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /**
+   * Logs in now (so a bad keytab or unknown principal fails at start-up, not at the first connection) and starts
+   * the renewal schedule.
+   *
+   * @param configuredPrincipal the principal, {@code _HOST} standing for the local canonical host name
+   * @throws KerberosLoginException if the login fails
+   */
+  static KeytabLogin start(String configuredPrincipal, Path keytab, Duration period) {
+    KeytabLogin login = new KeytabLogin(expandHost(configuredPrincipal), keytab, period);
+    try {
+      login.loginNow();
+    } catch (KerberosLoginException e) {
+      login.close();
+      throw e;
+    }
+    login.renewer.schedule(login::renewIfDue, period.toMillis(), TimeUnit.MILLISECONDS);
+    return login;
+  }
+
+  /** The principal with {@code _HOST} expanded, as it appears in the keytab. */
+  String principal() {
+    return principal;
+  }
+
+  /**
+   * The logged-in subject for a new connection. If its ticket has expired (renewal kept failing, or the machine
+   * slept), logs in again first.
+   *
+   * @throws KerberosLoginException if the ticket expired and the re-login failed too
+   */
+  Subject subjectForConnection() {
+    Subject current = subject;
+    KerberosTicket tgt = ticketGrantingTicket(current);
+    if (tgt != null && tgt.isCurrent()) {
+      return current;
+    }
+    synchronized (this) {
+      if (subject != current) {
+        return subject;
+      }
+      String ended = tgt == null ? "is missing" : "expired at " + tgt.getEndTime().toInstant();
+      try {
+        loginNow();
+      } catch (KerberosLoginException e) {
+        throw new KerberosLoginException("Kerberos ticket of " + principal + " (realm " + realm() + ") " + ended
+            + " and the re-login failed: " + e.getMessage(), e);
+      }
+      return subject;
+    }
+  }
+
+  private void renewIfDue() {
+    Duration next = period;
+    try {
+      KerberosTicket tgt = ticketGrantingTicket(subject);
+      if (tgt == null || Instant.now().isAfter(renewalTime(tgt))) {
+        synchronized (this) {
+          loginNow();
+        }
+        LOG.info("renewed the Kerberos login of {}", principal);
+      }
+      retryDelay = shorter(FIRST_RETRY, period);
+    } catch (RuntimeException e) {
+      next = retryDelay;
+      retryDelay = shorter(retryDelay.multipliedBy(2), period);
+      LOG.warn("Kerberos re-login of {} failed, retrying in {} ms: {}", principal, next.toMillis(), e.getMessage());
+    }
+    try {
+      renewer.schedule(this::renewIfDue, next.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException closed) {
+      // close() ran while this check did; nothing more to renew.
+    }
+  }
+
+  private static Instant renewalTime(KerberosTicket tgt) {
+    long start = tgt.getStartTime() == null ? tgt.getAuthTime().getTime() : tgt.getStartTime().getTime();
+    long end = tgt.getEndTime().getTime();
+    return Instant.ofEpochMilli(start + (long) ((end - start) * RENEW_AFTER_FRACTION));
+  }
+
+  private void loginNow() {
+    checkKeytab();
+    try {
+      LoginContext fresh = new LoginContext("securethrift", new Subject(), callbacks -> {
+        throw new javax.security.auth.callback.UnsupportedCallbackException(callbacks[0], "keytab login");
+      }, new KeytabConfiguration(principal, keytab));
+      fresh.login();
+      subject = fresh.getSubject();
+      context = fresh;
+    } catch (LoginException e) {
+      throw new KerberosLoginException("Kerberos login of " + principal + " (realm " + realm() + ") from keytab "
+          + keytab + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** A keytab without this principal's key makes the JDK say only "Unable to obtain password from user". */
+  private void checkKeytab() {
+    KerberosPrincipal kp;
+    try {
+      kp = new KerberosPrincipal(principal);
+    } catch (IllegalArgumentException e) {
+      throw new KerberosLoginException("Kerberos principal " + principal + " is not valid: " + e.getMessage(), e);
+    }
+    KeyTab tab = KeyTab.getInstance(keytab.toFile());
+    if (!tab.exists()) {
+      throw new KerberosLoginException("Kerberos keytab " + keytab + " for " + principal + " cannot be read");
+    }
+    if (tab.getKeys(kp).length == 0) {
+      throw new KerberosLoginException("Kerberos keytab " + keytab + " holds no key for " + kp.getName()
+          + " (realm " + kp.getRealm() + "); check " + "securethrift.sasl.kerberos.principal and the keytab");
+    }
+  }
+
+  private String realm() {
+    int at = principal.lastIndexOf('@');
+    return at < 0 ? "default realm" : principal.substring(at + 1);
+  }
+
+  static KerberosTicket ticketGrantingTicket(Subject subject) {
+    for (KerberosTicket t : subject.getPrivateCredentials(KerberosTicket.class)) {
+      if (t.getServer().getName().startsWith("krbtgt/")) {
+        return t;
+      }
+    }
+    return null;
+  }
+
+  /** Expands {@code _HOST} to the local canonical host name in lower case, as Hadoop and Accumulo do. */
+  static String expandHost(String principal) {
+    if (!principal.contains("/_HOST")) {
+      return principal;
+    }
+    try {
+      String host = InetAddress.getLocalHost().getCanonicalHostName().toLowerCase(Locale.ROOT);
+      return principal.replace("/_HOST", "/" + host);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot expand _HOST in " + principal + ": local host name unknown", e);
+    }
+  }
+
+  private static Duration shorter(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  @Override
+  public void close() {
+    renewer.shutdownNow();
+    synchronized (this) {
+      if (context != null) {
+        try {
+          context.logout();
+        } catch (LoginException ignored) {
+          // Logging out only destroys the in-memory tickets early; they expire anyway.
+        }
+      }
+    }
+  }
+
+  /** One {@code Krb5LoginModule} entry for a keytab login, built in code. */
+  private static final class KeytabConfiguration extends Configuration {
+    private final AppConfigurationEntry entry;
+
+    KeytabConfiguration(String principal, Path keytab) {
+      entry = new AppConfigurationEntry("com.sun.security.auth.module.Krb5LoginModule",
+          LoginModuleControlFlag.REQUIRED, Map.of(
+              "useKeyTab", "true",
+              "keyTab", keytab.toString(),
+              "principal", principal,
+              "storeKey", "true",
+              "doNotPrompt", "true",
+              "refreshKrb5Config", "true",
+              "isInitiator", "true"));
+    }
+
+    @Override
+    public AppConfigurationEntry[] getAppConfigurationEntry(String name) {
+      return new AppConfigurationEntry[] {entry};
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.securethrift.sasl;
+
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.Limits;
+import io.securethrift.core.spi.FrameReader;
+import java.nio.charset.StandardCharsets;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * Reads and writes Thrift SASL negotiation messages: one status byte, a 4-byte big-endian length, the payload. The
+ * length is checked against {@code securethrift.limit.max.negotiation.message.size} before anything is allocated,
+ * because these bytes come from a peer nobody has authenticated yet.
+ */
+final class Negotiation {
+  /** Longest peer-supplied reason quoted in our messages; the rest is noise an attacker could fill logs with. */
+  private static final int MAX_QUOTED_REASON = 512;
+
+  private final TTransport stream;
+  private final FrameReader reader;
+  private final byte[] status = new byte[1];
+
+  /** One received message; {@code payload} is exactly as long as the peer declared. */
+  record Message(NegotiationStatus status, byte[] payload) {}
+
+  Negotiation(TTransport stream, Limits limits) {
+    this.stream = stream;
+    this.reader = new FrameReader(limits.maxNegotiationMessageSize(),
+        ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE.key());
+  }
+
+  /**
+   * Reads the next message.
+   *
+   * @throws PeerFailure if the peer sent BAD or ERROR
+   */
+  Message receive() throws TTransportException {
+    if (stream.read(status, 0, 1) != 1) {
+      throw new TTransportException(TTransportException.END_OF_FILE, "connection closed during SASL negotiation");
+    }
+    NegotiationStatus s = NegotiationStatus.of(status[0]);
+    if (s == null) {
+      throw new TTransportException(TTransportException.CORRUPTED_DATA, "invalid SASL negotiation status "
+          + (status[0] & 0xff) + "; the peer is not speaking the Thrift SASL protocol");
+    }
+    int length = reader.readLength(stream);
+    byte[] payload = length == 0 ? new byte[0] : reader.readPayload(stream, length);
+    if (s.isFailure()) {
+      throw new PeerFailure(printable(new String(payload, StandardCharsets.UTF_8)));
+    }
+    return new Message(s, payload);
+  }
+
+  /** Writes one message without flushing; the client's START and first response must go out together. */
+  void send(NegotiationStatus s, byte[] payload) throws TTransportException {
+    byte[] bytes = payload == null ? new byte[0] : payload;
+    byte[] message = new byte[5 + bytes.length];
+    message[0] = s.code();
+    message[1] = (byte) (bytes.length >>> 24);
+    message[2] = (byte) (bytes.length >>> 16);
+    message[3] = (byte) (bytes.length >>> 8);
+    message[4] = (byte) bytes.length;
+    System.arraycopy(bytes, 0, message, 5, bytes.length);
+    stream.write(message);
+  }
+
+  void sendAndFlush(NegotiationStatus s, byte[] payload) throws TTransportException {
+    send(s, payload);
+    stream.flush();
+  }
+
+  /**
+   * Tells the peer why we give up (BAD or ERROR with a UTF-8 reason), best effort: the connection is closed next
+   * whatever happens, and the local error is what the caller reports.
+   */
+  void reportFailure(NegotiationStatus s, String reason) {
+    try {
+      sendAndFlush(s, reason.getBytes(StandardCharsets.UTF_8));
+    } catch (TTransportException ignored) {
+      // The peer may already be gone; our own exception carries the reason.
+    }
+  }
+
+  /** Keeps a peer-supplied text safe to log: printable characters only, bounded length. */
+  static String printable(String text) {
+    StringBuilder s = new StringBuilder(Math.min(text.length(), MAX_QUOTED_REASON));
+    text.codePoints().limit(MAX_QUOTED_REASON)
+        .forEach(c -> s.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+    return text.length() > MAX_QUOTED_REASON ? s.append("...").toString() : s.toString();
+  }
+}

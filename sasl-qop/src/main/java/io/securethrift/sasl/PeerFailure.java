@@ -1,0 +1,15 @@
+package io.securethrift.sasl;
+
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * The peer sent BAD or ERROR: it has given up and closes, so nothing is sent back. The message is libthrift's
+ * {@code Peer indicated failure: <reason>}, which operators already search logs for.
+ */
+final class PeerFailure extends TTransportException {
+  private static final long serialVersionUID = 1L;
+
+  PeerFailure(String reason) {
+    super(TTransportException.UNKNOWN, "Peer indicated failure: " + reason);
+  }
+}

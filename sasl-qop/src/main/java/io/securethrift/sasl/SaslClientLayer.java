@@ -1,0 +1,114 @@
+package io.securethrift.sasl;
+
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.DelegationToken;
+import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.SaslSettings;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.Limits;
+import io.securethrift.core.spi.MessageLayer;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+import javax.security.auth.Subject;
+import javax.security.auth.callback.CallbackHandler;
+import javax.security.sasl.Sasl;
+import javax.security.sasl.SaslClient;
+import javax.security.sasl.SaslClientFactory;
+import javax.security.sasl.SaslException;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * The client side of SASL for one configuration: Accumulo's parameters (protocol = server primary, server name =
+ * the configured or dialled host, optionally canonicalized; no authorization id; only {@code javax.security.sasl.qop}
+ * set) and, for GSSAPI, the keytab login every negotiation runs as.
+ */
+final class SaslClientLayer implements MessageLayer {
+  private final SaslSettings settings;
+  private final Limits limits;
+  private final SaslMechanism mechanism;
+  private final SaslClientFactory factory;
+  private final Map<String, String> properties;
+  private final KeytabLogin login;
+  private final CallbackHandler callbacks;
+
+  SaslClientLayer(SecurityConfig config) {
+    this.settings = config.sasl();
+    this.limits = config.limits();
+    this.mechanism = settings.mechanism();
+    this.factory = SaslFactories.client(mechanism.mechanismName());
+    if (mechanism == SaslMechanism.GSSAPI) {
+      // The server's levels are hidden inside GSSAPI; asking for all lets the client see one and name it.
+      this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(QopLists.widened(settings.qop())));
+      this.callbacks = null;
+      this.login = KeytabLogin.start(settings.kerberosPrincipal().orElseThrow(() -> new ConfigException(
+          ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), "empty, but GSSAPI clients log in from a keytab; set it and "
+              + ConfigProperty.SASL_KERBEROS_KEYTAB.key())), settings.kerberosKeytab().orElseThrow(),
+          settings.renewalPeriod());
+    } else {
+      this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
+      DelegationToken token = settings.delegationToken().orElseThrow(() -> new ConfigException(
+          ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 clients need a delegation token"
+              + " (SecurityConfig.Builder.delegationToken)"));
+      this.callbacks = new DigestClientCallbacks(token);
+      this.login = null;
+    }
+  }
+
+  @Override
+  public SecuredTransport open(TTransport stream, PeerIdentity streamIdentity, String host)
+      throws TTransportException {
+    String serverName = serverName(host);
+    Subject subject;
+    try {
+      subject = login == null ? null : login.subjectForConnection();
+    } catch (KerberosLoginException e) {
+      throw new TTransportException(TTransportException.UNKNOWN, e.getMessage(), e);
+    }
+    SaslClient client;
+    try {
+      client = SaslEndpoint.as(subject, () -> factory.createSaslClient(new String[] {mechanism.mechanismName()},
+          null, settings.serverPrimary(), serverName, properties, callbacks));
+    } catch (SaslException e) {
+      throw new TTransportException(TTransportException.UNKNOWN, "cannot start SASL " + mechanism + " for "
+          + serverName + ": " + Describe.chain(e), e);
+    }
+    SaslEndpoint endpoint = new SaslEndpoint.Client(client, subject);
+    try {
+      QualityOfProtection qop = new ClientNegotiation(new Negotiation(stream, limits), endpoint, mechanism,
+          settings.qop(), serverName).run(client.hasInitialResponse());
+      PeerIdentity identity = streamIdentity.toBuilder().principal(settings.serverPrimary() + "/" + serverName)
+          .sasl(mechanism.mechanismName(), qop).build();
+      return new SaslTransport(stream, endpoint, identity, limits);
+    } catch (TTransportException | RuntimeException e) {
+      endpoint.dispose();
+      throw e;
+    }
+  }
+
+  /** The host part of the server principal: configured, else the dialled host, canonicalized if asked to. */
+  private String serverName(String host) throws TTransportException {
+    String name = settings.serverHost().orElse(host);
+    if (!settings.canonicalizeHostName()) {
+      return name;
+    }
+    try {
+      return InetAddress.getByName(name).getCanonicalHostName();
+    } catch (UnknownHostException e) {
+      throw new TTransportException(TTransportException.NOT_OPEN, "cannot canonicalize " + name + " ("
+          + ConfigProperty.SASL_CANONICALIZE_HOSTNAME.key() + "): unknown host", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (login != null) {
+      login.close();
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.securethrift.sasl;
+
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.DelegationTokenSecrets;
+import io.securethrift.core.Limits;
+import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.SaslSettings;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.spi.MessageLayer;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.Map;
+import javax.security.auth.Subject;
+import javax.security.sasl.Sasl;
+import javax.security.sasl.SaslException;
+import javax.security.sasl.SaslServer;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * The server side of SASL for one configuration. Like an Accumulo server it accepts GSSAPI when it has a keytab
+ * login and DIGEST-MD5 when it has delegation token secrets, whichever the client asks for; the configured mechanism
+ * must be one of them. GSSAPI runs as the service principal of the login ({@code primary/host@REALM}).
+ */
+final class SaslServerLayer implements MessageLayer {
+  private final SaslSettings settings;
+  private final Limits limits;
+  private final Map<String, String> properties;
+  private final KeytabLogin login;
+  private final String gssProtocol;
+  private final String gssHost;
+  private final DelegationTokenSecrets secrets;
+
+  SaslServerLayer(SecurityConfig config) {
+    this.settings = config.sasl();
+    this.limits = config.limits();
+    ImpersonationRules.from(config);
+    this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
+    this.secrets = settings.delegationTokenSecrets().orElse(null);
+    if (settings.mechanism() == SaslMechanism.DIGEST_MD5 && secrets == null) {
+      throw new ConfigException(ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 servers need delegation token"
+          + " secrets (SecurityConfig.Builder.delegationTokenSecrets)");
+    }
+    if (settings.kerberosKeytab().isEmpty()) {
+      if (settings.mechanism() == SaslMechanism.GSSAPI) {
+        throw new ConfigException(ConfigProperty.SASL_KERBEROS_KEYTAB.key(), "empty, but GSSAPI servers log in"
+            + " from a keytab; set it and " + ConfigProperty.SASL_KERBEROS_PRINCIPAL.key());
+      }
+      this.login = null;
+      this.gssProtocol = null;
+      this.gssHost = null;
+      return;
+    }
+    this.login = KeytabLogin.start(settings.kerberosPrincipal().orElseThrow(), settings.kerberosKeytab().get(),
+        settings.renewalPeriod());
+    String name = login.principal();
+    int at = name.indexOf('@');
+    String local = at < 0 ? name : name.substring(0, at);
+    int slash = local.indexOf('/');
+    this.gssProtocol = slash < 0 ? local : local.substring(0, slash);
+    this.gssHost = slash >= 0 ? local.substring(slash + 1) : settings.serverHost().orElseGet(SaslServerLayer::localHost);
+  }
+
+  @Override
+  public SecuredTransport open(TTransport stream, PeerIdentity streamIdentity, String host)
+      throws TTransportException {
+    ServerNegotiation.Result result = new ServerNegotiation(new Negotiation(stream, limits), settings.qop(),
+        String.valueOf(streamIdentity.remoteAddress())).run(this::create);
+    try {
+      PeerIdentity identity = streamIdentity.toBuilder().principal(principal(result))
+          .sasl(result.mechanism(), result.qop()).build();
+      return new SaslTransport(stream, result.endpoint(), identity, limits);
+    } catch (RuntimeException e) {
+      result.endpoint().dispose();
+      throw e;
+    }
+  }
+
+  private SaslEndpoint.Server create(String mechanism) throws SaslException {
+    if (mechanism.equals(SaslMechanism.GSSAPI.mechanismName()) && login != null) {
+      Subject subject = login.subjectForConnection();
+      SaslServer server = SaslEndpoint.as(subject, () -> SaslFactories.server(mechanism).createSaslServer(
+          mechanism, gssProtocol, gssHost, properties, new ServerCallbacks(null)));
+      return new SaslEndpoint.Server(server, subject);
+    }
+    if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && secrets != null) {
+      // "*" accepts the digest-uri for whatever name the client dialled, as Accumulo servers behind aliases need.
+      SaslServer server = SaslFactories.server(mechanism).createSaslServer(mechanism, settings.serverPrimary(),
+          settings.serverHost().orElse("*"), properties, new ServerCallbacks(secrets));
+      return new SaslEndpoint.Server(server, null);
+    }
+    return null;
+  }
+
+  /**
+   * The authenticated name: {@code user@REALM} for GSSAPI; for DIGEST-MD5 the token's owner when the secrets can
+   * tell it ({@link DelegationTokenOwner}), else the Base64 token identifier the client presented.
+   */
+  private String principal(ServerNegotiation.Result result) {
+    String id = result.endpoint().sasl().getAuthorizationID();
+    if (result.mechanism().equals(SaslMechanism.DIGEST_MD5.mechanismName())
+        && secrets instanceof DelegationTokenOwner owners) {
+      return owners.ownerOf(Base64.getDecoder().decode(id));
+    }
+    return id;
+  }
+
+  private static String localHost() {
+    try {
+      return InetAddress.getLocalHost().getCanonicalHostName().toLowerCase(Locale.ROOT);
+    } catch (UnknownHostException e) {
+      throw new ConfigException(ConfigProperty.SASL_SERVER_HOST.key(), "empty and the local host name is unknown;"
+          + " set it to the host part of the service principal");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (login != null) {
+      login.close();
+    }
+  }
+}

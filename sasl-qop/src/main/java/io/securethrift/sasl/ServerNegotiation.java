@@ -1,0 +1,106 @@
+package io.securethrift.sasl;
+
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.sasl.Negotiation.Message;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.regex.Pattern;
+import javax.security.sasl.SaslException;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * The server half of a Thrift SASL negotiation. Everything the server refuses is explained to the client with BAD
+ * and a reason (unknown mechanism, protocol violation, failed authentication, no common QOP), then the connection is
+ * closed by the caller.
+ */
+final class ServerNegotiation {
+  /** RFC 4422 mechanism names: 1 to 20 upper-case letters, digits, hyphens and underscores. */
+  private static final Pattern MECHANISM_NAME = Pattern.compile("[A-Z0-9_-]{1,20}");
+
+  /** Creates the server mechanism for a name the client asked for, or null when this server does not offer it. */
+  @FunctionalInterface
+  interface ServerFactory {
+    SaslEndpoint.Server create(String mechanism) throws SaslException;
+  }
+
+  /** What the negotiation established. */
+  record Result(SaslEndpoint.Server endpoint, String mechanism, QualityOfProtection qop) {}
+
+  private final Negotiation negotiation;
+  private final List<QualityOfProtection> accepted;
+  private final String client;
+
+  ServerNegotiation(Negotiation negotiation, List<QualityOfProtection> accepted, String client) {
+    this.negotiation = negotiation;
+    this.accepted = accepted;
+    this.client = client;
+  }
+
+  Result run(ServerFactory factory) throws TTransportException {
+    String mechanism = "SASL";
+    SaslEndpoint.Server endpoint = null;
+    try {
+      Message start = negotiation.receive();
+      if (start.status() != NegotiationStatus.START) {
+        throw refuse("expected START, got " + start.status());
+      }
+      String name = new String(start.payload(), StandardCharsets.US_ASCII);
+      if (!MECHANISM_NAME.matcher(name).matches()) {
+        throw refuse("invalid SASL mechanism name (" + start.payload().length + " bytes)");
+      }
+      endpoint = factory.create(name);
+      if (endpoint == null) {
+        throw refuse("Unsupported mechanism type " + name);
+      }
+      mechanism = name;
+      while (true) {
+        Message message = negotiation.receive();
+        if (message.status() != NegotiationStatus.OK && message.status() != NegotiationStatus.COMPLETE) {
+          throw refuse("expected OK or COMPLETE, got " + message.status());
+        }
+        byte[] challenge = endpoint.evaluate(message.payload());
+        if (endpoint.isComplete()) {
+          QualityOfProtection qop = QopLists.negotiated(endpoint);
+          if (!accepted.contains(qop)) {
+            throw refuse("client selected " + qop + ", but server accepts " + QopLists.describe(accepted));
+          }
+          negotiation.sendAndFlush(NegotiationStatus.COMPLETE, challenge);
+          return new Result(endpoint, mechanism, qop);
+        }
+        if (message.status() == NegotiationStatus.COMPLETE) {
+          throw refuse("client reported COMPLETE before the server's " + mechanism + " mechanism completed");
+        }
+        negotiation.sendAndFlush(NegotiationStatus.OK, challenge);
+      }
+    } catch (SaslException e) {
+      dispose(endpoint);
+      String reason = Describe.chain(e);
+      negotiation.reportFailure(NegotiationStatus.BAD, reason + qopHint(reason));
+      throw failed(mechanism, reason + qopHint(reason), e);
+    } catch (TTransportException | RuntimeException e) {
+      dispose(endpoint);
+      String detail = e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : "");
+      throw failed(mechanism, detail, e);
+    }
+  }
+
+  private TTransportException refuse(String reason) {
+    negotiation.reportFailure(NegotiationStatus.BAD, reason);
+    return new TTransportException(TTransportException.UNKNOWN, reason);
+  }
+
+  private String qopHint(String reason) {
+    return reason.contains("protection") ? " (server accepts " + QopLists.describe(accepted) + ")" : "";
+  }
+
+  private static void dispose(SaslEndpoint endpoint) {
+    if (endpoint != null) {
+      endpoint.dispose();
+    }
+  }
+
+  private TTransportException failed(String mechanism, String detail, Exception cause) {
+    return new TTransportException(TTransportException.UNKNOWN, mechanism + " negotiation with " + client
+        + " failed: " + detail, cause);
+  }
+}

@@ -1,0 +1,56 @@
+package io.securethrift.sasl;
+
+import io.securethrift.core.DelegationToken;
+import io.securethrift.core.DelegationTokenSecrets;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.kdc.EmbeddedKdc;
+import io.securethrift.kdc.KerberosIdentity;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/** Configurations the SASL tests share: the service principal accumulo/localhost, a client, a delegation token. */
+final class SaslConfigs {
+  static final String HOST = "localhost";
+  static final DelegationToken TOKEN = new DelegationToken("token-id-of-alice".getBytes(StandardCharsets.UTF_8),
+      "s3cret-password".getBytes(StandardCharsets.UTF_8));
+  static final DelegationTokenSecrets SECRETS = id -> Arrays.equals(id, TOKEN.identifier())
+      ? Optional.of(TOKEN.password()) : Optional.empty();
+
+  private SaslConfigs() {}
+
+  static KerberosIdentity service(EmbeddedKdc kdc) {
+    return kdc.servicePrincipal("accumulo", HOST);
+  }
+
+  static KerberosIdentity client(EmbeddedKdc kdc) {
+    return kdc.principal("client");
+  }
+
+  static SecurityConfig.Builder base(SaslMechanism mechanism, List<QualityOfProtection> qop) {
+    return SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(mechanism).qop(qop)
+        .maxFrameSize(4L << 20).handshakeTimeout(Duration.ofSeconds(10)).readTimeout(Duration.ofSeconds(30));
+  }
+
+  static SecurityConfig server(EmbeddedKdc kdc, SaslMechanism mechanism, QualityOfProtection... qop) {
+    KerberosIdentity service = service(kdc);
+    return base(mechanism, List.of(qop)).kerberosLogin(service.principal(), service.keytab())
+        .delegationTokenSecrets(SECRETS).build();
+  }
+
+  static SecurityConfig client(EmbeddedKdc kdc, SaslMechanism mechanism, QualityOfProtection... qop) {
+    SecurityConfig.Builder b = base(mechanism, List.of(qop));
+    if (mechanism == SaslMechanism.GSSAPI) {
+      KerberosIdentity client = client(kdc);
+      b.kerberosLogin(client.principal(), client.keytab());
+    } else {
+      b.delegationToken(TOKEN);
+    }
+    return b.build();
+  }
+}
