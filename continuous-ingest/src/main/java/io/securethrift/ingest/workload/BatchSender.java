@@ -18,6 +18,6 @@ import java.util.List;
 @FunctionalInterface
 public interface BatchSender {
 
-    /** Sends the batch and returns once the store has accepted it; throws if it did not. */
-    void send(List<Entry> batch) throws IOException;
+  /** Sends the batch and returns once the store has accepted it; throws if it did not. */
+  void send(List<Entry> batch) throws IOException;
 }

@@ -21,177 +21,177 @@ import java.util.UUID;
  */
 public final class ContinuousIngestGenerator {
 
-    /** Accumulo's default number of entries between flushes. */
-    public static final int DEFAULT_FLUSH_INTERVAL = 1_000_000;
+  /** Accumulo's default number of entries between flushes. */
+  public static final int DEFAULT_FLUSH_INTERVAL = 1_000_000;
 
-    /** Levels per cycle, heads included; fixed in Accumulo. */
-    public static final int DEPTH = 25;
+  /** Levels per cycle, heads included; fixed in Accumulo. */
+  public static final int DEPTH = 25;
 
-    /** Families and qualifiers are drawn below this bound, Accumulo's default {@code max.cf} and {@code max.cq}. */
-    public static final int COLUMN_BOUND = 32767;
+  /** Families and qualifiers are drawn below this bound, Accumulo's default {@code max.cf} and {@code max.cq}. */
+  public static final int COLUMN_BOUND = 32767;
 
-    /** Formatted columns, shared by all entries, so that generating an entry does not allocate them again. */
-    private static final byte[][] COLUMNS = new byte[COLUMN_BOUND][];
+  /** Formatted columns, shared by all entries, so that generating an entry does not allocate them again. */
+  private static final byte[][] COLUMNS = new byte[COLUMN_BOUND][];
 
-    static {
-        for (int i = 0; i < COLUMN_BOUND; i++) {
-            COLUMNS[i] = EntryFormat.formatColumn(i);
+  static {
+    for (int i = 0; i < COLUMN_BOUND; i++) {
+      COLUMNS[i] = EntryFormat.formatColumn(i);
+    }
+  }
+
+  private final SplittableRandom random;
+  private final long rowMin;
+  private final long rowMax;
+  private final int flushInterval;
+  private final byte[] visibility;
+  private final UUID ingestId;
+  private final byte[] ingestIdBytes;
+  private long count;
+
+  private ContinuousIngestGenerator(Builder builder) {
+    this.random = builder.seeded ? new SplittableRandom(builder.seed) : new SplittableRandom();
+    this.rowMin = builder.rowMin;
+    this.rowMax = builder.rowMax;
+    this.flushInterval = builder.flushInterval;
+    this.visibility = builder.visibility;
+    this.ingestId = randomUuid(random);
+    this.ingestIdBytes = ingestId.toString().getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Starts a configuration with Accumulo's defaults: rows in [0, Long.MAX_VALUE), F = 1,000,000, no visibility. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The UUID written into every value, one per generator as Accumulo has one per ingest process. */
+  public UUID ingestId() {
+    return ingestId;
+  }
+
+  /** Entries written so far by all calls to {@link #generate}; the next entry carries this as its count. */
+  public long entriesWritten() {
+    return count;
+  }
+
+  /**
+   * Writes cycles of linked lists until at least {@code entries} entries have been written, stopping at the first
+   * flush that reaches the target, as Accumulo does; the last call to the sink is always a flush.
+   *
+   * @return the number of entries written by this call, which is {@code entries} rounded up to a flush boundary
+   */
+  public long generate(long entries, EntrySink sink) throws IOException {
+    if (entries <= 0) {
+      throw new IllegalArgumentException("entries must be positive: " + entries);
+    }
+    Objects.requireNonNull(sink, "sink");
+    long start = count;
+    long target = start + entries;
+    long[] lastRows = new long[flushInterval];
+    long[] headRows = new long[flushInterval];
+    int[] headFamilies = new int[flushInterval];
+    int[] headQualifiers = new int[flushInterval];
+    while (true) {
+      for (int i = 0; i < flushInterval; i++) {
+        long row = nextRow();
+        int family = random.nextInt(COLUMN_BOUND);
+        int qualifier = random.nextInt(COLUMN_BOUND);
+        lastRows[i] = row;
+        headRows[i] = row;
+        headFamilies[i] = family;
+        headQualifiers[i] = qualifier;
+        write(sink, row, family, qualifier, EntryFormat.NO_PREVIOUS_ROW);
+      }
+      if (flushReached(sink, target)) {
+        return count - start;
+      }
+      for (int depth = 1; depth < DEPTH; depth++) {
+        for (int i = 0; i < flushInterval; i++) {
+          long row = nextRow();
+          write(sink, row, random.nextInt(COLUMN_BOUND), random.nextInt(COLUMN_BOUND), lastRows[i]);
+          lastRows[i] = row;
         }
-    }
-
-    private final SplittableRandom random;
-    private final long rowMin;
-    private final long rowMax;
-    private final int flushInterval;
-    private final byte[] visibility;
-    private final UUID ingestId;
-    private final byte[] ingestIdBytes;
-    private long count;
-
-    private ContinuousIngestGenerator(Builder builder) {
-        this.random = builder.seeded ? new SplittableRandom(builder.seed) : new SplittableRandom();
-        this.rowMin = builder.rowMin;
-        this.rowMax = builder.rowMax;
-        this.flushInterval = builder.flushInterval;
-        this.visibility = builder.visibility;
-        this.ingestId = randomUuid(random);
-        this.ingestIdBytes = ingestId.toString().getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** Starts a configuration with Accumulo's defaults: rows in [0, Long.MAX_VALUE), F = 1,000,000, no visibility. */
-    public static Builder builder() {
-        return new Builder();
-    }
-
-    /** The UUID written into every value, one per generator as Accumulo has one per ingest process. */
-    public UUID ingestId() {
-        return ingestId;
-    }
-
-    /** Entries written so far by all calls to {@link #generate}; the next entry carries this as its count. */
-    public long entriesWritten() {
-        return count;
-    }
-
-    /**
-     * Writes cycles of linked lists until at least {@code entries} entries have been written, stopping at the first
-     * flush that reaches the target, as Accumulo does; the last call to the sink is always a flush.
-     *
-     * @return the number of entries written by this call, which is {@code entries} rounded up to a flush boundary
-     */
-    public long generate(long entries, EntrySink sink) throws IOException {
-        if (entries <= 0) {
-            throw new IllegalArgumentException("entries must be positive: " + entries);
+        if (flushReached(sink, target)) {
+          return count - start;
         }
-        Objects.requireNonNull(sink, "sink");
-        long start = count;
-        long target = start + entries;
-        long[] lastRows = new long[flushInterval];
-        long[] headRows = new long[flushInterval];
-        int[] headFamilies = new int[flushInterval];
-        int[] headQualifiers = new int[flushInterval];
-        while (true) {
-            for (int i = 0; i < flushInterval; i++) {
-                long row = nextRow();
-                int family = random.nextInt(COLUMN_BOUND);
-                int qualifier = random.nextInt(COLUMN_BOUND);
-                lastRows[i] = row;
-                headRows[i] = row;
-                headFamilies[i] = family;
-                headQualifiers[i] = qualifier;
-                write(sink, row, family, qualifier, EntryFormat.NO_PREVIOUS_ROW);
-            }
-            if (flushReached(sink, target)) {
-                return count - start;
-            }
-            for (int depth = 1; depth < DEPTH; depth++) {
-                for (int i = 0; i < flushInterval; i++) {
-                    long row = nextRow();
-                    write(sink, row, random.nextInt(COLUMN_BOUND), random.nextInt(COLUMN_BOUND), lastRows[i]);
-                    lastRows[i] = row;
-                }
-                if (flushReached(sink, target)) {
-                    return count - start;
-                }
-            }
-            for (int i = 0; i < flushInterval - 1; i++) {
-                write(sink, headRows[i], headFamilies[i], headQualifiers[i], lastRows[i + 1]);
-            }
-            if (flushReached(sink, target)) {
-                return count - start;
-            }
-        }
+      }
+      for (int i = 0; i < flushInterval - 1; i++) {
+        write(sink, headRows[i], headFamilies[i], headQualifiers[i], lastRows[i + 1]);
+      }
+      if (flushReached(sink, target)) {
+        return count - start;
+      }
+    }
+  }
+
+  private long nextRow() {
+    return random.nextLong(rowMin, rowMax);
+  }
+
+  private void write(EntrySink sink, long row, int family, int qualifier, long prevRow) throws IOException {
+    sink.add(EntryFormat.encode(ingestIdBytes, count, EntryFormat.formatRow(row), COLUMNS[family],
+        COLUMNS[qualifier], visibility, prevRow));
+    count++;
+  }
+
+  private boolean flushReached(EntrySink sink, long target) throws IOException {
+    sink.flush();
+    return count >= target;
+  }
+
+  /** A version 4 UUID drawn from the generator's own source so that seeded runs repeat exactly. */
+  private static UUID randomUuid(SplittableRandom random) {
+    long most = (random.nextLong() & ~0xf000L) | 0x4000L;
+    long least = (random.nextLong() & 0x3fffffffffffffffL) | 0x8000000000000000L;
+    return new UUID(most, least);
+  }
+
+  /** Configuration of a {@link ContinuousIngestGenerator}. */
+  public static final class Builder {
+    private boolean seeded;
+    private long seed;
+    private long rowMin;
+    private long rowMax = Long.MAX_VALUE;
+    private int flushInterval = DEFAULT_FLUSH_INTERVAL;
+    private byte[] visibility = new byte[0];
+
+    private Builder() {
     }
 
-    private long nextRow() {
-        return random.nextLong(rowMin, rowMax);
+    /** Makes the run reproducible; without a seed every generator differs. */
+    public Builder seed(long value) {
+      this.seeded = true;
+      this.seed = value;
+      return this;
     }
 
-    private void write(EntrySink sink, long row, int family, int qualifier, long prevRow) throws IOException {
-        sink.add(EntryFormat.encode(ingestIdBytes, count, EntryFormat.formatRow(row), COLUMNS[family],
-                COLUMNS[qualifier], visibility, prevRow));
-        count++;
+    /** Rows are drawn uniformly from [min, max); Accumulo's defaults are 0 and {@link Long#MAX_VALUE}. */
+    public Builder rowRange(long min, long max) {
+      if (min < 0 || max <= min) {
+        throw new IllegalArgumentException("need 0 <= min < max, got [" + min + ", " + max + ")");
+      }
+      this.rowMin = min;
+      this.rowMax = max;
+      return this;
     }
 
-    private boolean flushReached(EntrySink sink, long target) throws IOException {
-        sink.flush();
-        return count >= target;
+    /** Entries per flush, F; also the number of lists each cycle builds side by side. */
+    public Builder flushInterval(int entries) {
+      if (entries < 1) {
+        throw new IllegalArgumentException("flush interval must be positive: " + entries);
+      }
+      this.flushInterval = entries;
+      return this;
     }
 
-    /** A version 4 UUID drawn from the generator's own source so that seeded runs repeat exactly. */
-    private static UUID randomUuid(SplittableRandom random) {
-        long most = (random.nextLong() & ~0xf000L) | 0x4000L;
-        long least = (random.nextLong() & 0x3fffffffffffffffL) | 0x8000000000000000L;
-        return new UUID(most, least);
+    /** The visibility expression written on every entry; empty (the default) for none. */
+    public Builder visibility(byte[] expression) {
+      this.visibility = expression.clone();
+      return this;
     }
 
-    /** Configuration of a {@link ContinuousIngestGenerator}. */
-    public static final class Builder {
-        private boolean seeded;
-        private long seed;
-        private long rowMin;
-        private long rowMax = Long.MAX_VALUE;
-        private int flushInterval = DEFAULT_FLUSH_INTERVAL;
-        private byte[] visibility = new byte[0];
-
-        private Builder() {
-        }
-
-        /** Makes the run reproducible; without a seed every generator differs. */
-        public Builder seed(long value) {
-            this.seeded = true;
-            this.seed = value;
-            return this;
-        }
-
-        /** Rows are drawn uniformly from [min, max); Accumulo's defaults are 0 and {@link Long#MAX_VALUE}. */
-        public Builder rowRange(long min, long max) {
-            if (min < 0 || max <= min) {
-                throw new IllegalArgumentException("need 0 <= min < max, got [" + min + ", " + max + ")");
-            }
-            this.rowMin = min;
-            this.rowMax = max;
-            return this;
-        }
-
-        /** Entries per flush, F; also the number of lists each cycle builds side by side. */
-        public Builder flushInterval(int entries) {
-            if (entries < 1) {
-                throw new IllegalArgumentException("flush interval must be positive: " + entries);
-            }
-            this.flushInterval = entries;
-            return this;
-        }
-
-        /** The visibility expression written on every entry; empty (the default) for none. */
-        public Builder visibility(byte[] expression) {
-            this.visibility = expression.clone();
-            return this;
-        }
-
-        /** Creates the generator; the builder may be reused. */
-        public ContinuousIngestGenerator build() {
-            return new ContinuousIngestGenerator(this);
-        }
+    /** Creates the generator; the builder may be reused. */
+    public ContinuousIngestGenerator build() {
+      return new ContinuousIngestGenerator(this);
     }
+  }
 }

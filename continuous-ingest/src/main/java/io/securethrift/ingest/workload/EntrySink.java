@@ -9,9 +9,9 @@ import java.io.IOException;
  */
 public interface EntrySink {
 
-    /** Accepts one entry; it may be buffered until the next flush. */
-    void add(Entry entry) throws IOException;
+  /** Accepts one entry; it may be buffered until the next flush. */
+  void add(Entry entry) throws IOException;
 
-    /** Returns only once every entry added before the call has been written. */
-    void flush() throws IOException;
+  /** Returns only once every entry added before the call has been written. */
+  void flush() throws IOException;
 }

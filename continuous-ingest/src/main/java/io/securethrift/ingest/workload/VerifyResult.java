@@ -13,15 +13,15 @@ import java.util.List;
  * @param undefinedExamples a few undefined rows, in ascending order, for error messages
  */
 public record VerifyResult(long referenced, long unreferenced, long undefined, long corrupt,
-        List<String> undefinedExamples) {
+    List<String> undefinedExamples) {
 
-    /** Copies the examples so the result stays immutable. */
-    public VerifyResult {
-        undefinedExamples = List.copyOf(undefinedExamples);
-    }
+  /** Copies the examples so the result stays immutable. */
+  public VerifyResult {
+    undefinedExamples = List.copyOf(undefinedExamples);
+  }
 
-    /** Passed when nothing acknowledged was lost or damaged; unreferenced rows are expected and allowed. */
-    public boolean passed() {
-        return undefined == 0 && corrupt == 0;
-    }
+  /** Passed when nothing acknowledged was lost or damaged; unreferenced rows are expected and allowed. */
+  public boolean passed() {
+    return undefined == 0 && corrupt == 0;
+  }
 }
