@@ -73,6 +73,9 @@ final class ClientNegotiation {
     } catch (PeerFailure e) {
       throw failed(e.getMessage() + qopHint(e.getMessage()), e);
     } catch (TTransportException e) {
+      if (e.getType() == TTransportException.CORRUPTED_DATA) {
+        negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
+      }
       throw failed(e.getMessage(), e);
     }
   }

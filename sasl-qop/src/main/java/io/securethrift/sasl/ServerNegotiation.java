@@ -79,6 +79,10 @@ final class ServerNegotiation {
       throw failed(mechanism, reason + qopHint(reason), e);
     } catch (TTransportException | RuntimeException e) {
       dispose(endpoint);
+      if (e instanceof TTransportException t && !(e instanceof PeerFailure)
+          && t.getType() == TTransportException.CORRUPTED_DATA) {
+        negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
+      }
       String detail = e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : "");
       throw failed(mechanism, detail, e);
     }
