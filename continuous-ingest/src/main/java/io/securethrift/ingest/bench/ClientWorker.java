@@ -1,7 +1,6 @@
 package io.securethrift.ingest.bench;
 
-import io.securethrift.ingest.ConfigFiles;
-import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.SecurityConfigFiles;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
@@ -19,7 +18,7 @@ final class ClientWorker {
   private ClientWorker() {}
 
   public static void main(String[] args) throws Exception {
-    try (IngestClient client = new IngestClient(ClientTransportFactory.create(ConfigFiles.read(Path.of(args[0]), "worker configuration")),
+    try (IngestClient client = new IngestClient(SecurityConfigFiles.read(Path.of(args[0]), "worker configuration"),
         args[1], Integer.parseInt(args[2]))) {
       Worker.serve(words -> switch (words[0]) {
         case "INGEST" -> {

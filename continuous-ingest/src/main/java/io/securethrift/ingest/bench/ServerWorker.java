@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
-import io.securethrift.ingest.ConfigFiles;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityConfigFiles;
 import io.securethrift.ingest.server.IngestServer;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -14,8 +15,8 @@ final class ServerWorker {
 
   public static void main(String[] args) throws Exception {
     Path wal = args.length > 1 ? Path.of(args[1]) : null;
-    try (IngestServer server = IngestServer.start(ConfigFiles.read(Path.of(args[0]), "worker configuration"),
-        new InetSocketAddress(SecurityFixtures.HOST, 0), wal)) {
+    SecurityConfig config = SecurityConfigFiles.read(Path.of(args[0]), "worker configuration");
+    try (IngestServer server = IngestServer.start(config, new InetSocketAddress(SecurityFixtures.HOST, 0), wal)) {
       System.out.println("PORT " + server.port());
       System.out.flush();
       while (System.in.read() >= 0) {

@@ -1,6 +1,5 @@
 package io.securethrift.ingest.cli;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
@@ -9,7 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import io.securethrift.ingest.ConfigFiles;
+import io.securethrift.core.SecurityConfigFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -49,8 +48,7 @@ public final class IngestClientCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (IngestClient client = new IngestClient(ClientTransportFactory.create(ConfigFiles.read(config, "--config")),
-        host, port)) {
+    try (IngestClient client = new IngestClient(SecurityConfigFiles.read(config, "--config"), host, port)) {
       client.reset();
       IngestResult r = client.ingest(new IngestOptions(entries, flushInterval, batchMemory, Duration.ofMinutes(2),
           writeThreads, seed));

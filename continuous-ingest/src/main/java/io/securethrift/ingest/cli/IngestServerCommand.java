@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import io.securethrift.ingest.ConfigFiles;
+import io.securethrift.core.SecurityConfigFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -28,7 +28,7 @@ public final class IngestServerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (IngestServer server = IngestServer.start(ConfigFiles.read(config, "--config"),
+    try (IngestServer server = IngestServer.start(SecurityConfigFiles.read(config, "--config"),
         new InetSocketAddress(bind, port), writeAheadLog)) {
       System.out.println("ingest server listening on " + bind + ":" + server.port());
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {

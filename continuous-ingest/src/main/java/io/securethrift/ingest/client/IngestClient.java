@@ -2,6 +2,7 @@ package io.securethrift.ingest.client;
 
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.SecurityConfig;
 import io.securethrift.ingest.KeyValues;
 import io.securethrift.ingest.thrift.IngestService;
 import io.securethrift.ingest.thrift.KeyValue;
@@ -25,8 +26,9 @@ public final class IngestClient implements AutoCloseable {
   private final String host;
   private final int port;
 
-  public IngestClient(ClientTransportFactory factory, String host, int port) {
-    this.factory = factory;
+  /** Prepares connections to {@code host:port} secured as {@code config} says; nothing connects until a call. */
+  public IngestClient(SecurityConfig config, String host, int port) {
+    this.factory = ClientTransportFactory.create(config);
     this.host = host;
     this.port = port;
   }

@@ -3,7 +3,6 @@ package io.securethrift.ingest.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.client.IngestOptions;
@@ -27,7 +26,7 @@ class IngestServerTest {
   void ingestedWorkloadVerifiesAndResetEmptiesTheTable() throws Exception {
     Path wal = dir.resolve("ingest.wal");
     try (IngestServer server = IngestServer.start(PLAIN, new InetSocketAddress("127.0.0.1", 0), wal);
-        IngestClient client = new IngestClient(ClientTransportFactory.create(PLAIN), "127.0.0.1", server.port())) {
+        IngestClient client = new IngestClient(PLAIN, "127.0.0.1", server.port())) {
       // One full linked-list cycle (26F - 1 entries, relink included), then heads and four levels of the next:
       // the generator stops at the first flush boundary at or past the count, as Accumulo's does.
       IngestResult result = client.ingest(new IngestOptions(30_000, 1000, 64 * 1024, Duration.ofSeconds(5), 3, 7));
