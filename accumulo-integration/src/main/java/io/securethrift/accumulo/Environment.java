@@ -1,0 +1,31 @@
+package io.securethrift.accumulo;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Supplier;
+
+/**
+ * What a configuration file is read against besides the file: environment variables ({@code ACCUMULO_CONF_DIR}), the
+ * JVM's {@code javax.net.ssl.*} system properties (for {@code rpc.useJsse}), the class path that key stores may come
+ * from, and the local canonical host name that {@code _HOST} expands to. Tests pass their own.
+ */
+record Environment(Map<String, String> variables, Properties systemProperties, ClassLoader classLoader,
+    Supplier<String> localHostName) {
+
+  /** This process's environment, system properties and class path. */
+  static Environment current() {
+    return new Environment(System.getenv(), System.getProperties(), Environment.class.getClassLoader(),
+        Environment::canonicalLocalHostName);
+  }
+
+  private static String canonicalLocalHostName() {
+    try {
+      return InetAddress.getLocalHost().getCanonicalHostName().toLowerCase(Locale.ROOT);
+    } catch (UnknownHostException e) {
+      throw new IllegalStateException("cannot resolve the local host name to expand _HOST", e);
+    }
+  }
+}

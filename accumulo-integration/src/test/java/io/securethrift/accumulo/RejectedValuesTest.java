@@ -1,0 +1,288 @@
+package io.securethrift.accumulo;
+
+import static io.securethrift.accumulo.Stores.props;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.core.ConfigException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every value Accumulo's files may hold that securethrift rejects, with the exact message an operator sees. */
+class RejectedValuesTest {
+  @TempDir Path dir;
+  private ConfigFixture fixture;
+  private Path keyStore;
+  private Path trustStore;
+  private String site;
+  private String clientProperties;
+
+  @BeforeEach
+  void stores() {
+    fixture = new ConfigFixture(dir);
+    keyStore = Stores.keyStore(dir, "server", Stores.KEY_PASSWORD);
+    trustStore = Stores.trustStore(dir);
+    site = " (in " + dir.resolve("accumulo-site.xml") + ")";
+    clientProperties = " (in " + dir.resolve("accumulo-client.properties") + ")";
+  }
+
+  private Map<String, String> ssl(String... more) {
+    Map<String, String> map = props("instance.rpc.ssl.enabled", "true",
+        "rpc.javax.net.ssl.keyStore", keyStore.toString(),
+        "rpc.javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD),
+        "rpc.javax.net.ssl.trustStore", trustStore.toString(),
+        "rpc.ssl.client.protocol", "TLSv1.2");
+    map.putAll(props(more));
+    return map;
+  }
+
+  private static void rejected(String key, String message, Supplier<?> read) {
+    ConfigException e = assertThrows(ConfigException.class, read::get);
+    assertEquals(key, e.key());
+    assertEquals(key + ": " + message, e.getMessage());
+    assertFalse(e.getMessage().contains(new String(Stores.KEY_PASSWORD)), "no secret in messages");
+  }
+
+  @Test
+  void malformedBoolean() {
+    rejected("instance.rpc.ssl.enabled", "'yes' is not accepted; accepted values: true, false" + site,
+        () -> fixture.site(props("instance.rpc.ssl.enabled", "yes")));
+    rejected("instance.rpc.ssl.clientAuth", "'1' is not accepted; accepted values: true, false" + site,
+        () -> fixture.site(props("instance.rpc.ssl.clientAuth", "1")));
+    rejected("ssl.use.jsse", "'' is not accepted; accepted values: true, false" + clientProperties,
+        () -> fixture.clientProperties(props("ssl.use.jsse", "")));
+  }
+
+  @Test
+  void qopIsExactAndCaseSensitive() {
+    rejected("rpc.sasl.qop", "'AUTH' is not accepted; accepted values: auth, auth-int, auth-conf" + site,
+        () -> fixture.site(props("rpc.sasl.qop", "AUTH")));
+    rejected("sasl.qop", "'auth-conf,auth' is not accepted; accepted values: auth, auth-int, auth-conf"
+        + clientProperties, () -> fixture.clientProperties(props("sasl.qop", "auth-conf,auth")));
+  }
+
+  @Test
+  void unknownRpcKeys() {
+    rejected("rpc.ssl.clientAuth", "unknown key for accumulo-site.xml (Accumulo 1.7); accepted keys:"
+        + " instance.rpc.sasl.allowed.host.impersonation, instance.rpc.sasl.allowed.user.impersonation,"
+        + " instance.rpc.sasl.enabled, instance.rpc.sasl.impersonation.*, instance.rpc.ssl.clientAuth,"
+        + " instance.rpc.ssl.enabled, rpc.javax.net.ssl.keyStore, rpc.javax.net.ssl.keyStorePassword,"
+        + " rpc.javax.net.ssl.keyStoreType, rpc.javax.net.ssl.trustStore, rpc.javax.net.ssl.trustStorePassword,"
+        + " rpc.javax.net.ssl.trustStoreType, rpc.sasl.qop, rpc.ssl.cipher.suites, rpc.ssl.client.protocol,"
+        + " rpc.ssl.server.enabled.protocols, rpc.useJsse" + site,
+        () -> fixture.site(props("rpc.ssl.clientAuth", "true")));
+    rejected("rpc.backlog", "unknown key for accumulo-site.xml (Accumulo 1.7); accepted keys:"
+        + " instance.rpc.sasl.allowed.host.impersonation, instance.rpc.sasl.allowed.user.impersonation,"
+        + " instance.rpc.sasl.enabled, instance.rpc.sasl.impersonation.*, instance.rpc.ssl.clientAuth,"
+        + " instance.rpc.ssl.enabled, rpc.javax.net.ssl.keyStore, rpc.javax.net.ssl.keyStorePassword,"
+        + " rpc.javax.net.ssl.keyStoreType, rpc.javax.net.ssl.trustStore, rpc.javax.net.ssl.trustStorePassword,"
+        + " rpc.javax.net.ssl.trustStoreType, rpc.sasl.qop, rpc.ssl.cipher.suites, rpc.ssl.client.protocol,"
+        + " rpc.ssl.server.enabled.protocols, rpc.useJsse" + site,
+        () -> fixture.site(props("rpc.backlog", "50")));
+    rejected("ssl.keystore.alias", "unknown key for accumulo-client.properties (Accumulo 2.x); accepted keys:"
+        + " rpc.transport.idle.timeout, sasl.enabled, sasl.kerberos.server.primary, sasl.qop, ssl.enabled,"
+        + " ssl.keystore.password, ssl.keystore.path, ssl.keystore.type, ssl.truststore.password,"
+        + " ssl.truststore.path, ssl.truststore.type, ssl.use.jsse" + clientProperties,
+        () -> fixture.clientProperties(props("ssl.keystore.alias", "me")));
+  }
+
+  @Test
+  void malformedDurations() {
+    rejected("general.rpc.timeout", "'soon' is not a duration; write a whole number with a unit: ms, s, m, h or d"
+        + " (for example 30s); a bare number means seconds" + site,
+        () -> fixture.site(props("general.rpc.timeout", "soon")));
+    rejected("general.kerberos.renewal.period", "'0s' must be greater than zero" + site,
+        () -> fixture.site(props("general.kerberos.renewal.period", "0")));
+  }
+
+  @Test
+  void storeTypes() {
+    rejected("rpc.javax.net.ssl.keyStoreType", "'jceks' is not accepted; accepted values: jks, pkcs12, pem" + site,
+        () -> fixture.site(props("rpc.javax.net.ssl.keyStoreType", "jceks")));
+    rejected("ssl.truststore.type", "'p12' is not accepted; accepted values: jks, pkcs12, pem" + clientProperties,
+        () -> fixture.clientProperties(props("ssl.truststore.type", "p12")));
+  }
+
+  @Test
+  void cipherSuites() {
+    rejected("rpc.ssl.cipher.suites", "'tls_aes_128_gcm_sha256' is not a cipher suite name; use IANA names such as"
+        + " TLS_AES_128_GCM_SHA256" + site, () -> fixture.site(props("rpc.ssl.cipher.suites", "tls_aes_128_gcm_sha256")));
+  }
+
+  @Test
+  void protocols() {
+    rejected("rpc.ssl.server.enabled.protocols", "'SSLv3' is not accepted; accepted values: TLSv1.3, TLSv1.2"
+        + " (TLSv1.1 and TLSv1 are read but JDK 17 disables them)" + site,
+        () -> fixture.site(props("rpc.ssl.server.enabled.protocols", "TLSv1.2,SSLv3")));
+    rejected("rpc.ssl.client.protocol", "'TLSv1.2,TLSv1.3' names several protocols; this key takes exactly one:"
+        + " TLSv1.3 or TLSv1.2" + site, () -> fixture.site(props("rpc.ssl.client.protocol", "TLSv1.2,TLSv1.3")));
+    rejected("rpc.ssl.server.enabled.protocols", "empty; give TLSv1.3, TLSv1.2 or both" + site,
+        () -> fixture.site(props("rpc.ssl.server.enabled.protocols", " ")));
+  }
+
+  @Test
+  void protocolsJdk17Disables() {
+    rejected("rpc.ssl.client.protocol", "'TLSv1' (the default) names only protocols JDK 17 disables"
+        + " (jdk.tls.disabledAlgorithms); set TLSv1.2 or TLSv1.3" + site,
+        () -> fixture.site(ssl("rpc.ssl.client.protocol", "TLSv1").entrySet().stream()
+            .filter(e -> !e.getKey().equals("rpc.ssl.client.protocol"))
+            .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue))));
+    rejected("rpc.ssl.server.enabled.protocols", "'TLSv1,TLSv1.1' names only protocols JDK 17 disables"
+        + " (jdk.tls.disabledAlgorithms); set TLSv1.2 or TLSv1.3" + site,
+        () -> fixture.site(ssl("rpc.ssl.server.enabled.protocols", "TLSv1,TLSv1.1")));
+  }
+
+  @Test
+  void sslWithSasl() {
+    rejected("instance.rpc.sasl.enabled", "Cannot use both SSL and SASL (instance.rpc.ssl.enabled is true as well);"
+        + " add securethrift.mode=sasl-over-tls to run Kerberos over TLS, which only securethrift peers understand"
+        + site, () -> fixture.site(ssl("instance.rpc.sasl.enabled", "true")));
+    rejected("sasl.enabled", "Cannot use both SSL and SASL (ssl.enabled is true as well); add"
+        + " securethrift.mode=sasl-over-tls to run Kerberos over TLS, which only securethrift peers understand"
+        + clientProperties, () -> fixture.clientProperties(props("ssl.enabled", "true", "sasl.enabled", "true")));
+  }
+
+  @Test
+  void modeKey() {
+    String onlyOptIn = "cannot be set in accumulo-site.xml (Accumulo 1.7); instance.rpc.ssl.enabled and"
+        + " instance.rpc.sasl.enabled choose the mode, and only sasl-over-tls may be added, with both set to true";
+    rejected("securethrift.mode", "'tls' " + onlyOptIn + site,
+        () -> fixture.site(ssl("securethrift.mode", "tls")));
+    rejected("securethrift.mode", "'sasl-over-tls' " + onlyOptIn + site,
+        () -> fixture.site(ssl("securethrift.mode", "sasl-over-tls")));
+    rejected("securethrift.mode", "'kerberos' is not accepted; accepted values: none, tls, sasl, sasl-over-tls" + site,
+        () -> fixture.site(props("securethrift.mode", "kerberos")));
+  }
+
+  @Test
+  void libraryKeysCannotOverrideAccumuloKeys() {
+    rejected("securethrift.tls.keystore.path", "determined by Accumulo's rpc.javax.net.ssl.keyStore in"
+        + " accumulo-site.xml (Accumulo 1.7); set that instead" + site,
+        () -> fixture.site(ssl("securethrift.tls.keystore.path", keyStore.toString())));
+    rejected("securethrift.tls.protocols", "determined by Accumulo's rpc.ssl.client.protocol and"
+        + " rpc.ssl.server.enabled.protocols in accumulo-site.xml (Accumulo 1.7); set that instead" + site,
+        () -> fixture.site(ssl("securethrift.tls.protocols", "TLSv1.3")));
+    rejected("securethrift.timeout.read", "determined by Accumulo's general.rpc.timeout in client.conf"
+        + " (Accumulo 1.7); set that instead (in " + dir.resolve("client.conf") + ")",
+        () -> fixture.clientConf(props("securethrift.timeout.read", "1s")));
+    rejected("securethrift.sasl.kerberos.principal", "determined by Accumulo's auth.principal in"
+        + " accumulo-client.properties (Accumulo 2.x); set that instead" + clientProperties,
+        () -> fixture.clientProperties(props("securethrift.sasl.kerberos.principal", "alice")));
+  }
+
+  @Test
+  void qopPreferenceListMustKeepAccumulosLevel() {
+    String message = "must list rpc.sasl.qop's level auth-int and may add only stronger levels, so securethrift still"
+        + " talks to Accumulo and never accepts less" + site;
+    rejected("securethrift.sasl.qop", "'auth-conf' " + message, () -> fixture.site(props(
+        "instance.rpc.sasl.enabled", "true", "rpc.sasl.qop", "auth-int", "securethrift.sasl.qop", "auth-conf")));
+    rejected("securethrift.sasl.qop", "'auth-int,auth' " + message, () -> fixture.site(props(
+        "instance.rpc.sasl.enabled", "true", "rpc.sasl.qop", "auth-int", "securethrift.sasl.qop", "auth-int,auth")));
+    rejected("securethrift.sasl.qop", "'auth-int' is listed twice" + site, () -> fixture.site(props(
+        "rpc.sasl.qop", "auth-int", "securethrift.sasl.qop", "auth-int,auth-int")));
+  }
+
+  @Test
+  void unknownAndMalformedLibraryKeys() {
+    rejected("securethrift.tls.hostname.verify", "unknown setting; see docs/configuration.md for the keys securethrift"
+        + " reads" + site, () -> fixture.site(props("securethrift.tls.hostname.verify", "false")));
+    rejected("securethrift.tls.hostname.verification", "'maybe' is not accepted; accepted values: true, false" + site,
+        () -> fixture.site(props("securethrift.tls.hostname.verification", "maybe")));
+  }
+
+  @Test
+  void missingStores() {
+    rejected("rpc.javax.net.ssl.keyStore", "'/nonexistent/keystore.jks' is neither a file nor a class-path resource"
+        + site, () -> fixture.site(ssl("rpc.javax.net.ssl.keyStore", "/nonexistent/keystore.jks")));
+    rejected("rpc.javax.net.ssl.trustStore", "'" + dir.resolve("ssl/truststore.jks") + "' is neither a file nor a"
+        + " class-path resource (in " + dir.resolve("client.conf") + ")",
+        () -> fixture.clientConf(props("instance.rpc.ssl.enabled", "true", "rpc.ssl.client.protocol", "TLSv1.2")));
+    rejected("rpc.javax.net.ssl.keyStore", "empty; with instance.rpc.ssl.enabled=true Accumulo loads this store, so"
+        + " give its path (or set rpc.useJsse=true to use the JVM's javax.net.ssl.* properties) (in "
+        + dir.resolve("accumulo.properties") + ")",
+        () -> fixture.accumuloProperties(props("instance.rpc.ssl.enabled", "true")));
+    rejected("ssl.truststore.path", "empty; with ssl.enabled=true Accumulo loads this store, so give its path (or set"
+        + " ssl.use.jsse=true to use the JVM's javax.net.ssl.* properties)" + clientProperties,
+        () -> fixture.clientProperties(props("ssl.enabled", "true")));
+  }
+
+  @Test
+  void missingJsseStore() {
+    Properties jvm = new Properties();
+    jvm.setProperty("javax.net.ssl.trustStore", "/nonexistent/cacerts");
+    rejected("javax.net.ssl.trustStore", "file /nonexistent/cacerts does not exist (JVM system property, read because"
+        + " rpc.useJsse=true)", () -> fixture.systemProperties(jvm).site(props("instance.rpc.ssl.enabled", "true",
+        "rpc.useJsse", "true", "rpc.ssl.client.protocol", "TLSv1.2")));
+    jvm.setProperty("javax.net.ssl.trustStore", trustStore.toString());
+    jvm.setProperty("javax.net.ssl.trustStoreType", "jceks");
+    rejected("javax.net.ssl.trustStoreType", "'jceks' is not accepted; accepted values: jks, pkcs12, pem (JVM system"
+        + " property, read because rpc.useJsse=true)", () -> fixture.systemProperties(jvm).site(props(
+        "instance.rpc.ssl.enabled", "true", "rpc.useJsse", "true", "rpc.ssl.client.protocol", "TLSv1.2")));
+  }
+
+  @Test
+  void kerberosLogin() throws IOException {
+    rejected("general.kerberos.keytab", "file /nonexistent/accumulo.keytab does not exist" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", "general.kerberos.principal",
+            "accumulo/_HOST@EXAMPLE.COM", "general.kerberos.keytab", "/nonexistent/accumulo.keytab")));
+    rejected("general.kerberos.keytab", "empty, but securethrift.sasl.kerberos.principal is set; give the keytab to"
+        + " log in from" + site, () -> fixture.site(props("instance.rpc.sasl.enabled", "true",
+        "general.kerberos.principal", "accumulo/_HOST@EXAMPLE.COM")));
+    Path keytab = Files.writeString(dir.resolve("a.keytab"), "keytab");
+    rejected("general.kerberos.principal", "empty, but general.kerberos.keytab is set; give the principal whose keys"
+        + " the keytab holds" + site, () -> fixture.site(props("instance.rpc.sasl.enabled", "true",
+        "general.kerberos.keytab", keytab.toString())));
+    rejected("kerberos.server.primary", "'accumulo/host' must be the primary alone, without /host or @REALM (in "
+        + dir.resolve("client.conf") + ")", () -> fixture.clientConf(props("instance.rpc.sasl.enabled", "true",
+        "kerberos.server.primary", "accumulo/host")));
+  }
+
+  @Test
+  void impersonationRules() {
+    String users = "instance.rpc.sasl.allowed.user.impersonation";
+    String hosts = "instance.rpc.sasl.allowed.host.impersonation";
+    rejected(users, "'alice' is not a rule; write proxy:user1,user2 or proxy:*, rules separated by ;" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "alice", hosts, "*")));
+    rejected(hosts, "has 1 entries but " + users + " has 2; give one host list (or *) per user rule, separated by ;"
+        + site, () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "a:*;b:c", hosts, "*")));
+    rejected(hosts, "an entry is empty; give a comma-separated host list or *" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "a:*")));
+    rejected(hosts, "set, but " + users + " is empty; give one host list per user rule" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", hosts, "*")));
+    rejected(users, "set together with instance.rpc.sasl.impersonation.*; use one form or the other" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "a:*", hosts, "*",
+            "instance.rpc.sasl.impersonation.a.users", "*", "instance.rpc.sasl.impersonation.a.hosts", "*")));
+    rejected("instance.rpc.sasl.impersonation.a.hosts", "empty or missing; give a comma-separated list or *" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", "instance.rpc.sasl.impersonation.a.users", "*")));
+    rejected("instance.rpc.sasl.impersonation.a", "not an impersonation key; write"
+        + " instance.rpc.sasl.impersonation.<user>.users and instance.rpc.sasl.impersonation.<user>.hosts" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", "instance.rpc.sasl.impersonation.a", "*")));
+  }
+
+  @Test
+  void siteXmlStructure() {
+    Path file = fixture.write("accumulo-site.xml", "<?xml version=\"1.0\"?>\n<!DOCTYPE configuration [<!ENTITY x"
+        + " SYSTEM \"file:///etc/passwd\">]>\n<configuration><property><name>a</name><value>&x;</value></property>"
+        + "</configuration>\n");
+    ConfigException doctype = assertThrows(ConfigException.class, () -> AccumuloSecurityConfig.fromSiteXml(file));
+    assertEquals(file.toString(), doctype.key());
+    assertTrue(doctype.getMessage().startsWith(file + ": not well-formed XML at line 2: "), doctype.getMessage());
+    fixture.write("accumulo-site.xml", "<properties/>");
+    rejected(file.toString(), "the root element is <properties>; a Hadoop configuration file has <configuration>",
+        () -> AccumuloSecurityConfig.fromSiteXml(file));
+    fixture.write("accumulo-site.xml", "<configuration><property><value>x</value></property></configuration>");
+    rejected(file.toString(), "property number 1 has no <name>", () -> AccumuloSecurityConfig.fromSiteXml(file));
+    fixture.write("accumulo-site.xml", "<configuration><property><name>rpc.sasl.qop</name><value>auth</value>"
+        + "</property><property><name>rpc.sasl.qop</name><value>auth-conf</value></property></configuration>");
+    rejected("rpc.sasl.qop", "set twice" + site, () -> AccumuloSecurityConfig.fromSiteXml(file));
+  }
+}
