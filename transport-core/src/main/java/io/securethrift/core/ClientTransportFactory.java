@@ -44,7 +44,8 @@ public final class ClientTransportFactory implements AutoCloseable {
     Socket socket = new Socket();
     try {
       Layers.tune(socket);
-      socket.connect(new InetSocketAddress(host, port), (int) Math.min(Integer.MAX_VALUE, timeouts.connect().toMillis()));
+      socket.connect(new InetSocketAddress(host, port),
+          (int) Math.min(Integer.MAX_VALUE, timeouts.connect().toMillis()));
     } catch (IOException e) {
       Layers.closeQuietly(socket);
       throw new TTransportException(TTransportException.NOT_OPEN, "cannot connect to " + peer + " within "

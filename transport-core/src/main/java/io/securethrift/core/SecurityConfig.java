@@ -100,7 +100,8 @@ public final class SecurityConfig {
   public String toString() {
     return toProperties().entrySet().stream()
         .filter(e -> !e.getValue().isEmpty())
-        .map(e -> e.getKey() + "=" + (ConfigProperty.forKey(e.getKey()).orElseThrow().isSecret() ? "****" : e.getValue()))
+        .map(e -> e.getKey() + "="
+            + (ConfigProperty.forKey(e.getKey()).orElseThrow().isSecret() ? "****" : e.getValue()))
         .collect(Collectors.joining(", ", "SecurityConfig[", "]"));
   }
 
@@ -393,7 +394,8 @@ public final class SecurityConfig {
         String alias, ConfigProperty passwordKey) {
       if (path == null) {
         if (password != null) {
-          throw new ConfigException(passwordKey.key(), "set, but " + pathKey.key() + " is not; set the store's path too");
+          throw new ConfigException(passwordKey.key(),
+              "set, but " + pathKey.key() + " is not; set the store's path too");
         }
         return Optional.empty();
       }
@@ -403,7 +405,8 @@ public final class SecurityConfig {
 
     private List<QualityOfProtection> validQop() {
       if (qop.isEmpty()) {
-        throw new ConfigException(ConfigProperty.SASL_QOP.key(), "empty; give one or more of auth, auth-int, auth-conf");
+        throw new ConfigException(ConfigProperty.SASL_QOP.key(),
+            "empty; give one or more of auth, auth-int, auth-conf");
       }
       if (qop.stream().distinct().count() != qop.size()) {
         throw new ConfigException(ConfigProperty.SASL_QOP.key(), "a level is listed twice in " + qop);

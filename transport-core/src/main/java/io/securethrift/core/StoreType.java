@@ -7,7 +7,7 @@ import java.util.Locale;
 public enum StoreType {
   JKS("jks"),
   PKCS12("pkcs12"),
-  /** A PEM certificate chain, plus (for key stores) a PKCS#8 private key, encrypted or not, in the same file or beside it. */
+  /** A PEM certificate chain, plus (for key stores) a PKCS#8 private key, encrypted or not. */
   PEM("pem");
 
   private final String token;

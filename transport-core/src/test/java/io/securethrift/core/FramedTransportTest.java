@@ -27,7 +27,8 @@ class FramedTransportTest {
   @Test
   void headerOverTheLimitIsRefusedNamingTheSetting() {
     byte[] wire = ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array();
-    TTransportException e = assertThrows(TTransportException.class, () -> framed(wire, 1 << 20).read(new byte[1], 0, 1));
+    TTransportException e =
+        assertThrows(TTransportException.class, () -> framed(wire, 1 << 20).read(new byte[1], 0, 1));
     assertEquals("frame header declares 2147483647 bytes, more than securethrift.limit.max.frame.size (1048576 bytes);"
         + " raise the limit if the peer really sends messages this large", e.getMessage());
   }
@@ -35,8 +36,10 @@ class FramedTransportTest {
   @Test
   void negativeLengthIsRefused() {
     byte[] wire = ByteBuffer.allocate(4).putInt(-5).array();
-    TTransportException e = assertThrows(TTransportException.class, () -> framed(wire, 1 << 20).read(new byte[1], 0, 1));
-    assertEquals("frame header declares a negative length (-5); the peer is not speaking this protocol", e.getMessage());
+    TTransportException e =
+        assertThrows(TTransportException.class, () -> framed(wire, 1 << 20).read(new byte[1], 0, 1));
+    assertEquals("frame header declares a negative length (-5); the peer is not speaking this protocol",
+        e.getMessage());
   }
 
   @Test

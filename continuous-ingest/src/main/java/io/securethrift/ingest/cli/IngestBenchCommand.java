@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
     description = {"Runs Accumulo's continuous-ingest workload over every security mode against the embedded backend",
         "(an in-process KDC and CA, one server and one client JVM per mode) and reports what each mode costs."})
 public final class IngestBenchCommand implements Callable<Integer> {
-  @Option(names = "--modes", split = ",", description = "Modes, the first being the baseline (default: ${DEFAULT-VALUE}).",
+  @Option(names = "--modes", split = ",",
+      description = "Modes, the first being the baseline (default: ${DEFAULT-VALUE}).",
       defaultValue = "none,tls-jsse,tls-conscrypt,sasl-auth,sasl-auth-int,sasl-auth-conf,sasl-over-tls")
   List<String> modes;
 
