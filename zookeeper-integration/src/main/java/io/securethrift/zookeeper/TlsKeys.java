@@ -1,0 +1,104 @@
+package io.securethrift.zookeeper;
+
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.StoreLocation;
+import io.securethrift.core.StoreType;
+import io.securethrift.core.TlsSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/**
+ * Writes the settings ZooKeeper's {@code X509Util} reads for one TLS channel. ZooKeeper uses the same key names for
+ * every channel under different prefixes: {@code zookeeper.ssl.} for clients, {@code ssl.} for a server's client
+ * port and {@code ssl.quorum.} for quorum connections in zoo.cfg, so one writer serves all three.
+ */
+final class TlsKeys {
+  private static final List<String> TLS13_AEAD =
+      List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256");
+  private static final List<String> TLS12_AEAD = List.of(
+      "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+      "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+      "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
+
+  private TlsKeys() {}
+
+  /** Key and trust stores, protocols, cipher suites and hostname verification, under {@code prefix}. */
+  static void put(TlsSettings tls, String prefix, BiConsumer<String, String> sink) {
+    tls.keyStore().ifPresent(store -> {
+      if (store.alias().isPresent()) {
+        throw new ConfigException(ConfigProperty.TLS_KEYSTORE_ALIAS.key(),
+            "ZooKeeper 3.9 cannot choose a key entry by alias; give it a key store holding one key");
+      }
+      if (store.type() == StoreType.PEM) {
+        requireKeyInSameFile(store);
+      }
+      putStore(store, prefix + "keyStore.", sink);
+    });
+    tls.trustStore().ifPresent(store -> putStore(store, prefix + "trustStore.", sink));
+    // X509Util opens SSLContext.getInstance(protocol) with the first; the enabled list then narrows each socket.
+    sink.accept(prefix + "protocol", tls.protocols().get(0));
+    sink.accept(prefix + "enabledProtocols", String.join(",", tls.protocols()));
+    sink.accept(prefix + "ciphersuites", String.join(",", cipherSuites(tls)));
+    sink.accept(prefix + "hostnameVerification", Boolean.toString(tls.hostnameVerification()));
+  }
+
+  /**
+   * The configured suites, or else the AEAD suites of the enabled protocols. Never left to ZooKeeper: its default
+   * list is JSSE's and includes CBC suites Conscrypt rejects, which fails every handshake before it starts.
+   */
+  static List<String> cipherSuites(TlsSettings tls) {
+    if (!tls.cipherSuites().isEmpty()) {
+      return tls.cipherSuites();
+    }
+    List<String> suites = new ArrayList<>();
+    if (tls.protocols().contains("TLSv1.3")) {
+      suites.addAll(TLS13_AEAD);
+    }
+    if (tls.protocols().contains("TLSv1.2")) {
+      suites.addAll(TLS12_AEAD);
+    }
+    return suites;
+  }
+
+  /** Whether and how a server asks for client certificates, under {@code prefix}. */
+  static void putClientAuth(TlsSettings tls, String prefix, BiConsumer<String, String> sink) {
+    sink.accept(prefix + "clientAuth", tls.clientAuth().token());
+  }
+
+  private static void putStore(StoreLocation store, String prefix, BiConsumer<String, String> sink) {
+    sink.accept(prefix + "location", store.path().toAbsolutePath().toString());
+    sink.accept(prefix + "type", zooKeeperType(store.type()));
+    store.password().ifPresent(secret -> sink.accept(prefix + "password", new String(secret.chars())));
+  }
+
+  /** The names ZooKeeper's {@code KeyStoreFileType} accepts. */
+  static String zooKeeperType(StoreType type) {
+    return switch (type) {
+      case JKS -> "JKS";
+      case PKCS12 -> "PKCS12";
+      case PEM -> "PEM";
+    };
+  }
+
+  /**
+   * securethrift accepts a PEM key beside its certificate file, but ZooKeeper's PEM loader reads the chain and the
+   * key from one file; say so now rather than fail at the first handshake.
+   */
+  private static void requireKeyInSameFile(StoreLocation store) {
+    try {
+      if (!Files.readString(store.path(), StandardCharsets.US_ASCII).contains("PRIVATE KEY-----")) {
+        throw new ConfigException(ConfigProperty.TLS_KEYSTORE_PATH.key(), store.path()
+            + " holds no private key; ZooKeeper reads a PEM key store's key and certificate chain from one file,"
+            + " so concatenate them");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + store.path(), e);
+    }
+  }
+}
