@@ -259,7 +259,7 @@ public final class EmbeddedKdc implements AutoCloseable {
 
     private Builder() {}
 
-    /** Sets the realm; Kerberos realms are upper case by convention. Default {@code EXAMPLE.COM}. */
+    /** Sets the realm (upper case by Kerberos convention). Default {@code EXAMPLE.COM}. */
     public Builder realm(String realm) {
       if (realm == null || realm.isBlank() || realm.contains("@")) {
         throw new IllegalArgumentException("realm must be a non-blank name without '@'");

@@ -44,7 +44,7 @@ public final class KdcExtension implements BeforeAllCallback, AfterAllCallback, 
   private EmbeddedKdc kdc;
   private String ownerId;
 
-  /** Creates an extension with the {@link EmbeddedKdc#builder()} defaults, for {@code @ExtendWith}. */
+  /** Creates an extension with {@link EmbeddedKdc#builder()} defaults, for {@code @ExtendWith}. */
   public KdcExtension() {
     this(EmbeddedKdc.builder(), List.of());
   }

@@ -40,7 +40,8 @@ class EmbeddedKdcTest {
     long begin = System.nanoTime();
     try (EmbeddedKdc kdc = EmbeddedKdc.builder().start()) {
       Duration startup = Duration.ofNanos(System.nanoTime() - begin);
-      System.out.printf("EmbeddedKdc started in %d ms on port %d%n", startup.toMillis(), kdc.port());
+      System.out.printf(
+          "EmbeddedKdc started in %d ms on port %d%n", startup.toMillis(), kdc.port());
 
       KerberosIdentity client = kdc.principal("client");
       assertEquals("client@EXAMPLE.COM", client.principal());
@@ -107,7 +108,8 @@ class EmbeddedKdcTest {
     try (EmbeddedKdc kdc = EmbeddedKdc.builder().start()) {
       KerberosIdentity alice = kdc.principalWithPassword("alice", "correct horse".toCharArray());
 
-      Subject subject = KerberosLogin.loginWithPassword(alice.principal(), "correct horse".toCharArray());
+      Subject subject =
+          KerberosLogin.loginWithPassword(alice.principal(), "correct horse".toCharArray());
       assertEquals("alice@EXAMPLE.COM", onlyTicket(subject).getClient().getName());
       assertEquals(alice.principal(), onlyTicket(KerberosLogin.login(alice)).getClient().getName());
 

@@ -29,7 +29,8 @@ class GssContextTest {
         doAs(
             client,
             () -> {
-              GSSName target = manager.createName("accumulo@localhost", GSSName.NT_HOSTBASED_SERVICE);
+              GSSName target =
+                  manager.createName("accumulo@localhost", GSSName.NT_HOSTBASED_SERVICE);
               GSSContext context =
                   manager.createContext(target, KRB5, null, GSSContext.DEFAULT_LIFETIME);
               context.requestMutualAuth(true);

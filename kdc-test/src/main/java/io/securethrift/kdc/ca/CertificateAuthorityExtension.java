@@ -22,7 +22,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  *
  * <pre>{@code
  * @RegisterExtension
- * static CertificateAuthorityExtension certs = CertificateAuthorityExtension.withKeyType(KeyType.EC);
+ * static CertificateAuthorityExtension certs =
+ *     CertificateAuthorityExtension.withKeyType(KeyType.EC);
  *
  * @Test void tls(TestCertificateAuthority ca, @CertificateDirectory Path dir) {
  *   Path keyStore = ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, pw);
@@ -58,7 +59,7 @@ public final class CertificateAuthorityExtension
     return running(ca);
   }
 
-  /** Returns the class's temporary directory; valid between {@code beforeAll} and {@code afterAll}. */
+  /** Returns the class's temporary directory; valid between beforeAll and afterAll. */
   public Path directory() {
     return running(directory);
   }

@@ -7,9 +7,9 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a {@link java.nio.file.Path} parameter that {@link CertificateAuthorityExtension} fills with
- * its temporary directory, the place to write key stores and PEM files; it is deleted after the
- * test class.
+ * Marks a {@link java.nio.file.Path} parameter that {@link CertificateAuthorityExtension} fills
+ * with its temporary directory, the place to write key stores and PEM files; it is deleted
+ * after the test class.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

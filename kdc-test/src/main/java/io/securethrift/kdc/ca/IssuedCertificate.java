@@ -67,8 +67,8 @@ public final class IssuedCertificate {
   }
 
   /**
-   * Writes a key store {@code dir/name.p12} or {@code dir/name.jks} with the private key entry under
-   * alias {@code name}, protected (store and key) by {@code password}.
+   * Writes a key store {@code dir/name.p12} or {@code dir/name.jks} with the private key entry
+   * under alias {@code name}, protected (store and key) by {@code password}.
    *
    * @return the file written
    */

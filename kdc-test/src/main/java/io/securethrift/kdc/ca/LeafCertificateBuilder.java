@@ -13,8 +13,8 @@ import org.bouncycastle.asn1.x509.GeneralName;
 /**
  * Describes a TLS server/client certificate to issue from a {@link TestCertificateAuthority}.
  *
- * <p>Defaults: common name {@code localhost}, subject alternative names DNS {@code localhost} and IP
- * {@code 127.0.0.1} (used only if none are added), RSA 2048 key, valid from one minute ago (to
+ * <p>Defaults: common name {@code localhost}, subject alternative names DNS {@code localhost} and
+ * IP {@code 127.0.0.1} (used only if none are added), RSA 2048 key, valid from one minute ago (to
  * tolerate clock differences) for one day.
  *
  * <pre>{@code
@@ -44,8 +44,8 @@ public final class LeafCertificateBuilder {
   }
 
   /**
-   * Adds a subject alternative name: an IP address entry if {@code name} is an IPv4 or IPv6 literal,
-   * otherwise a DNS name entry (which may be a wildcard such as {@code *.example.com}).
+   * Adds a subject alternative name: an IP address entry if {@code name} is an IPv4 or IPv6
+   * literal, otherwise a DNS name entry (which may be a wildcard such as {@code *.example.com}).
    */
   public LeafCertificateBuilder addSubjectAlternativeName(String name) {
     Objects.requireNonNull(name, "name");

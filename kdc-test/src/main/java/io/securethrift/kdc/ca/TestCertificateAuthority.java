@@ -72,7 +72,7 @@ public final class TestCertificateAuthority {
     return leaf().validity(now.minus(Duration.ofDays(2)), now.minus(Duration.ofDays(1))).issue();
   }
 
-  /** Issues a certificate valid only from tomorrow: {@code checkValidity()} throws not-yet-valid. */
+  /** Issues a certificate valid only from tomorrow: {@code checkValidity()} throws. */
   public IssuedCertificate notYetValid() {
     Instant now = Instant.now();
     return leaf().validity(now.plus(Duration.ofDays(1)), now.plus(Duration.ofDays(2))).issue();

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "certs",
     mixinStandardHelpOptions = true,
-    description = "Write a test CA and node certificates (PKCS12, JKS and/or PEM) into a directory.")
+    description = "Write a test CA and node certificates (PKCS12, JKS, PEM) into a directory.")
 public final class CertsCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;

@@ -40,13 +40,16 @@ public final class KdcCommand implements Callable<Integer> {
   @Option(names = "--realm", description = "Kerberos realm (default: ${DEFAULT-VALUE}).")
   private String realm = "EXAMPLE.COM";
 
-  @Option(names = "--port", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--port",
+      description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
   private int port;
 
   @Option(
       names = "--principal",
       paramLabel = "NAME",
-      description = "Principal to create with a keytab, e.g. client or accumulo/localhost; repeatable.")
+      description =
+          "Principal to create with a keytab, e.g. client or accumulo/localhost; repeatable.")
   private List<String> principals = new ArrayList<>();
 
   @Option(names = "--dir", description = "Directory to copy krb5.conf and keytabs into.")

@@ -118,7 +118,8 @@ class TestCertificateAuthorityTest {
 
     foreign.certificate().verify(foreign.chain().get(1).getPublicKey());
     assertThrows(
-        SignatureException.class, () -> foreign.certificate().verify(ca.certificate().getPublicKey()));
+        SignatureException.class,
+        () -> foreign.certificate().verify(ca.certificate().getPublicKey()));
     assertThrows(CertPathValidatorException.class, () -> validate(foreign));
   }
 

@@ -66,7 +66,8 @@ class KdcCommandTest {
     assertEquals(0, exit.get(), err::toString);
     assertTrue(printed.contains("realm: CLI.REALM"), printed);
     assertTrue(printed.contains("krb5.conf: " + dir.resolve("krb5.conf")), printed);
-    assertTrue(printed.contains("keytab client@CLI.REALM: " + dir.resolve("client.keytab")), printed);
+    assertTrue(
+        printed.contains("keytab client@CLI.REALM: " + dir.resolve("client.keytab")), printed);
     assertTrue(
         printed.contains(
             "keytab zookeeper/localhost@CLI.REALM: " + dir.resolve("zookeeper_localhost.keytab")),
