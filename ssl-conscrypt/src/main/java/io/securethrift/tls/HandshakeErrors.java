@@ -1,0 +1,99 @@
+package io.securethrift.tls;
+
+import io.securethrift.core.TlsSettings;
+import io.securethrift.core.spi.LayerProvider.Role;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.SocketException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
+import java.util.Locale;
+import javax.net.ssl.SSLHandshakeException;
+
+/**
+ * Turns the engines' handshake errors into one sentence naming the cause and the setting involved. JSSE and Conscrypt
+ * (BoringSSL) word the same failure differently ("Unsupported or unrecognized SSL message" versus
+ * {@code WRONG_VERSION_NUMBER}); operators should not have to know either. The engine's own text stays in the cause.
+ */
+final class HandshakeErrors {
+  private HandshakeErrors() {}
+
+  static SSLHandshakeException explain(IOException e, Role role, TlsSettings settings, String peer) {
+    String cause = explanation(e, role, settings);
+    SSLHandshakeException explained = new SSLHandshakeException("TLS handshake with " + peer + " failed: " + cause);
+    explained.initCause(e);
+    return explained;
+  }
+
+  private static String explanation(IOException e, Role role, TlsSettings settings) {
+    String text = messages(e);
+    String otherSide = role == Role.SERVER ? "client" : "server";
+    if (has(e, CertificateExpiredException.class)) {
+      return "the " + otherSide + "'s certificate has expired";
+    }
+    if (has(e, CertificateNotYetValidException.class)) {
+      return "the " + otherSide + "'s certificate is not yet valid";
+    }
+    if (has(e, CertPathBuilderException.class) || has(e, CertPathValidatorException.class)
+        || text.contains("path building failed")
+        || text.contains("certificate_verify_failed")) {
+      return "the " + otherSide + "'s certificate is not issued by a CA in "
+          + settings.trustStore().map(s -> "the trust store " + s.path()).orElse("the JVM's default trust store");
+    }
+    if (text.contains("subject alternative") || text.contains("no name matching")) {
+      return "the server's certificate does not name the host dialled (hostname verification,"
+          + " securethrift.tls.hostname.verification)";
+    }
+    if (text.contains("empty client certificate chain") || text.contains("peer_did_not_return_a_certificate")
+        || text.contains("certificate_required")) {
+      return role == Role.SERVER
+          ? "the client sent no certificate, but securethrift.tls.client.auth=need"
+          : "the server requires a client certificate; set securethrift.tls.keystore.path";
+    }
+    if (text.contains("unsupported or unrecognized ssl message") || text.contains("wrong_version_number")
+        || text.contains("http_request") || text.contains("plaintext connection")
+        || text.contains("unable to parse tls packet header") || text.contains("unknown_protocol")
+        || text.contains("unexpected_record") || text.contains("record_length_mismatch")
+        || text.contains("invalid_outer_record_type") || text.contains("encrypted_length_too_long")) {
+      return "the " + otherSide + " did not send a TLS handshake message (is it speaking plaintext, or not TLS at"
+          + " all?)";
+    }
+    if (text.contains("protocol_version") || text.contains("unsupported_protocol")
+        || text.contains("no appropriate protocol") || text.contains("is not enabled or supported")) {
+      return "no TLS version in common: this side enables " + settings.protocols() + " ("
+          + TlsPolicy.PROTOCOLS_KEY + ")";
+    }
+    if (text.contains("no_shared_cipher") || text.contains("handshake_failure") || text.contains("no cipher suites")) {
+      return "no cipher suite in common (" + TlsPolicy.CIPHER_SUITES_KEY + ", " + TlsPolicy.PROTOCOLS_KEY + ")";
+    }
+    if (text.contains("bad_certificate") || text.contains("certificate_unknown") || text.contains("unknown_ca")) {
+      return "the " + otherSide + " rejected this side's certificate";
+    }
+    if (has(e, EOFException.class) || has(e, SocketException.class) || text.contains("terminated the handshake")
+        || text.contains("connection reset") || text.contains("closed")) {
+      return "the " + otherSide + " closed the connection during the TLS handshake"
+          + (role == Role.CLIENT ? " (is it a plaintext port, or does it refuse this client's certificate or TLS"
+          + " versions?)" : "");
+    }
+    return "TLS error";
+  }
+
+  private static String messages(Throwable e) {
+    StringBuilder s = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      s.append(' ').append(t.getMessage());
+    }
+    return s.toString().toLowerCase(Locale.ROOT);
+  }
+
+  private static boolean has(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

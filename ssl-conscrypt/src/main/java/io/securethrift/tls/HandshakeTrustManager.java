@@ -1,0 +1,90 @@
+package io.securethrift.tls;
+
+import java.net.Socket;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedTrustManager;
+
+/**
+ * Wraps the JDK's PKIX trust manager for two reasons.
+ *
+ * <p>It records, per thread, that a peer certificate chain was verified. A TLS handshake runs on the thread that calls
+ * {@code startHandshake()}, and a resumed session (TLS 1.2 session id or ticket, TLS 1.3 PSK) carries no Certificate
+ * message, so "the peer sent certificates and none was verified during this handshake" is an exact test for
+ * resumption on JSSE and Conscrypt alike, where session ids and creation times are not (TLS 1.3 ids are random,
+ * Conscrypt's creation times have one-second resolution).
+ *
+ * <p>It translates Conscrypt's TLS 1.3 key-exchange name {@code GENERIC} to the {@code UNKNOWN} the JDK's checker
+ * expects, without which the JDK trust manager rejects every TLS 1.3 certificate under Conscrypt ("Unknown authType:
+ * GENERIC"). Hostname verification stays with the JDK: it reads the endpoint identification algorithm and peer host
+ * from the socket or engine on both engines.
+ */
+final class HandshakeTrustManager extends X509ExtendedTrustManager {
+  private static final ThreadLocal<Boolean> VERIFIED = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
+  private final X509ExtendedTrustManager delegate;
+
+  HandshakeTrustManager(X509ExtendedTrustManager delegate) {
+    this.delegate = delegate;
+  }
+
+  /** Starts watching a handshake on this thread. */
+  static void beginHandshake() {
+    VERIFIED.set(Boolean.FALSE);
+  }
+
+  /** Whether a peer chain was verified on this thread since {@link #beginHandshake()}; resets the mark. */
+  static boolean endHandshake() {
+    boolean verified = VERIFIED.get();
+    VERIFIED.remove();
+    return verified;
+  }
+
+  @Override
+  public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+    delegate.checkClientTrusted(chain, authType(authType), socket);
+    VERIFIED.set(Boolean.TRUE);
+  }
+
+  @Override
+  public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+    delegate.checkServerTrusted(chain, authType(authType), socket);
+    VERIFIED.set(Boolean.TRUE);
+  }
+
+  @Override
+  public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+      throws CertificateException {
+    delegate.checkClientTrusted(chain, authType(authType), engine);
+    VERIFIED.set(Boolean.TRUE);
+  }
+
+  @Override
+  public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
+      throws CertificateException {
+    delegate.checkServerTrusted(chain, authType(authType), engine);
+    VERIFIED.set(Boolean.TRUE);
+  }
+
+  @Override
+  public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+    delegate.checkClientTrusted(chain, authType(authType));
+    VERIFIED.set(Boolean.TRUE);
+  }
+
+  @Override
+  public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+    delegate.checkServerTrusted(chain, authType(authType));
+    VERIFIED.set(Boolean.TRUE);
+  }
+
+  @Override
+  public X509Certificate[] getAcceptedIssuers() {
+    return delegate.getAcceptedIssuers();
+  }
+
+  private static String authType(String authType) {
+    return "GENERIC".equals(authType) ? "UNKNOWN" : authType;
+  }
+}

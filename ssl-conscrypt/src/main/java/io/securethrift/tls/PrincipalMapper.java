@@ -1,0 +1,59 @@
+package io.securethrift.tls;
+
+import io.securethrift.core.PrincipalMapping;
+import java.security.cert.CertificateParsingException;
+import java.security.cert.X509Certificate;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
+import javax.security.auth.x500.X500Principal;
+
+/** Names a peer from its leaf certificate by the configured {@link PrincipalMapping}; empty when the field is absent. */
+final class PrincipalMapper {
+  private static final int SAN_EMAIL = 1;
+  private static final int SAN_DNS = 2;
+  private static final int SAN_URI = 6;
+
+  private PrincipalMapper() {}
+
+  static Optional<String> map(PrincipalMapping mapping, X509Certificate leaf) {
+    return switch (mapping) {
+      case SUBJECT -> Optional.of(leaf.getSubjectX500Principal().getName(X500Principal.RFC2253));
+      case CN -> commonName(leaf);
+      case SAN_DNS -> alternativeName(leaf, SAN_DNS);
+      case SAN_EMAIL -> alternativeName(leaf, SAN_EMAIL);
+      case SAN_URI -> alternativeName(leaf, SAN_URI);
+    };
+  }
+
+  private static Optional<String> commonName(X509Certificate leaf) {
+    try {
+      List<Rdn> rdns = new LdapName(leaf.getSubjectX500Principal().getName(X500Principal.RFC2253)).getRdns();
+      // LdapName lists RDNs from the least significant; the most specific CN is the last one found.
+      String cn = null;
+      for (Rdn rdn : rdns) {
+        if (rdn.getType().equalsIgnoreCase("CN")) {
+          cn = String.valueOf(rdn.getValue());
+        }
+      }
+      return Optional.ofNullable(cn);
+    } catch (InvalidNameException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Optional<String> alternativeName(X509Certificate leaf, int type) {
+    try {
+      Collection<List<?>> names = leaf.getSubjectAlternativeNames();
+      if (names == null) {
+        return Optional.empty();
+      }
+      return names.stream().filter(n -> ((Integer) n.get(0)) == type).map(n -> String.valueOf(n.get(1))).findFirst();
+    } catch (CertificateParsingException e) {
+      return Optional.empty();
+    }
+  }
+}

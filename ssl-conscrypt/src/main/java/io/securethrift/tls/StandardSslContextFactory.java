@@ -1,0 +1,71 @@
+package io.securethrift.tls;
+
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.TlsSettings;
+import io.securethrift.core.spi.LayerProvider.Role;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.Provider;
+import java.util.Arrays;
+import java.util.Optional;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509ExtendedTrustManager;
+
+/**
+ * The default {@link SslContextFactory}: key and trust material from the configured JKS, PKCS#12 or PEM files (the
+ * JVM's default trust store when none is set), the JDK's PKIX key and trust managers, and the configured engine
+ * (JSSE, or Conscrypt asked for by name). Protocols default to TLS 1.3 and 1.2 and cipher suites to the engine's AEAD
+ * suites.
+ */
+public final class StandardSslContextFactory implements SslContextFactory {
+  /** The shared instance; the factory holds no state. */
+  public static final StandardSslContextFactory INSTANCE = new StandardSslContextFactory();
+
+  private StandardSslContextFactory() {}
+
+  @Override
+  public SSLContext createContext(TlsSettings settings, Role role) throws IOException, GeneralSecurityException {
+    Optional<Provider> provider = EngineProviders.providerFor(settings.engine());
+    SSLContext context = provider.isPresent() ? SSLContext.getInstance("TLS", provider.get())
+        : SSLContext.getInstance("TLS");
+    context.init(keyManagers(settings), trustManagers(settings), null);
+    return context;
+  }
+
+  @Override
+  public SSLParameters parameters(SSLContext context, TlsSettings settings, Role role) {
+    return TlsPolicy.parameters(context, settings, role);
+  }
+
+  private static KeyManager[] keyManagers(TlsSettings settings) throws IOException, GeneralSecurityException {
+    if (settings.keyStore().isEmpty()) {
+      return null;
+    }
+    KeyStore store = StoreLoader.keyStore(settings.keyStore().get());
+    char[] password = StoreLoader.password(settings.keyStore().get());
+    try {
+      KeyManagerFactory factory = KeyManagerFactory.getInstance("PKIX");
+      factory.init(store, password);
+      return factory.getKeyManagers();
+    } finally {
+      Arrays.fill(password, '\0');
+    }
+  }
+
+  private static TrustManager[] trustManagers(TlsSettings settings) throws IOException, GeneralSecurityException {
+    TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
+    factory.init(settings.trustStore().isPresent() ? StoreLoader.trustStore(settings.trustStore().get()) : null);
+    for (TrustManager manager : factory.getTrustManagers()) {
+      if (manager instanceof X509ExtendedTrustManager x509) {
+        return new TrustManager[] {new HandshakeTrustManager(x509)};
+      }
+    }
+    throw new ConfigException("securethrift.tls.truststore.path", "the JDK offers no X.509 trust manager");
+  }
+}

@@ -1,0 +1,195 @@
+package io.securethrift.tls;
+
+import io.securethrift.core.Secret;
+import io.securethrift.core.StoreLocation;
+import io.securethrift.core.StoreType;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.Key;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.UnrecoverableKeyException;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Loads key and trust stores in JKS, PKCS#12 or PEM, detecting the format from the content. Every failure names the
+ * file and the cause (missing, wrong password, no key, ambiguous key, certificate and key that do not match) and never
+ * the password.
+ */
+final class StoreLoader {
+  private StoreLoader() {}
+
+  /** The files behind a store, for change detection: the store itself, and for PEM the key file beside it. */
+  static List<Path> files(StoreLocation location) {
+    return location.type() == StoreType.PEM ? PemStore.files(location.path()) : List.of(location.path());
+  }
+
+  /** The trusted certificates of a trust store. */
+  static KeyStore trustStore(StoreLocation location) throws IOException, GeneralSecurityException {
+    byte[] content = read(location.path());
+    char[] password = password(location);
+    try {
+      StoreType type = StoreFormat.detect(location.path(), content, location.type());
+      KeyStore store = type == StoreType.PEM ? PemStore.trustStore(location.path(), content)
+          : load(location, type, content, password);
+      if (Collections.list(store.aliases()).stream().noneMatch(a -> isCertificate(store, a))) {
+        throw new GeneralSecurityException(location.path() + " holds no trusted certificate"
+            + (password.length == 0 ? " readable without a password" : ""));
+      }
+      return store;
+    } finally {
+      Arrays.fill(password, '\0');
+    }
+  }
+
+  /**
+   * A key store with exactly one entry, the key to present, under its original alias and protected by the store
+   * password: chosen by the configured alias, or the only key in the store.
+   */
+  static KeyStore keyStore(StoreLocation location) throws IOException, GeneralSecurityException {
+    byte[] content = read(location.path());
+    char[] password = password(location);
+    try {
+      StoreType type = StoreFormat.detect(location.path(), content, location.type());
+      KeyStore store = type == StoreType.PEM ? PemStore.keyStore(location, content, password)
+          : load(location, type, content, password);
+      String alias = chooseKey(location, store);
+      PrivateKey key = key(location.path(), store, alias, password);
+      Certificate[] chain = store.getCertificateChain(alias);
+      checkMatch(location.path(), alias, key, (X509Certificate) chain[0]);
+      KeyStore single = KeyStore.getInstance("PKCS12");
+      single.load(null, null);
+      single.setKeyEntry(alias, key, password, chain);
+      return single;
+    } finally {
+      Arrays.fill(password, '\0');
+    }
+  }
+
+  /** The store password as a fresh array the caller clears; empty when none was configured. */
+  static char[] password(StoreLocation location) {
+    return location.password().map(Secret::chars).orElseGet(() -> new char[0]);
+  }
+
+  private static byte[] read(Path file) throws IOException {
+    try {
+      return Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new NoSuchFileException(file + " does not exist");
+    } catch (IOException e) {
+      throw new IOException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static KeyStore load(StoreLocation location, StoreType type, byte[] content, char[] password)
+      throws IOException, GeneralSecurityException {
+    KeyStore store = KeyStore.getInstance(type == StoreType.JKS ? "JKS" : "PKCS12");
+    try {
+      store.load(new ByteArrayInputStream(content), password.length == 0 ? null : password);
+      return store;
+    } catch (IOException e) {
+      if (causedBy(e, UnrecoverableKeyException.class) || String.valueOf(e.getMessage()).contains("password")) {
+        throw new UnrecoverableKeyException("cannot open " + type + " store " + location.path() + ": wrong password");
+      }
+      throw new IOException("cannot read " + location.path() + " as " + type + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String chooseKey(StoreLocation location, KeyStore store) throws GeneralSecurityException {
+    List<String> keys = new ArrayList<>();
+    for (String alias : Collections.list(store.aliases())) {
+      if (store.isKeyEntry(alias)) {
+        keys.add(alias);
+      }
+    }
+    if (location.alias().isPresent()) {
+      String alias = location.alias().get();
+      if (!keys.contains(alias)) {
+        throw new GeneralSecurityException(location.path() + " has no private key entry '" + alias
+            + "' (securethrift.tls.keystore.alias); its keys: " + keys);
+      }
+      return alias;
+    }
+    if (keys.isEmpty()) {
+      throw new GeneralSecurityException(location.path() + " holds no private key; a key store needs this side's"
+          + " certificate with its private key");
+    }
+    if (keys.size() > 1) {
+      throw new GeneralSecurityException(location.path() + " holds several private keys " + keys
+          + " and no alias is configured; set securethrift.tls.keystore.alias");
+    }
+    return keys.get(0);
+  }
+
+  private static PrivateKey key(Path file, KeyStore store, String alias, char[] password)
+      throws GeneralSecurityException {
+    try {
+      Key key = store.getKey(alias, password);
+      if (!(key instanceof PrivateKey privateKey)) {
+        throw new GeneralSecurityException(file + " entry '" + alias + "' is not a private key");
+      }
+      return privateKey;
+    } catch (UnrecoverableKeyException e) {
+      throw new UnrecoverableKeyException("cannot read the private key '" + alias + "' in " + file
+          + ": wrong password");
+    }
+  }
+
+  /** Signs and verifies a probe, which works for every key type and catches a chain copied from another key. */
+  private static void checkMatch(Path file, String alias, PrivateKey key, X509Certificate certificate)
+      throws GeneralSecurityException {
+    String algorithm = switch (key.getAlgorithm()) {
+      case "RSA" -> "SHA256withRSA";
+      case "EC" -> "SHA256withECDSA";
+      case "RSASSA-PSS" -> "RSASSA-PSS";
+      default -> key.getAlgorithm();
+    };
+    if (!key.getAlgorithm().equals(certificate.getPublicKey().getAlgorithm())) {
+      throw mismatch(file, alias, certificate);
+    }
+    byte[] probe = "securethrift key check".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    Signature signer = Signature.getInstance(algorithm);
+    signer.initSign(key);
+    signer.update(probe);
+    byte[] signature = signer.sign();
+    Signature verifier = Signature.getInstance(algorithm);
+    verifier.initVerify(certificate.getPublicKey());
+    verifier.update(probe);
+    if (!verifier.verify(signature)) {
+      throw mismatch(file, alias, certificate);
+    }
+  }
+
+  private static GeneralSecurityException mismatch(Path file, String alias, X509Certificate certificate) {
+    return new GeneralSecurityException("the certificate and the private key in " + file + " (entry '" + alias
+        + "') do not match: the certificate " + certificate.getSubjectX500Principal().getName()
+        + " was issued for another key");
+  }
+
+  private static boolean isCertificate(KeyStore store, String alias) {
+    try {
+      return store.isCertificateEntry(alias) || store.isKeyEntry(alias);
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
+  private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

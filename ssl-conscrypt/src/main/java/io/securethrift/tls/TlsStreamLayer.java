@@ -1,0 +1,97 @@
+package io.securethrift.tls;
+
+import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.TlsSettings;
+import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.spi.SecureStream;
+import io.securethrift.core.spi.StreamLayer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
+import org.conscrypt.Conscrypt;
+
+/**
+ * TLS over a connected TCP socket, for one role. The handshake runs explicitly in {@link #open}, on the caller's
+ * thread (a server's worker thread, never the accept thread), so transport-core's handshake deadline covers it;
+ * without the explicit call the handshake would happen lazily on the first read, under the read timeout.
+ */
+final class TlsStreamLayer implements StreamLayer {
+  private final SecurityMode mode;
+  private final TlsSettings settings;
+  private final Role role;
+  private final ReloadingContext context;
+
+  TlsStreamLayer(SecurityMode mode, TlsSettings settings, Role role, ReloadingContext context) {
+    this.mode = mode;
+    this.settings = settings;
+    this.role = role;
+    this.context = context;
+  }
+
+  @Override
+  public SecureStream open(Socket socket, String host) throws IOException {
+    ReloadingContext.Snapshot current = context.current();
+    InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
+    // The (socket, host, port, autoClose) form: Conscrypt does not implement the (socket, consumed, autoClose) one.
+    SSLSocket tls = (SSLSocket) current.context().getSocketFactory()
+        .createSocket(socket, role == Role.CLIENT ? host : null, socket.getPort(), true);
+    tls.setUseClientMode(role == Role.CLIENT);
+    if (Conscrypt.isConscrypt(tls)) {
+      // Conscrypt clients offer no TLS 1.2 session tickets unless told to; without them a Conscrypt server (which
+      // keeps no session-id cache of its own) cannot resume TLS 1.2 sessions.
+      Conscrypt.setUseSessionTickets(tls, true);
+    }
+    tls.setSSLParameters(current.parameters());
+    String peer = role == Role.CLIENT ? host + ":" + socket.getPort() : String.valueOf(remote);
+    boolean verified;
+    HandshakeTrustManager.beginHandshake();
+    try {
+      tls.startHandshake();
+    } catch (SocketTimeoutException e) {
+      throw e;
+    } catch (IOException e) {
+      throw HandshakeErrors.explain(e, role, settings, peer);
+    } finally {
+      verified = HandshakeTrustManager.endHandshake();
+    }
+    SSLSession session = tls.getSession();
+    List<X509Certificate> chain = peerCertificates(session);
+    PeerIdentity.Builder identity = PeerIdentity.builder(mode, remote)
+        .tls(protocol(session), session.getCipherSuite(), !chain.isEmpty() && !verified, chain);
+    if (!chain.isEmpty()) {
+      PrincipalMapper.map(settings.principalMapping(), chain.get(0)).ifPresent(identity::principal);
+    }
+    return new SecureStream(tls, identity.build());
+  }
+
+  /**
+   * The negotiated version. A Conscrypt 2.9.0 server session reports "TLSv1.2" for TLS 1.3 connections; the TLS 1.3
+   * suites exist only in TLS 1.3, so the suite settles it.
+   */
+  private static String protocol(SSLSession session) {
+    String suite = session.getCipherSuite();
+    boolean tls13Suite = suite.startsWith("TLS_AES_") || suite.equals("TLS_CHACHA20_POLY1305_SHA256");
+    return tls13Suite ? "TLSv1.3" : session.getProtocol();
+  }
+
+  private static List<X509Certificate> peerCertificates(SSLSession session) {
+    try {
+      List<X509Certificate> chain = new ArrayList<>();
+      for (Certificate certificate : session.getPeerCertificates()) {
+        chain.add((X509Certificate) certificate);
+      }
+      return chain;
+    } catch (SSLPeerUnverifiedException e) {
+      return List.of();
+    }
+  }
+}
