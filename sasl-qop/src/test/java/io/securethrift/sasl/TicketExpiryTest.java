@@ -1,0 +1,70 @@
+package io.securethrift.sasl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.kdc.EmbeddedKdc;
+import io.securethrift.kdc.KdcExtension;
+import io.securethrift.kdc.KerberosIdentity;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import javax.security.auth.Subject;
+import javax.security.auth.kerberos.KerberosTicket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Keytab logins whose tickets expire: re-login when possible, a clear error naming principal and realm when not. */
+class TicketExpiryTest {
+  @RegisterExtension
+  static final KdcExtension KDC = KdcExtension.builder().ticketLifetime(Duration.ofSeconds(2))
+      .clockSkew(Duration.ofSeconds(1)).build();
+
+  /** Waits until the ticket's end time has passed, on a scheduler rather than a sleeping test thread. */
+  private static void awaitExpiry(KerberosTicket ticket) throws Exception {
+    long delay = ticket.getEndTime().getTime() - System.currentTimeMillis() + 50;
+    ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
+    try {
+      clock.schedule(() -> null, Math.max(0, delay), TimeUnit.MILLISECONDS).get();
+    } finally {
+      clock.shutdownNow();
+    }
+  }
+
+  @Test
+  void expiredTicketIsReplacedByAFreshLogin(EmbeddedKdc kdc) throws Exception {
+    KerberosIdentity client = kdc.principal("renewed");
+    try (KeytabLogin login = KeytabLogin.start(client.principal(), client.keytab(), Duration.ofHours(1))) {
+      Subject first = login.subjectForConnection();
+      awaitExpiry(KeytabLogin.ticketGrantingTicket(first));
+      Subject second = login.subjectForConnection();
+      assertNotSame(first, second);
+      assertTrue(KeytabLogin.ticketGrantingTicket(second).isCurrent());
+    }
+  }
+
+  @Test
+  void expiredTicketWhoseReloginFailsNamesPrincipalAndRealm(EmbeddedKdc kdc) throws Exception {
+    KerberosIdentity client = kdc.principal("leaver");
+    try (KeytabLogin login = KeytabLogin.start(client.principal(), client.keytab(), Duration.ofHours(1))) {
+      KerberosTicket tgt = KeytabLogin.ticketGrantingTicket(login.subjectForConnection());
+      kdc.deletePrincipal("leaver");
+      awaitExpiry(tgt);
+      KerberosLoginException e = assertThrows(KerberosLoginException.class, login::subjectForConnection);
+      assertTrue(e.getMessage().startsWith("Kerberos ticket of leaver@" + kdc.realm() + " (realm " + kdc.realm()
+          + ") expired at " + tgt.getEndTime().toInstant() + " and the re-login failed: Kerberos login of leaver@"),
+          e.getMessage());
+      assertTrue(e.getMessage().contains("Client not found in Kerberos database"), e.getMessage());
+    }
+  }
+
+  @Test
+  void hostPlaceholderExpandsToTheLocalCanonicalName() throws Exception {
+    String host = java.net.InetAddress.getLocalHost().getCanonicalHostName().toLowerCase(java.util.Locale.ROOT);
+    assertEquals("accumulo/" + host + "@EXAMPLE.COM", KeytabLogin.expandHost("accumulo/_HOST@EXAMPLE.COM"));
+    assertEquals("client@EXAMPLE.COM", KeytabLogin.expandHost("client@EXAMPLE.COM"));
+  }
+}
