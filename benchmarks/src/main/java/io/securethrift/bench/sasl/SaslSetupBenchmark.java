@@ -1,0 +1,51 @@
+package io.securethrift.bench.sasl;
+
+import io.securethrift.bench.EchoConnection;
+import io.securethrift.bench.EchoFixture;
+import io.securethrift.core.PeerIdentity;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Connection set-up: TCP connect plus the mode's handshake, then close. The first connection in the trial fetches
+ * the service ticket; every measured one reuses it from the login's subject, as a long-running client does.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+public class SaslSetupBenchmark {
+  @Param({"none", "auth", "auth-conf"})
+  public String mode;
+
+  private SaslKerberos kerberos;
+  private EchoFixture fixture;
+
+  @Setup(Level.Trial)
+  public void start() throws Exception {
+    kerberos = new SaslKerberos();
+    fixture = EchoFixture.start(kerberos.server(mode), kerberos.client(mode));
+    fixture.connect().close();
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() throws Exception {
+    fixture.close();
+    kerberos.close();
+  }
+
+  @Benchmark
+  public PeerIdentity connect() throws Exception {
+    try (EchoConnection connection = fixture.connect()) {
+      return connection.peerIdentity();
+    }
+  }
+}
