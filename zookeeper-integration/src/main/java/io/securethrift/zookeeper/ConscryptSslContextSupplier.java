@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 
 /**
- * A {@code zookeeper.ssl.context.supplier.class} / {@code ssl.quorum.context.supplier.class} that gives ZooKeeper a
+ * A {@code zookeeper.ssl.context.supplier.class} that gives ZooKeeper a
  * Conscrypt {@link SSLContext} built by securethrift's TLS module.
  *
  * <p>ZooKeeper instantiates the class by name with its no-argument constructor, so the configuration has to be
@@ -25,8 +25,11 @@ import javax.net.ssl.SSLContext;
  * is read at each call, so re-created contexts see new settings. The engine setting in the file is overridden:
  * naming this class is the choice of Conscrypt.
  *
- * <p>In ZooKeeper 3.9 only the blocking-socket TLS paths call a supplier: quorum connections and four-letter words.
- * The Netty client and the Netty client port ignore it; see {@link ConscryptDefaultTls}.
+ * <p>In ZooKeeper 3.9.5 only the blocking-socket TLS paths call a supplier: quorum connections and four-letter-word
+ * clients. The Netty client and the Netty client port ignore it (see {@link ConscryptDefaultTls}), and the quorum
+ * listener needs {@code SSLSocketFactory.createSocket(Socket, InputStream, boolean)}, which Conscrypt does not
+ * implement, so {@link ZooKeeperServerConfig} keeps quorum TLS on JSSE. That leaves four-letter words
+ * ({@code FourLetterWordMain} with {@code zookeeper.ssl.context.supplier.class}) and outgoing quorum connections.
  */
 public final class ConscryptSslContextSupplier implements Supplier<SSLContext> {
   /** The system property naming the securethrift properties file. */

@@ -33,7 +33,12 @@ import java.util.TreeMap;
  * {@code serverCnxnFactory}, {@code authProvider.*}) into {@code zookeeper.*} system properties of the server JVM and
  * reads them from there for the server's whole life, so a server is one JVM: run it with
  * {@link SecureZooKeeperServerMain}, which also applies the settings ZooKeeper can take only JVM-wide (the Kerberos
- * login section, Conscrypt). The written zoo.cfg and securethrift.properties hold store passwords in clear, as
+ * login section, Conscrypt).
+ *
+ * <p>Quorum TLS always runs on ZooKeeper's own JSSE context, whatever the engine: its quorum listener hands sockets
+ * to {@code SSLSocketFactory.createSocket(Socket, InputStream, boolean)}, which Conscrypt does not implement, so a
+ * Conscrypt quorum context ({@link ConscryptSslContextSupplier}) fails every incoming peer connection in 3.9.5. The
+ * written zoo.cfg and securethrift.properties hold store passwords in clear, as
  * ZooKeeper's own zoo.cfg does; they are created readable by their owner only.
  */
 public final class ZooKeeperServerConfig {
@@ -118,9 +123,6 @@ public final class ZooKeeperServerConfig {
       TlsKeys.put(security.tls(), "ssl.quorum.", e::put);
       // Quorum peers are each other's clients: both ends must prove who they are, whatever the client port asks.
       e.put("ssl.quorum.clientAuth", "need");
-      if (security.tls().engine() == TlsEngine.CONSCRYPT) {
-        e.put("ssl.quorum.context.supplier.class", ConscryptSslContextSupplier.class.getName());
-      }
       if (!security.tls().reloadInterval().isZero()) {
         e.put("sslQuorumReloadCertFiles", "true");
       }

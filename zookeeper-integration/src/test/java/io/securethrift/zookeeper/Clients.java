@@ -15,15 +15,22 @@ final class Clients {
 
   /** A connected client, or an exception after {@code timeout}. */
   static ZooKeeper connect(String connectString, ZKClientConfig config, Duration timeout) throws Exception {
-    CountDownLatch connected = new CountDownLatch(1);
+    return connect(connectString, config, KeeperState.SyncConnected, timeout);
+  }
+
+  /** A client once its session reached {@code state} (e.g. SaslAuthenticated), or an exception after timeout. */
+  static ZooKeeper connect(String connectString, ZKClientConfig config, KeeperState state, Duration timeout)
+      throws Exception {
+    CountDownLatch reached = new CountDownLatch(1);
     ZooKeeper zk = new ZooKeeper(connectString, SESSION_TIMEOUT_MS, event -> {
-      if (event.getState() == KeeperState.SyncConnected) {
-        connected.countDown();
+      if (event.getState() == state) {
+        reached.countDown();
       }
     }, config);
-    if (!connected.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+    if (!reached.await(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       zk.close();
-      throw new IllegalStateException("no ZooKeeper session with " + connectString + " within " + timeout);
+      throw new IllegalStateException("ZooKeeper session with " + connectString + " not " + state + " within "
+          + timeout);
     }
     return zk;
   }

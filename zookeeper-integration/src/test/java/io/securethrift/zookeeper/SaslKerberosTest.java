@@ -1,0 +1,59 @@
+package io.securethrift.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.kdc.EmbeddedKdc;
+import io.securethrift.kdc.KdcExtension;
+import io.securethrift.kdc.KerberosIdentity;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher.Event.KeeperState;
+import org.apache.zookeeper.ZooDefs.Perms;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Id;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Kerberos SASL against the embedded KDC: the server in its own JVM, the clients' JAAS built in code. */
+class SaslKerberosTest {
+  @RegisterExtension
+  static KdcExtension kdc = KdcExtension.builder().principals("zookeeper/localhost", "alice", "bob").build();
+
+  @Test
+  void saslAclAdmitsItsPrincipalAndKeepsAnotherOut() throws Exception {
+    EmbeddedKdc k = kdc.kdc();
+    KerberosIdentity service = k.principal("zookeeper/localhost");
+    SecurityConfig server = SecurityConfig.builder().mode(SecurityMode.SASL)
+        .kerberosLogin(service.principal(), service.keytab()).serverPrimary("zookeeper").build();
+    try (LocalEnsemble zk = LocalEnsemble.builder().security(server).start()) {
+      zk.awaitServing(List.of(1), ZooKeeperClientSecurity.clientConfig(SecurityConfig.builder().build()),
+          Duration.ofSeconds(60));
+      String alice = k.principal("alice").principal();
+      byte[] secret = "alice's".getBytes();
+      try (ZooKeeper a = Clients.connect(zk.connectString(false), clientOf(k.principal("alice")),
+          KeeperState.SaslAuthenticated, Duration.ofSeconds(30))) {
+        // ZooKeeper probes the list with contains(null), which immutable lists reject.
+        a.create("/alice-only", secret, new ArrayList<>(List.of(new ACL(Perms.ALL, new Id("sasl", alice)))),
+            CreateMode.PERSISTENT);
+        assertArrayEquals(secret, a.getData("/alice-only", false, null));
+      }
+      try (ZooKeeper b = Clients.connect(zk.connectString(false), clientOf(k.principal("bob")),
+          KeeperState.SaslAuthenticated, Duration.ofSeconds(30))) {
+        assertThrows(KeeperException.NoAuthException.class, () -> b.getData("/alice-only", false, null));
+        assertThrows(KeeperException.NoAuthException.class, () -> b.setData("/alice-only", new byte[0], -1));
+      }
+    }
+  }
+
+  private static org.apache.zookeeper.client.ZKClientConfig clientOf(KerberosIdentity user) {
+    return ZooKeeperClientSecurity.clientConfig(SecurityConfig.builder().mode(SecurityMode.SASL)
+        .kerberosLogin(user.principal(), user.keytab()).serverPrimary("zookeeper").serverHost("localhost").build());
+  }
+}
