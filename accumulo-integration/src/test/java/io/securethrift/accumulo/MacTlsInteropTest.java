@@ -1,0 +1,142 @@
+package io.securethrift.accumulo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.core.ClientAuth;
+import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.kdc.ca.IssuedCertificate;
+import io.securethrift.kdc.ca.KeyStoreFormat;
+import io.securethrift.kdc.ca.LeafCertificateBuilder;
+import io.securethrift.kdc.ca.TestCertificateAuthority;
+import java.io.IOException;
+import java.io.Writer;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.accumulo.core.conf.ClientProperty;
+import org.apache.accumulo.core.conf.Property;
+import org.apache.accumulo.core.trace.thrift.TInfo;
+import org.apache.thrift.TException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * securethrift's TLS transport calling a real Accumulo 2.1 tablet server that requires client certificates, with
+ * the configuration read from the cluster's own files and hostname verification on (securethrift's default).
+ */
+class MacTlsInteropTest {
+  private static final Logger LOG = LoggerFactory.getLogger(MacTlsInteropTest.class);
+  private static final String PASSWORD = "store-secret";
+  @TempDir static Path certs;
+  private static MiniAccumulo mac;
+
+  @BeforeAll
+  static void start() throws Exception {
+    TestCertificateAuthority ca = TestCertificateAuthority.create();
+    Path server = leaf(ca, "tserver").writeKeyStore(certs, "server", KeyStoreFormat.JKS, PASSWORD.toCharArray());
+    Path client = ca.leaf().commonName("root").issue()
+        .writeKeyStore(certs, "client", KeyStoreFormat.JKS, PASSWORD.toCharArray());
+    Path trust = ca.writeTrustStore(certs, KeyStoreFormat.JKS, PASSWORD.toCharArray());
+    mac = MiniAccumulo.start(config -> {
+      config.setProperty(Property.INSTANCE_RPC_SSL_ENABLED, "true");
+      config.setProperty(Property.INSTANCE_RPC_SSL_CLIENT_AUTH, "true");
+      config.setProperty(Property.RPC_SSL_KEYSTORE_PATH, server.toString());
+      config.setProperty(Property.RPC_SSL_KEYSTORE_PASSWORD, PASSWORD);
+      config.setProperty(Property.RPC_SSL_TRUSTSTORE_PATH, trust.toString());
+      config.setProperty(Property.RPC_SSL_TRUSTSTORE_PASSWORD, PASSWORD);
+      config.setClientProperty(ClientProperty.SSL_ENABLED, "true");
+      config.setClientProperty(ClientProperty.SSL_KEYSTORE_PATH, client.toString());
+      config.setClientProperty(ClientProperty.SSL_KEYSTORE_PASSWORD, PASSWORD);
+      config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PATH, trust.toString());
+      config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PASSWORD, PASSWORD);
+    });
+    LOG.warn("MiniAccumuloCluster (ssl, client auth) started in {} ms", mac.startTime().toMillis());
+  }
+
+  /** A server certificate naming every way this host may be addressed, since securethrift verifies host names. */
+  private static IssuedCertificate leaf(TestCertificateAuthority ca, String name)
+      throws IOException {
+    InetAddress local = InetAddress.getLocalHost();
+    Set<String> names = new LinkedHashSet<>(List.of("localhost", "127.0.0.1", local.getHostName(),
+        local.getCanonicalHostName(), local.getHostAddress()));
+    LeafCertificateBuilder builder = ca.leaf().commonName(name);
+    names.forEach(builder::addSubjectAlternativeName);
+    return builder.issue();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (mac != null) {
+      mac.close();
+    }
+  }
+
+  @Test
+  void clientPropertiesOfTheClusterAuthenticateWithACertificate() throws Exception {
+    SecurityConfig config = AccumuloSecurityConfig.fromClientProperties(mac.clientProperties());
+    assertEquals(SecurityMode.TLS, config.mode());
+    assertEquals(ClientAuth.NEED, config.tls().clientAuth(), "ssl.keystore.path turns on client authentication");
+    assertTrue(config.tls().hostnameVerification());
+    callTabletServer(config);
+  }
+
+  @Test
+  void siteFileOfTheClusterWorksForAServerNodesClient() throws Exception {
+    SecurityConfig config = AccumuloSecurityConfig.fromAccumuloProperties(mac.accumuloProperties());
+    assertEquals(SecurityMode.TLS, config.mode());
+    callTabletServer(config);
+  }
+
+  @Test
+  void clientWithoutCertificateIsRefused(@TempDir Path dir) throws Exception {
+    Properties props = new Properties();
+    try (var in = Files.newBufferedReader(mac.clientProperties())) {
+      props.load(in);
+    }
+    props.keySet().removeIf(k -> k.toString().startsWith("ssl.keystore."));
+    Path file = dir.resolve("accumulo-client.properties");
+    try (Writer out = Files.newBufferedWriter(file)) {
+      props.store(out, null);
+    }
+    SecurityConfig config = AccumuloSecurityConfig.fromClientProperties(file);
+    try (ClientTransportFactory factory = ClientTransportFactory.create(config)) {
+      assertThrows(TException.class, () -> {
+        try (AccumuloRpc rpc = AccumuloRpc.open(factory, mac.tabletServers().get(0))) {
+          rpc.client().getInstanceId();
+        }
+      });
+    }
+  }
+
+  @Test
+  void plainClientIsRefused() throws Exception {
+    try (ClientTransportFactory factory = ClientTransportFactory.create(SecurityConfig.builder().build())) {
+      assertThrows(TException.class, () -> {
+        try (AccumuloRpc rpc = AccumuloRpc.open(factory, mac.tabletServers().get(0))) {
+          rpc.client().getInstanceId();
+        }
+      });
+    }
+  }
+
+  private static void callTabletServer(SecurityConfig config) throws Exception {
+    try (ClientTransportFactory factory = ClientTransportFactory.create(config);
+        AccumuloRpc rpc = AccumuloRpc.open(factory, mac.tabletServers().get(0))) {
+      assertEquals(SecurityMode.TLS, rpc.transport().peerIdentity().mode());
+      assertEquals(mac.instanceId().canonical(), rpc.client().getInstanceId());
+      assertTrue(rpc.client().authenticate(new TInfo(), mac.credentials("root", MiniAccumulo.ROOT_PASSWORD)));
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package io.securethrift.accumulo;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.accumulo.core.client.Accumulo;
+import org.apache.accumulo.core.client.AccumuloClient;
+import org.apache.accumulo.core.client.security.tokens.PasswordToken;
+import org.apache.accumulo.core.clientImpl.Credentials;
+import org.apache.accumulo.core.data.InstanceId;
+import org.apache.accumulo.core.securityImpl.thrift.TCredentials;
+import org.apache.accumulo.minicluster.MemoryUnit;
+import org.apache.accumulo.miniclusterImpl.MiniAccumuloClusterImpl;
+import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Accumulo 2.1 instance (MiniAccumuloCluster: ZooKeeper, manager, one tablet server and gc as child JVMs) in a
+ * private directory that {@link #close()} deletes. Start at most one per test class; they need about 1.3 GB.
+ */
+final class MiniAccumulo implements AutoCloseable {
+  static final String ROOT_PASSWORD = "root-secret";
+  private static final Logger LOG = LoggerFactory.getLogger(MiniAccumulo.class);
+
+  private final Path dir;
+  private final MiniAccumuloClusterImpl cluster;
+  private final Duration startTime;
+  private final AccumuloClient client;
+
+  private MiniAccumulo(Path dir, MiniAccumuloClusterImpl cluster, Duration startTime, AccumuloClient client) {
+    this.dir = dir;
+    this.cluster = cluster;
+    this.startTime = startTime;
+    this.client = client;
+  }
+
+  /** Starts a cluster; {@code configure} sets site and client properties before the first process starts. */
+  static MiniAccumulo start(Consumer<MiniAccumuloConfigImpl> configure) throws IOException, InterruptedException {
+    Path dir = Files.createTempDirectory("securethrift-mac-");
+    MiniAccumuloClusterImpl cluster = null;
+    try {
+      MiniAccumuloConfigImpl config = new MiniAccumuloConfigImpl(dir.toFile(), ROOT_PASSWORD);
+      config.setNumTservers(1);
+      config.setDefaultMemory(256, MemoryUnit.MEGABYTE);
+      configure.accept(config);
+      cluster = new MiniAccumuloClusterImpl(config);
+      long begin = System.nanoTime();
+      cluster.start();
+      Duration started = Duration.ofNanos(System.nanoTime() - begin);
+      AccumuloClient client = Accumulo.newClient().from(cluster.getClientProperties())
+          .as("root", new PasswordToken(ROOT_PASSWORD)).build();
+      return new MiniAccumulo(dir, cluster, started, client);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      if (cluster != null) {
+        cluster.stop();
+      }
+      logTails(dir.resolve("logs"));
+      delete(dir);
+      throw e;
+    }
+  }
+
+  Duration startTime() {
+    return startTime;
+  }
+
+  /** The cluster's own {@code accumulo.properties}, as its servers read it. */
+  Path accumuloProperties() {
+    return Path.of(cluster.getAccumuloPropertiesPath());
+  }
+
+  /** The cluster's own {@code accumulo-client.properties}. */
+  Path clientProperties() {
+    return Path.of(cluster.getClientPropsPath());
+  }
+
+  Map<String, String> siteConfig() {
+    return cluster.getConfig().getSiteConfig();
+  }
+
+  /** Tablet server addresses ({@code host:port}) as registered in ZooKeeper. */
+  List<String> tabletServers() {
+    return client.instanceOperations().getTabletServers();
+  }
+
+  InstanceId instanceId() {
+    return client.instanceOperations().getInstanceId();
+  }
+
+  TCredentials credentials(String user, String password) {
+    return new Credentials(user, new PasswordToken(password)).toThrift(instanceId());
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      client.close();
+      cluster.stop();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while stopping MiniAccumuloCluster", e);
+    } finally {
+      delete(dir);
+    }
+  }
+
+  /** The directory is deleted on failure, so CI keeps only what the log says: the end of each process's output. */
+  private static void logTails(Path logs) throws IOException {
+    if (!Files.isDirectory(logs)) {
+      return;
+    }
+    try (Stream<Path> files = Files.list(logs)) {
+      for (Path f : files.sorted().toList()) {
+        List<String> lines = Files.readAllLines(f, StandardCharsets.ISO_8859_1);
+        LOG.error("{} (last 40 lines):\n{}", f.getFileName(),
+            String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
+      }
+    }
+  }
+
+  private static void delete(Path dir) {
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dir, e);
+    }
+  }
+}
