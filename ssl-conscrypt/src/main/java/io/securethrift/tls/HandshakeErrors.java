@@ -5,6 +5,7 @@ import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateExpiredException;
@@ -30,6 +31,9 @@ final class HandshakeErrors {
   private static String explanation(IOException e, Role role, TlsSettings settings) {
     String text = messages(e);
     String otherSide = role == Role.SERVER ? "client" : "server";
+    if (has(e, SocketTimeoutException.class)) {
+      return "the " + otherSide + " stalled mid-handshake and was dropped after securethrift.timeout.handshake";
+    }
     if (has(e, CertificateExpiredException.class)) {
       return "the " + otherSide + "'s certificate has expired";
     }

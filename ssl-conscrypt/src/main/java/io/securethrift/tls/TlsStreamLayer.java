@@ -9,7 +9,6 @@ import io.securethrift.core.spi.StreamLayer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -56,8 +55,6 @@ final class TlsStreamLayer implements StreamLayer {
     HandshakeTrustManager.beginHandshake();
     try {
       tls.startHandshake();
-    } catch (SocketTimeoutException e) {
-      throw e;
     } catch (IOException e) {
       throw HandshakeErrors.explain(e, role, settings, peer);
     } finally {
@@ -70,7 +67,8 @@ final class TlsStreamLayer implements StreamLayer {
     if (!chain.isEmpty()) {
       PrincipalMapper.map(settings.principalMapping(), chain.get(0)).ifPresent(identity::principal);
     }
-    return new SecureStream(tls, identity.build());
+    boolean conscryptServer = role == Role.SERVER && Conscrypt.isConscrypt(tls);
+    return new SecureStream(conscryptServer ? new TicketSafeSocket(tls) : tls, identity.build());
   }
 
   /**

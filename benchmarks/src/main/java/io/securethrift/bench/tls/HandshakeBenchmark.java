@@ -1,0 +1,119 @@
+package io.securethrift.bench.tls;
+
+import io.securethrift.bench.EchoFixture;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.TlsEngine;
+import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.tls.StandardSslContextFactory;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.Provider;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import org.apache.thrift.TException;
+import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.layered.TFramedTransport;
+import org.conscrypt.Conscrypt;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * New connections per second: TCP connect, TLS handshake (full or resumed), one small echo call, close. The call is
+ * part of every connection because a TLS 1.3 client only learns its resumption ticket when it reads after the
+ * handshake. The client side uses the TLS module's own policy (provider, protocols, AEAD suites, hostname
+ * verification); a full handshake gets a fresh client context, and so an empty session cache, each time, which costs
+ * microseconds against the milliseconds of the handshake.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+public class HandshakeBenchmark {
+  @Param({"none", "jsse", "conscrypt"})
+  public String security;
+
+  @Param({"full", "resumed"})
+  public String handshake;
+
+  private static final ByteBuffer PING = ByteBuffer.wrap(new byte[] {1});
+  private EchoFixture fixture;
+  private SecurityConfig client;
+  private TrustManager[] trust;
+  private SSLContext shared;
+
+  @Setup(Level.Trial)
+  public void start() throws Exception {
+    TlsBenchSetup setup = TlsBenchSetup.create();
+    client = setup.config(security, false);
+    fixture = EchoFixture.start(setup.config(security, true), client);
+    if (!security.equals("none")) {
+      KeyStore anchors = KeyStore.getInstance("PKCS12");
+      char[] password = client.tls().trustStore().orElseThrow().password().orElseThrow().chars();
+      try (var in = java.nio.file.Files.newInputStream(client.tls().trustStore().orElseThrow().path())) {
+        anchors.load(in, password);
+      }
+      TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
+      factory.init(anchors);
+      trust = factory.getTrustManagers();
+      shared = newContext();
+    }
+  }
+
+  @Benchmark
+  public ByteBuffer connect() throws IOException, TException, GeneralSecurityException {
+    Socket tcp = new Socket(EchoFixture.HOST, fixture.port());
+    tcp.setTcpNoDelay(true);
+    TTransport transport = new TFramedTransport(new TSocket(security.equals("none") ? tcp : tls(tcp)));
+    try {
+      return EchoServer.client(transport).echo(PING.duplicate());
+    } finally {
+      transport.close();
+    }
+  }
+
+  private SSLSocket tls(Socket tcp) throws IOException, GeneralSecurityException {
+    SSLContext context = handshake.equals("full") ? newContext() : shared;
+    SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(tcp, EchoFixture.HOST, fixture.port(), true);
+    SSLParameters parameters = StandardSslContextFactory.INSTANCE.parameters(context, client.tls(), Role.CLIENT);
+    socket.setSSLParameters(parameters);
+    if (Conscrypt.isConscrypt(socket)) {
+      Conscrypt.setUseSessionTickets(socket, true);
+    }
+    socket.startHandshake();
+    return socket;
+  }
+
+  private SSLContext newContext() throws GeneralSecurityException {
+    TlsEngine engine = TlsEngine.parse("security", security);
+    Provider provider = engine == TlsEngine.CONSCRYPT ? ConscryptHolder.PROVIDER : null;
+    SSLContext context = provider == null ? SSLContext.getInstance("TLS") : SSLContext.getInstance("TLS", provider);
+    context.init(null, trust, null);
+    return context;
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() throws Exception {
+    fixture.close();
+  }
+
+  /** One Conscrypt provider for the benchmark JVM, asked for by name and never installed. */
+  private static final class ConscryptHolder {
+    static final Provider PROVIDER = Conscrypt.newProvider();
+  }
+}

@@ -1,0 +1,60 @@
+package io.securethrift.bench.tls;
+
+import io.securethrift.core.ClientAuth;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.Secret;
+import io.securethrift.core.StoreType;
+import io.securethrift.core.TlsEngine;
+import io.securethrift.kdc.ca.KeyStoreFormat;
+import io.securethrift.kdc.ca.TestCertificateAuthority;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Certificates from a throw-away CA (RSA 2048, as most deployments) and the configurations the TLS benchmarks
+ * compare: {@code none}, {@code jsse} and {@code conscrypt}, with hostname verification and without client
+ * certificates, so the numbers are for the default TLS set-up.
+ */
+final class TlsBenchSetup {
+  private static final char[] PASSWORD = "benchmark".toCharArray();
+
+  private final Path serverStore;
+  private final Path trustStore;
+
+  private TlsBenchSetup(Path serverStore, Path trustStore) {
+    this.serverStore = serverStore;
+    this.trustStore = trustStore;
+  }
+
+  /** Writes a fresh CA's server key store and trust store into a new temporary directory. */
+  static TlsBenchSetup create() {
+    try {
+      Path dir = Files.createTempDirectory("tls-bench-");
+      dir.toFile().deleteOnExit();
+      TestCertificateAuthority ca = TestCertificateAuthority.create();
+      Path server = ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, PASSWORD);
+      Path trust = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD);
+      server.toFile().deleteOnExit();
+      trust.toFile().deleteOnExit();
+      return new TlsBenchSetup(server, trust);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** {@code none}, {@code jsse} or {@code conscrypt}, for the server or the client side. */
+  SecurityConfig config(String security, boolean server) {
+    SecurityConfig.Builder b = SecurityConfig.builder();
+    if (!security.equals("none")) {
+      b.mode(SecurityMode.TLS).tlsEngine(TlsEngine.parse("security", security)).clientAuth(ClientAuth.NONE)
+          .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD));
+      if (server) {
+        b.keyStore(serverStore, StoreType.PKCS12, Secret.of(PASSWORD));
+      }
+    }
+    return b.maxFrameSize(1L << 20).build();
+  }
+}
