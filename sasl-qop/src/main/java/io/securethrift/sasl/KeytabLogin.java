@@ -80,6 +80,11 @@ final class KeytabLogin implements AutoCloseable {
     return principal;
   }
 
+  /** The subject of the latest login, as the renewal thread left it. */
+  Subject subject() {
+    return subject;
+  }
+
   /**
    * The logged-in subject for a new connection. If its ticket has expired (renewal kept failing, or the machine
    * slept), logs in again first.

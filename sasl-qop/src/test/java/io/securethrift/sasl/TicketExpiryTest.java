@@ -47,6 +47,18 @@ class TicketExpiryTest {
   }
 
   @Test
+  void backgroundRenewalLogsInAgainBeforeTheTicketExpires(EmbeddedKdc kdc) throws Exception {
+    KerberosIdentity client = kdc.principal("renewing");
+    try (KeytabLogin login = KeytabLogin.start(client.principal(), client.keytab(), Duration.ofMillis(100))) {
+      Subject first = login.subject();
+      KerberosTicket tgt = KeytabLogin.ticketGrantingTicket(first);
+      awaitExpiry(tgt);
+      assertNotSame(first, login.subject(), "the renewal thread must have logged in again past 80 % of the lifetime");
+      assertTrue(KeytabLogin.ticketGrantingTicket(login.subject()).getStartTime().before(tgt.getEndTime()));
+    }
+  }
+
+  @Test
   void expiredTicketWhoseReloginFailsNamesPrincipalAndRealm(EmbeddedKdc kdc) throws Exception {
     KerberosIdentity client = kdc.principal("leaver");
     try (KeytabLogin login = KeytabLogin.start(client.principal(), client.keytab(), Duration.ofHours(1))) {
