@@ -56,10 +56,7 @@ final class Negotiation {
     byte[] bytes = payload == null ? new byte[0] : payload;
     byte[] message = new byte[5 + bytes.length];
     message[0] = s.code();
-    message[1] = (byte) (bytes.length >>> 24);
-    message[2] = (byte) (bytes.length >>> 16);
-    message[3] = (byte) (bytes.length >>> 8);
-    message[4] = (byte) bytes.length;
+    BigEndian.putInt(message, 1, bytes.length);
     System.arraycopy(bytes, 0, message, 5, bytes.length);
     stream.write(message);
   }

@@ -40,6 +40,7 @@ final class SaslServerLayer implements MessageLayer {
   SaslServerLayer(SecurityConfig config) {
     this.settings = config.sasl();
     this.limits = config.limits();
+    // Parsed here only to fail at start-up on a typo; the service parses its own copy to check each request.
     ImpersonationRules.from(config);
     this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
     this.secrets = settings.delegationTokenSecrets().orElse(null);

@@ -208,7 +208,7 @@ public final class SaslTransport extends SecuredTransport {
     if (wraps) {
       sendFrame(out, 4, length);
     } else {
-      putLength(out, length);
+      BigEndian.putInt(out, 0, length);
       stream.write(out, 0, length + 4);
     }
   }
@@ -228,16 +228,9 @@ public final class SaslTransport extends SecuredTransport {
       payloadOffset = 0;
       payloadLength = payload.length;
     }
-    putLength(header, payloadLength);
+    BigEndian.putInt(header, 0, payloadLength);
     stream.write(header, 0, 4);
     stream.write(payload, payloadOffset, payloadLength);
-  }
-
-  private static void putLength(byte[] into, int length) {
-    into[0] = (byte) (length >>> 24);
-    into[1] = (byte) (length >>> 16);
-    into[2] = (byte) (length >>> 8);
-    into[3] = (byte) length;
   }
 
   @Override
