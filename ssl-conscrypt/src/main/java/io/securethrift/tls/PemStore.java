@@ -32,6 +32,11 @@ import org.bouncycastle.pkcs.PKCSException;
  */
 final class PemStore {
   static final String ALIAS = "pem";
+  /**
+   * BouncyCastle's provider, used only to decrypt PKCS#8 keys (the JDK lacks the PBES2 cipher names BouncyCastle asks
+   * for) and never installed JVM-wide, where it would change other code's algorithm choices.
+   */
+  private static final java.security.Provider BOUNCY_CASTLE = new org.bouncycastle.jce.provider.BouncyCastleProvider();
 
   private PemStore() {}
 
@@ -109,7 +114,8 @@ final class PemStore {
           + " (securethrift.tls.keystore.password)");
     }
     try {
-      InputDecryptorProvider decryptor = new JceOpenSSLPKCS8DecryptorProviderBuilder().build(password);
+      InputDecryptorProvider decryptor = new JceOpenSSLPKCS8DecryptorProviderBuilder().setProvider(BOUNCY_CASTLE)
+          .build(password);
       return converter.getPrivateKey(((PKCS8EncryptedPrivateKeyInfo) item).decryptPrivateKeyInfo(decryptor));
     } catch (PKCSException | OperatorCreationException e) {
       throw new GeneralSecurityException("cannot decrypt the private key in " + file + ": wrong password", e);

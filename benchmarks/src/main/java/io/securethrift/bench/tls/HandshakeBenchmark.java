@@ -2,7 +2,6 @@ package io.securethrift.bench.tls;
 
 import io.securethrift.bench.EchoFixture;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.TlsEngine;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.tls.StandardSslContextFactory;
@@ -10,14 +9,10 @@ import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.Provider;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import org.apache.thrift.TException;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
@@ -37,9 +32,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * New connections per second: TCP connect, TLS handshake (full or resumed), one small echo call, close. The call is
  * part of every connection because a TLS 1.3 client only learns its resumption ticket when it reads after the
- * handshake. The client side uses the TLS module's own policy (provider, protocols, AEAD suites, hostname
- * verification); a full handshake gets a fresh client context, and so an empty session cache, each time, which costs
- * microseconds against the milliseconds of the handshake.
+ * handshake. The client side uses the TLS module's own context factory (provider, trust managers, protocols, AEAD
+ * suites, hostname verification); a full handshake gets a fresh client context, and so an empty session cache, each
+ * time, which costs tens of microseconds (a PEM trust file) against the milliseconds of the handshake.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -54,7 +49,6 @@ public class HandshakeBenchmark {
   private static final ByteBuffer PING = ByteBuffer.wrap(new byte[] {1});
   private EchoFixture fixture;
   private SecurityConfig client;
-  private TrustManager[] trust;
   private SSLContext shared;
 
   @Setup(Level.Trial)
@@ -63,15 +57,7 @@ public class HandshakeBenchmark {
     client = setup.config(security, false);
     fixture = EchoFixture.start(setup.config(security, true), client);
     if (!security.equals("none")) {
-      KeyStore anchors = KeyStore.getInstance("PKCS12");
-      char[] password = client.tls().trustStore().orElseThrow().password().orElseThrow().chars();
-      try (var in = java.nio.file.Files.newInputStream(client.tls().trustStore().orElseThrow().path())) {
-        anchors.load(in, password);
-      }
-      TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
-      factory.init(anchors);
-      trust = factory.getTrustManagers();
-      shared = newContext();
+      shared = StandardSslContextFactory.INSTANCE.createContext(client.tls(), Role.CLIENT);
     }
   }
 
@@ -88,7 +74,8 @@ public class HandshakeBenchmark {
   }
 
   private SSLSocket tls(Socket tcp) throws IOException, GeneralSecurityException {
-    SSLContext context = handshake.equals("full") ? newContext() : shared;
+    SSLContext context = handshake.equals("full")
+        ? StandardSslContextFactory.INSTANCE.createContext(client.tls(), Role.CLIENT) : shared;
     SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(tcp, EchoFixture.HOST, fixture.port(), true);
     SSLParameters parameters = StandardSslContextFactory.INSTANCE.parameters(context, client.tls(), Role.CLIENT);
     socket.setSSLParameters(parameters);
@@ -99,21 +86,8 @@ public class HandshakeBenchmark {
     return socket;
   }
 
-  private SSLContext newContext() throws GeneralSecurityException {
-    TlsEngine engine = TlsEngine.parse("security", security);
-    Provider provider = engine == TlsEngine.CONSCRYPT ? ConscryptHolder.PROVIDER : null;
-    SSLContext context = provider == null ? SSLContext.getInstance("TLS") : SSLContext.getInstance("TLS", provider);
-    context.init(null, trust, null);
-    return context;
-  }
-
   @TearDown(Level.Trial)
   public void stop() throws Exception {
     fixture.close();
-  }
-
-  /** One Conscrypt provider for the benchmark JVM, asked for by name and never installed. */
-  private static final class ConscryptHolder {
-    static final Provider PROVIDER = Conscrypt.newProvider();
   }
 }
