@@ -2,6 +2,7 @@ package io.securethrift.accumulo;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Accumulo;
 import org.apache.accumulo.core.client.AccumuloClient;
+import org.apache.accumulo.core.client.security.tokens.KerberosToken;
 import org.apache.accumulo.core.client.security.tokens.PasswordToken;
 import org.apache.accumulo.core.clientImpl.Credentials;
 import org.apache.accumulo.core.data.InstanceId;
@@ -29,6 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 final class MiniAccumulo implements AutoCloseable {
   static final String ROOT_PASSWORD = "root-secret";
+  private static final byte KERBEROS_TOKEN_VERSION = 1;
   private static final Logger LOG = LoggerFactory.getLogger(MiniAccumulo.class);
 
   private final Path dir;
@@ -98,6 +101,16 @@ final class MiniAccumulo implements AutoCloseable {
 
   TCredentials credentials(String user, String password) {
     return new Credentials(user, new PasswordToken(password)).toThrift(instanceId());
+  }
+
+  /**
+   * Credentials naming a Kerberos principal, as Accumulo's clients send them over SASL. A {@code KerberosToken}
+   * serializes to its version number alone; building one needs a Hadoop login in this JVM, so the bytes are written
+   * directly. The server takes the identity from the SASL session and checks that it equals {@code principal}.
+   */
+  TCredentials kerberosCredentials(String principal) {
+    return new TCredentials(principal, KerberosToken.CLASS_NAME,
+        ByteBuffer.wrap(new byte[] {0, 0, 0, KERBEROS_TOKEN_VERSION}), instanceId().canonical());
   }
 
   @Override
