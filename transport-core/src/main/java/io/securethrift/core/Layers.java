@@ -11,7 +11,6 @@ import java.net.SocketException;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
-import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
 
 /**
@@ -71,7 +70,7 @@ final class Layers implements AutoCloseable {
       try {
         socket.setSoTimeout(millis(timeouts.handshake()));
         SecureStream secured = stream.open(socket, host);
-        SecuredTransport transport = message.open(new TSocket(secured.socket()), secured.identity(), host);
+        SecuredTransport transport = message.open(new SocketTransport(secured.socket()), secured.identity(), host);
         secured.socket().setSoTimeout(millis(timeouts.read()));
         return transport;
       } catch (IOException | TTransportException | RuntimeException e) {

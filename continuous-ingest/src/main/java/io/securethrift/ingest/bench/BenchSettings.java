@@ -4,12 +4,15 @@ import io.securethrift.core.ConfigException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
  * What an ingest benchmark run does. Validated on construction, so a bad setting stops the run before any process
  * starts.
  *
+ * @param backend which {@link IngestBackend} runs the levels ({@code embedded} by default)
+ * @param backendOptions settings only that backend understands
  * @param modes the security levels, the first being the baseline for percentages
  * @param iterations measured runs per level, interleaved round-robin across levels
  * @param entries entries per run
@@ -22,15 +25,15 @@ import java.util.Locale;
  * @param writeAheadLog whether the server logs every batch to local disk and syncs on flush
  * @param output where the CSV, JSON and HTML results go
  */
-public record BenchSettings(List<String> modes, int iterations, long entries, long warmupEntries, int flushInterval,
+public record BenchSettings(String backend, Map<String, String> backendOptions, List<String> modes, int iterations, long entries, long warmupEntries, int flushInterval,
     long batchMemory, Duration maxLatency, int writeThreads, long seed, boolean writeAheadLog, Path output) {
 
   public BenchSettings {
+    backendOptions = Map.copyOf(backendOptions);
     modes = List.copyOf(modes);
     if (modes.isEmpty()) {
       throw new ConfigException("--modes", "empty; name at least one mode");
     }
-    modes.forEach(BenchMode::parse);
     if (modes.stream().distinct().count() != modes.size()) {
       throw new ConfigException("--modes", "a mode is listed twice in " + modes);
     }

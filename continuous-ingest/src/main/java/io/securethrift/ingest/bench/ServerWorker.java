@@ -16,7 +16,7 @@ final class ServerWorker {
   public static void main(String[] args) throws Exception {
     Path wal = args.length > 1 ? Path.of(args[1]) : null;
     SecurityConfig config = SecurityConfigFiles.read(Path.of(args[0]), "worker configuration");
-    try (IngestServer server = IngestServer.start(config, new InetSocketAddress(SecurityFixtures.HOST, 0), wal)) {
+    try (IngestServer server = IngestServer.start(config, new InetSocketAddress(BenchSecurity.HOST, 0), wal)) {
       System.out.println("PORT " + server.port());
       System.out.flush();
       while (System.in.read() >= 0) {

@@ -4,7 +4,9 @@ import io.securethrift.ingest.bench.BenchSettings;
 import io.securethrift.ingest.bench.IngestBenchmark;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,9 +16,15 @@ import picocli.CommandLine.Option;
     description = {"Runs Accumulo's continuous-ingest workload over every security mode against the embedded backend",
         "(an in-process KDC and CA, one server and one client JVM per mode) and reports what each mode costs."})
 public final class IngestBenchCommand implements Callable<Integer> {
+  @Option(names = "--backend", description = "Where the entries go: embedded (this project's ingest server) or, with"
+      + " accumulo-integration on the class path, accumulo (default: ${DEFAULT-VALUE}).", defaultValue = "embedded")
+  String backend;
+
+  @Option(names = "--backend-option", description = "A backend setting as key=value; repeatable.")
+  Map<String, String> backendOptions = new LinkedHashMap<>();
+
   @Option(names = "--modes", split = ",",
-      description = "Modes, the first being the baseline (default: ${DEFAULT-VALUE}).",
-      defaultValue = "none,tls-jsse,tls-conscrypt,sasl-auth,sasl-auth-int,sasl-auth-conf,sasl-over-tls")
+      description = "Modes, the first being the baseline (default: every mode of the backend).")
   List<String> modes;
 
   @Option(names = "--iterations", description = "Measured runs per mode (default: ${DEFAULT-VALUE}).",
@@ -58,7 +66,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    BenchSettings settings = new BenchSettings(modes, iterations, entries, warmupEntries, flushInterval, batchMemory,
+    BenchSettings settings = new BenchSettings(backend, backendOptions,
+        modes == null ? IngestBenchmark.modesOf(backend) : modes, iterations, entries, warmupEntries, flushInterval, batchMemory,
         Duration.ofMillis(maxLatencyMs), writeThreads, seed, writeAheadLog, output);
     System.out.print(new IngestBenchmark(settings).run());
     return 0;

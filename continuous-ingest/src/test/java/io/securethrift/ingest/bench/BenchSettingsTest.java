@@ -7,11 +7,12 @@ import io.securethrift.core.ConfigException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class BenchSettingsTest {
   private static BenchSettings settings(List<String> modes, int iterations, long entries, int threads) {
-    return new BenchSettings(modes, iterations, entries, 0, 1000, 500_000, Duration.ofSeconds(1), threads, 1, false,
+    return new BenchSettings("embedded", Map.of(), modes, iterations, entries, 0, 1000, 500_000, Duration.ofSeconds(1), threads, 1, false,
         Path.of("out"));
   }
 
@@ -21,8 +22,12 @@ class BenchSettingsTest {
 
   @Test
   void badSettingsStopTheRunBeforeItStartsNamingTheOption() {
-    assertEquals("--modes: 'tls' is not a mode; accepted values: none, tls-jsse, tls-conscrypt, sasl-auth,"
-        + " sasl-auth-int, sasl-auth-conf, sasl-over-tls", error(() -> settings(List.of("none", "tls"), 1, 1, 1)));
+    assertEquals("--modes: 'tls' is not a mode of the embedded backend; accepted values: none, tls-jsse,"
+        + " tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-over-tls",
+        error(() -> new IngestBenchmark(settings(List.of("none", "tls"), 1, 1, 1))));
+    assertEquals("--backend: 'hbase' is not available; available: embedded", error(() -> new IngestBenchmark(
+        new BenchSettings("hbase", Map.of(), List.of("none"), 1, 1, 0, 1, 1024, Duration.ofSeconds(1), 1, 1, false,
+            Path.of("out")))));
     assertEquals("--modes: empty; name at least one mode", error(() -> settings(List.of(), 1, 1, 1)));
     assertEquals("--modes: a mode is listed twice in [none, none]",
         error(() -> settings(List.of("none", "none"), 1, 1, 1)));

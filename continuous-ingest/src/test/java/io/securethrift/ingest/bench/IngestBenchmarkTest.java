@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,7 +23,7 @@ class IngestBenchmarkTest {
   @Test
   void everyModeRunsVerifiesAndIsReported() throws Exception {
     List<String> modes = List.of("none", "tls-jsse", "tls-conscrypt", "sasl-auth", "sasl-auth-conf", "sasl-over-tls");
-    BenchSettings settings = new BenchSettings(modes, 2, 12_000, 0, 500, 64 * 1024, Duration.ofSeconds(10), 2, 3,
+    BenchSettings settings = new BenchSettings("embedded", Map.of(), modes, 2, 12_000, 0, 500, 64 * 1024, Duration.ofSeconds(10), 2, 3,
         true, output);
     String report = new IngestBenchmark(settings).run();
 

@@ -13,13 +13,14 @@ import io.securethrift.kdc.ca.TestCertificateAuthority;
 import java.nio.file.Path;
 
 /**
- * The real security material every mode of the benchmark runs on: an in-process Kerberos KDC with a service and a
- * client principal, and a test CA with server and client certificates. Closing it stops the KDC and deletes its
- * files.
+ * The real security material every level of the benchmark runs on, whatever the backend: an in-process Kerberos KDC
+ * with a service principal ({@code accumulo/localhost}) and a client principal ({@code ingest}), and a test CA with
+ * server and client certificates in PKCS12 stores sharing one password. Closing it stops the KDC.
  */
-final class SecurityFixtures implements AutoCloseable {
-  static final String HOST = EmbeddedKdc.HOST;
-  static final String SERVICE_PRIMARY = "accumulo";
+public final class BenchSecurity implements AutoCloseable {
+  /** The host every server is addressed by, as named in its certificate and service principal. */
+  public static final String HOST = EmbeddedKdc.HOST;
+  public static final String SERVICE_PRIMARY = "accumulo";
 
   private final EmbeddedKdc kdc;
   private final KerberosIdentity service;
@@ -29,7 +30,7 @@ final class SecurityFixtures implements AutoCloseable {
   private final Path trustStore;
   private final Secret password = Secret.of("bench-" + Long.toHexString(System.nanoTime()));
 
-  SecurityFixtures(Path dir) {
+  BenchSecurity(Path dir) {
     this.kdc = EmbeddedKdc.builder().start();
     try {
       this.service = kdc.servicePrincipal(SERVICE_PRIMARY, HOST);
@@ -47,8 +48,38 @@ final class SecurityFixtures implements AutoCloseable {
   }
 
   /** The krb5.conf child JVMs must be started with. */
-  Path krb5Conf() {
+  public Path krb5Conf() {
     return kdc.krb5Conf();
+  }
+
+  /** The running KDC, for backends that need more principals. */
+  public EmbeddedKdc kdc() {
+    return kdc;
+  }
+
+  public KerberosIdentity servicePrincipal() {
+    return service;
+  }
+
+  public KerberosIdentity clientPrincipal() {
+    return client;
+  }
+
+  public Path serverKeyStore() {
+    return serverKeyStore;
+  }
+
+  public Path clientKeyStore() {
+    return clientKeyStore;
+  }
+
+  public Path trustStore() {
+    return trustStore;
+  }
+
+  /** The password of every store above. */
+  public Secret storePassword() {
+    return password;
   }
 
   /** A TLS configuration: server certificate, and client certificates required (two-way TLS, as Accumulo's run). */

@@ -1,0 +1,37 @@
+package io.securethrift.ingest.bench;
+
+import io.securethrift.core.ConfigException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What every backend's targets share during one benchmark run.
+ *
+ * @param workDir a private directory for configuration files, logs and data, deleted after the run
+ * @param security the KDC and certificates of the run
+ * @param writeAheadLog whether servers should log every batch to disk and sync it on flush
+ * @param options backend-specific settings from {@code --backend-option key=value}
+ */
+public record BenchEnvironment(Path workDir, BenchSecurity security, boolean writeAheadLog,
+    Map<String, String> options) {
+
+  public BenchEnvironment {
+    options = Map.copyOf(options);
+  }
+
+  /** A backend option, if given. */
+  public Optional<String> option(String key) {
+    return Optional.ofNullable(options.get(key));
+  }
+
+  /** Rejects options the backend does not know, naming them, so a typo cannot go unnoticed. */
+  public void requireOnly(String backend, java.util.Set<String> known) {
+    for (String key : options.keySet()) {
+      if (!known.contains(key)) {
+        throw new ConfigException("--backend-option", "'" + key + "' is not an option of the " + backend
+            + " backend; accepted: " + (known.isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(known))));
+      }
+    }
+  }
+}

@@ -1,0 +1,113 @@
+package io.securethrift.ingest.bench;
+
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.ingest.client.IngestOptions;
+import io.securethrift.ingest.client.IngestResult;
+import io.securethrift.ingest.workload.VerifyResult;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * The default backend: per security level, an ingest server JVM (the embedded sorted table on a TThreadPoolServer)
+ * and a client JVM driving it, so server and client CPU are measured apart.
+ */
+public final class EmbeddedBackend implements IngestBackend {
+  @Override
+  public String name() {
+    return "embedded";
+  }
+
+  @Override
+  public List<String> modes() {
+    return Arrays.stream(BenchMode.values()).map(BenchMode::token).toList();
+  }
+
+  @Override
+  public Target start(String mode, BenchEnvironment environment) throws IOException {
+    environment.requireOnly(name(), Set.of());
+    BenchMode level = BenchMode.parse(mode);
+    Path work = environment.workDir();
+    Path serverProps = writeConfig(work.resolve(mode + "-server.properties"),
+        level.config(environment.security(), true));
+    Path clientProps = writeConfig(work.resolve(mode + "-client.properties"),
+        level.config(environment.security(), false));
+    List<String> serverArgs = new ArrayList<>(List.of(serverProps.toString()));
+    if (environment.writeAheadLog()) {
+      serverArgs.add(work.resolve(mode + ".wal").toString());
+    }
+    Path krb5Conf = environment.security().krb5Conf();
+    ChildJvm server = ChildJvm.start(mode + " server", ServerWorker.class, krb5Conf, "1g",
+        serverArgs.toArray(String[]::new));
+    try {
+      String port = server.answer().substring("PORT ".length());
+      ChildJvm client = ChildJvm.start(mode + " client", ClientWorker.class, krb5Conf, "1g",
+          clientProps.toString(), BenchSecurity.HOST, port);
+      return new WorkerTarget(server, client);
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+  }
+
+  /** Writes a configuration for a worker, readable only by this user since it holds store passwords. */
+  private static Path writeConfig(Path file, SecurityConfig config) throws IOException {
+    Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Properties p = new Properties();
+    p.putAll(config.toProperties());
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      p.store(w, null);
+    }
+    return file;
+  }
+
+  /** Drives a client worker JVM by its line protocol (see {@link ClientWorker}). */
+  private static final class WorkerTarget implements Target {
+    private final ChildJvm server;
+    private final ChildJvm client;
+
+    WorkerTarget(ChildJvm server, ChildJvm client) {
+      this.server = server;
+      this.client = client;
+    }
+
+    @Override
+    public void reset() throws IOException {
+      client.call("RESET");
+    }
+
+    @Override
+    public IngestResult ingest(IngestOptions o) throws IOException {
+      String[] r = client.call("INGEST " + o.entries() + " " + o.flushInterval() + " " + o.batchMemory() + " "
+          + o.maxLatency().toMillis() + " " + o.writeThreads() + " " + o.seed()).split(" ");
+      return new IngestResult(Long.parseLong(r[1]), Long.parseLong(r[2]), Long.parseLong(r[3]), Long.parseLong(r[4]),
+          Long.parseLong(r[5]));
+    }
+
+    @Override
+    public VerifyResult verify() throws IOException {
+      String[] v = client.call("VERIFY").split(" ");
+      List<String> undefined = v.length > 5 ? List.of(v[5].substring("undefined-rows=".length()).split(","))
+          : List.of();
+      return new VerifyResult(Long.parseLong(v[1]), Long.parseLong(v[2]), Long.parseLong(v[3]), Long.parseLong(v[4]),
+          undefined);
+    }
+
+    @Override
+    public void close() {
+      try {
+        client.close();
+      } finally {
+        server.close();
+      }
+    }
+  }
+}

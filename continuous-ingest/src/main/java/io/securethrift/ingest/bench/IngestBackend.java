@@ -1,0 +1,40 @@
+package io.securethrift.ingest.bench;
+
+import io.securethrift.ingest.client.IngestOptions;
+import io.securethrift.ingest.client.IngestResult;
+import io.securethrift.ingest.workload.VerifyResult;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * Where the benchmark's entries go. Backends are found with {@link java.util.ServiceLoader} (registered in
+ * {@code META-INF/services/io.securethrift.ingest.bench.IngestBackend}), so the Accumulo backend lives with the
+ * Accumulo integration and this module needs no Accumulo dependency. The harness owns the order of runs, the
+ * verification rule and the report; a backend only starts targets and runs one iteration on them.
+ */
+public interface IngestBackend {
+  /** The name {@code --backend} selects. */
+  String name();
+
+  /** The security levels this backend can run, in report order; the first is the default baseline. */
+  List<String> modes();
+
+  /** Starts what one security level needs (servers, clusters, client processes) and returns it ready to ingest. */
+  Target start(String mode, BenchEnvironment environment) throws IOException;
+
+  /** One security level's running system. */
+  interface Target extends AutoCloseable {
+    /** Empties the table so the next iteration starts fresh. */
+    void reset() throws IOException;
+
+    /** Runs the workload once and measures it. */
+    IngestResult ingest(IngestOptions options) throws IOException;
+
+    /** Scans the table back and applies the continuous-ingest verify rules. */
+    VerifyResult verify() throws IOException;
+
+    /** Stops everything the target started. */
+    @Override
+    void close();
+  }
+}
