@@ -6,6 +6,7 @@ import io.securethrift.ingest.cli.IngestClientCommand;
 import io.securethrift.ingest.cli.IngestServerCommand;
 import io.securethrift.kdc.cli.CertsCommand;
 import io.securethrift.kdc.cli.KdcCommand;
+import io.securethrift.zookeeper.bench.ZkBenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,8 +16,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "securethrift", mixinStandardHelpOptions = true,
     description = "Secure Thrift transports for Accumulo and ZooKeeper, and the benchmarks that measure them.",
-    subcommands = {IngestBenchCommand.class, IngestServerCommand.class, IngestClientCommand.class, KdcCommand.class,
-        CertsCommand.class})
+    subcommands = {IngestBenchCommand.class, IngestServerCommand.class, IngestClientCommand.class, ZkBenchCommand.class,
+        KdcCommand.class, CertsCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {
