@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "securethrift", mixinStandardHelpOptions = true,
     description = "Secure Thrift transports for Accumulo and ZooKeeper, and the benchmarks that measure them.",
-    subcommands = {IngestBenchCommand.class, IngestServerCommand.class, IngestClientCommand.class, ZkBenchCommand.class,
+    subcommands = {IngestBenchCommand.class, IngestServerCommand.class, IngestClientCommand.class, TlsBenchCommand.class,
+        SaslBenchCommand.class, ZkBenchCommand.class,
         KdcCommand.class, CertsCommand.class})
 public final class Main implements Runnable {
   @Override

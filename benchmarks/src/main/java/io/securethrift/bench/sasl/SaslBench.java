@@ -1,14 +1,14 @@
 package io.securethrift.bench.sasl;
 
+import io.securethrift.bench.JmhOptions;
 import io.securethrift.bench.RatioTable;
 import java.util.Collection;
 import java.util.Locale;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Entry point of the launcher's {@code sasl-bench} command: runs the SASL throughput and set-up benchmarks with
@@ -17,16 +17,14 @@ import org.openjdk.jmh.runner.options.TimeValue;
 public final class SaslBench {
   private SaslBench() {}
 
-  /** Runs both benchmarks and prints the tables; {@code args} may hold one JMH include regex to narrow the run. */
-  public static void main(String[] args) throws RunnerException {
-    System.out.print(run(args.length > 0 ? args[0] : SaslBench.class.getPackageName() + ".*Benchmark"));
+  /** Runs both benchmarks and prints the tables; {@code args} are JMH arguments (for example {@code -p size=1024}). */
+  public static void main(String[] args) throws RunnerException, CommandLineOptionException {
+    System.out.print(run(args));
   }
 
-  /** Runs the benchmarks matching {@code include} and returns the result tables as Markdown. */
-  public static String run(String include) throws RunnerException {
-    Options options = new OptionsBuilder().include(include).forks(1).warmupIterations(2)
-        .warmupTime(TimeValue.seconds(1)).measurementIterations(3).measurementTime(TimeValue.seconds(2))
-        .jvmArgsAppend("-Xmx1g").build();
+  /** Runs the benchmarks (those named in {@code jmhArgs}, else all SASL ones) and returns Markdown tables. */
+  public static String run(String... jmhArgs) throws RunnerException, CommandLineOptionException {
+    Options options = JmhOptions.of(SaslBench.class.getPackageName() + ".*Benchmark", jmhArgs);
     Collection<RunResult> results = new Runner(options).run();
     StringBuilder out = new StringBuilder(RatioTable.markdown(results, "mode", "none"));
     out.append("\n| benchmark | mode | size | MB/s each way | set-up median ms |\n|---|---|---|---|---|\n");

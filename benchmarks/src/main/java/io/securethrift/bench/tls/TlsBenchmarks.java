@@ -1,14 +1,13 @@
 package io.securethrift.bench.tls;
 
+import io.securethrift.bench.JmhOptions;
 import io.securethrift.bench.RatioTable;
 import java.util.Collection;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
-import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * Entry point of the {@code tls-bench} command: runs the TLS benchmarks (echo throughput and handshakes for none,
@@ -20,15 +19,10 @@ public final class TlsBenchmarks {
 
   /**
    * JMH options for the TLS benchmarks: the given JMH arguments (for example {@code -f 1 -wi 2 -i 3 -w 2s -r 3s}),
-   * limited to this package unless the arguments name benchmarks themselves.
+   * limited to this package unless the arguments name benchmarks themselves, with 2-core defaults for the rest.
    */
   public static Options options(String... jmhArgs) throws CommandLineOptionException {
-    CommandLineOptions parsed = new CommandLineOptions(jmhArgs);
-    OptionsBuilder builder = new OptionsBuilder();
-    if (parsed.getIncludes().isEmpty()) {
-      builder.include(TlsBenchmarks.class.getPackageName() + "\\..*Benchmark\\..*");
-    }
-    return builder.parent(parsed).build();
+    return JmhOptions.of(TlsBenchmarks.class.getPackageName() + "\\..*Benchmark\\..*", jmhArgs);
   }
 
   /** Runs the benchmarks and returns the Markdown table of scores and ratios to {@code none}. */

@@ -1,0 +1,14 @@
+package io.securethrift.cli;
+
+import io.securethrift.bench.sasl.SaslBench;
+import picocli.CommandLine.Command;
+
+/** {@code sasl-bench}: Thrift call throughput and connection set-up for none, auth, auth-int and auth-conf. */
+@Command(name = "sasl-bench", mixinStandardHelpOptions = true, description = {"Thrift echo throughput (1 KiB to 1 MiB)"
+    + " and connection set-up time for none and SASL auth, auth-int, auth-conf, as ratios to none (JMH)."})
+final class SaslBenchCommand extends JmhBenchCommand {
+  @Override
+  String run(String[] args) throws Exception {
+    return SaslBench.run(args);
+  }
+}

@@ -1,0 +1,14 @@
+package io.securethrift.cli;
+
+import io.securethrift.bench.tls.TlsBenchmarks;
+import picocli.CommandLine.Command;
+
+/** {@code tls-bench}: Thrift call throughput and handshakes per second for none, JSSE and Conscrypt. */
+@Command(name = "tls-bench", mixinStandardHelpOptions = true, description = {"Thrift echo throughput (128 B to 64 KiB)"
+    + " and full and resumed handshakes per second for none, JSSE and Conscrypt, as ratios to none (JMH)."})
+final class TlsBenchCommand extends JmhBenchCommand {
+  @Override
+  String run(String[] args) throws Exception {
+    return TlsBenchmarks.run(args);
+  }
+}
