@@ -1,0 +1,108 @@
+package io.securethrift.accumulo.ingest;
+
+import io.securethrift.accumulo.AccumuloSecurityConfig;
+import io.securethrift.core.ConfigException;
+import io.securethrift.ingest.bench.BenchEnvironment;
+import io.securethrift.ingest.bench.IngestBackend;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.accumulo.core.client.Accumulo;
+import org.apache.accumulo.core.client.AccumuloClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code ingest-bench --backend accumulo} backend: the continuous-ingest workload written through Accumulo's own
+ * {@code BatchWriter} and scanned back with Accumulo's {@code Scanner}, so the numbers include Accumulo's client,
+ * tablet server and its own Thrift security (JSSE TLS, Hadoop SASL), not securethrift's.
+ *
+ * <p>By default every mode gets its own Accumulo 2.1 MiniAccumuloCluster (about 1.3 GB and 15 s each), configured
+ * with the benchmark's certificates and KDC, and the tablet server's CPU is read from its process. With
+ * {@code --backend-option client.properties=<path>} the modes run against the existing instance that file names
+ * instead; its security must match each mode, and server CPU is reported as 0.
+ */
+public final class AccumuloBackend implements IngestBackend {
+  /** The backend option naming an existing instance's {@code accumulo-client.properties}. */
+  public static final String CLIENT_PROPERTIES = "client.properties";
+  private static final Logger LOG = LoggerFactory.getLogger(AccumuloBackend.class);
+  private static final String TABLE_PREFIX = "securethrift_ci_";
+
+  @Override
+  public String name() {
+    return "accumulo";
+  }
+
+  @Override
+  public List<String> modes() {
+    return Arrays.stream(AccumuloMode.values()).map(AccumuloMode::token).toList();
+  }
+
+  @Override
+  public Target start(String mode, BenchEnvironment environment) throws IOException {
+    environment.requireOnly(name(), Set.of(CLIENT_PROPERTIES));
+    AccumuloMode level = AccumuloMode.parse(mode);
+    Optional<String> file = environment.option(CLIENT_PROPERTIES);
+    return file.isPresent() ? existing(level, Path.of(file.get())) : miniCluster(level, environment);
+  }
+
+  private static Target existing(AccumuloMode level, Path file) throws IOException {
+    String key = "--backend-option " + CLIENT_PROPERTIES;
+    if (!Files.isReadable(file)) {
+      throw new ConfigException(key, file + " cannot be read");
+    }
+    level.mismatch(AccumuloSecurityConfig.fromClientProperties(file)).ifPresent(why -> {
+      throw new ConfigException(key, why + " (" + file + ")");
+    });
+    Properties properties = new Properties();
+    try (Reader in = Files.newBufferedReader(file)) {
+      properties.load(in);
+    }
+    List<AutoCloseable> resources = new ArrayList<>();
+    if (level.kerberos()) {
+      resources.add(HadoopKerberosClient.login(properties));
+    }
+    AccumuloClient client = connect(() -> Accumulo.newClient().from(properties).build(), resources);
+    return new AccumuloTarget(tablePrefix(level), client, () -> 0L, resources);
+  }
+
+  private static Target miniCluster(AccumuloMode level, BenchEnvironment environment) throws IOException {
+    BenchCluster cluster = BenchCluster.start(environment.workDir().resolve("accumulo-" + level),
+        level, environment.security());
+    LOG.info("MiniAccumuloCluster for {} started in {} ms", level, cluster.startTime().toMillis());
+    List<AutoCloseable> resources = new ArrayList<>(List.of(cluster));
+    if (level.kerberos()) {
+      try {
+        resources.add(0, HadoopKerberosClient.login(cluster.clientProperties()));
+      } catch (IOException | RuntimeException e) {
+        AccumuloTarget.closeAll(resources);
+        throw e;
+      }
+    }
+    AccumuloClient client = connect(() -> Accumulo.newClient().from(cluster.clientProperties()).build(), resources);
+    return new AccumuloTarget(tablePrefix(level), client, cluster::tabletServerCpuNanos, resources);
+  }
+
+  /** Builds the client, closing what was started for it if that fails (a bad keytab, an unreachable instance). */
+  private static AccumuloClient connect(Supplier<AccumuloClient> build, List<AutoCloseable> resources) {
+    try {
+      return build.get();
+    } catch (RuntimeException e) {
+      AccumuloTarget.closeAll(resources);
+      throw e;
+    }
+  }
+
+  /** One table name per mode, so modes sharing an existing instance never touch each other's table. */
+  private static String tablePrefix(AccumuloMode level) {
+    return TABLE_PREFIX + level.token().replace('-', '_') + "_";
+  }
+}

@@ -1,0 +1,95 @@
+package io.securethrift.accumulo.ingest;
+
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.ingest.bench.BenchSecurity;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import org.apache.accumulo.core.conf.ClientProperty;
+import org.apache.accumulo.core.conf.Property;
+import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
+
+/**
+ * The security levels of Accumulo's own published comparison, each as the site and client properties a
+ * MiniAccumuloCluster needs for it. TLS is two-way (client certificates), as in Accumulo's run.
+ */
+enum AccumuloMode {
+  NONE("none", SecurityMode.NONE, null),
+  SSL_JSSE("ssl-jsse", SecurityMode.TLS, null),
+  SASL_AUTH("sasl-auth", SecurityMode.SASL, QualityOfProtection.AUTH),
+  SASL_AUTH_INT("sasl-auth-int", SecurityMode.SASL, QualityOfProtection.AUTH_INT),
+  SASL_AUTH_CONF("sasl-auth-conf", SecurityMode.SASL, QualityOfProtection.AUTH_CONF);
+
+  private static final String STORE_TYPE = "PKCS12";
+
+  private final String token;
+  private final SecurityMode security;
+  private final QualityOfProtection qop;
+
+  AccumuloMode(String token, SecurityMode security, QualityOfProtection qop) {
+    this.token = token;
+    this.security = security;
+    this.qop = qop;
+  }
+
+  String token() {
+    return token;
+  }
+
+  boolean kerberos() {
+    return security == SecurityMode.SASL;
+  }
+
+  /** The level with this token; the harness has already checked it is one. */
+  static AccumuloMode parse(String text) {
+    return Arrays.stream(values()).filter(m -> m.token.equals(text)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("not an accumulo mode: " + text));
+  }
+
+  /** Why an existing instance's client file does not run this level, if it does not. */
+  Optional<String> mismatch(SecurityConfig clientFile) {
+    if (clientFile.mode() != security) {
+      return Optional.of("the client file is " + clientFile.mode() + ", mode " + token + " needs " + security);
+    }
+    if (qop != null && !clientFile.sasl().qop().equals(List.of(qop))) {
+      return Optional.of("the client file's sasl.qop is " + clientFile.sasl().qop() + ", mode " + token
+          + " needs " + qop);
+    }
+    return Optional.empty();
+  }
+
+  /** Sets this level's site and client properties; the client logs in as the benchmark's {@code ingest} user. */
+  void configure(MiniAccumuloConfigImpl config, BenchSecurity security) {
+    switch (this.security) {
+      case TLS -> tls(config, security);
+      case SASL -> KerberizedCluster.configure(config, security, qop.toString());
+      default -> { }
+    }
+  }
+
+  private static void tls(MiniAccumuloConfigImpl config, BenchSecurity security) {
+    String password = new String(security.storePassword().chars());
+    config.setProperty(Property.INSTANCE_RPC_SSL_ENABLED, "true");
+    config.setProperty(Property.INSTANCE_RPC_SSL_CLIENT_AUTH, "true");
+    config.setProperty(Property.RPC_SSL_KEYSTORE_PATH, security.serverKeyStore().toString());
+    config.setProperty(Property.RPC_SSL_KEYSTORE_PASSWORD, password);
+    config.setProperty(Property.RPC_SSL_KEYSTORE_TYPE, STORE_TYPE);
+    config.setProperty(Property.RPC_SSL_TRUSTSTORE_PATH, security.trustStore().toString());
+    config.setProperty(Property.RPC_SSL_TRUSTSTORE_PASSWORD, password);
+    config.setProperty(Property.RPC_SSL_TRUSTSTORE_TYPE, STORE_TYPE);
+    config.setClientProperty(ClientProperty.SSL_ENABLED, "true");
+    config.setClientProperty(ClientProperty.SSL_KEYSTORE_PATH, security.clientKeyStore().toString());
+    config.setClientProperty(ClientProperty.SSL_KEYSTORE_PASSWORD, password);
+    config.setClientProperty(ClientProperty.SSL_KEYSTORE_TYPE, STORE_TYPE);
+    config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PATH, security.trustStore().toString());
+    config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PASSWORD, password);
+    config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_TYPE, STORE_TYPE);
+  }
+
+  @Override
+  public String toString() {
+    return token;
+  }
+}

@@ -1,0 +1,122 @@
+package io.securethrift.accumulo.ingest;
+
+import io.securethrift.ingest.bench.IngestBackend;
+import io.securethrift.ingest.client.IngestOptions;
+import io.securethrift.ingest.client.IngestResult;
+import io.securethrift.ingest.workload.ContinuousIngestGenerator;
+import io.securethrift.ingest.workload.ContinuousVerifier;
+import io.securethrift.ingest.workload.Entry;
+import io.securethrift.ingest.workload.VerifyResult;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.apache.accumulo.core.client.AccumuloClient;
+import org.apache.accumulo.core.client.AccumuloException;
+import org.apache.accumulo.core.client.AccumuloSecurityException;
+import org.apache.accumulo.core.client.BatchWriter;
+import org.apache.accumulo.core.client.BatchWriterConfig;
+import org.apache.accumulo.core.client.MutationsRejectedException;
+import org.apache.accumulo.core.client.Scanner;
+import org.apache.accumulo.core.client.TableExistsException;
+import org.apache.accumulo.core.client.TableNotFoundException;
+import org.apache.accumulo.core.data.Key;
+import org.apache.accumulo.core.data.Value;
+import org.apache.accumulo.core.security.Authorizations;
+
+/**
+ * One security level's Accumulo instance seen through Accumulo's own client: every iteration writes into a fresh
+ * table (dropping the previous one), so no deleted data lingers in the tablet server's memory or files.
+ */
+final class AccumuloTarget implements IngestBackend.Target {
+  private final String tablePrefix;
+  private final AccumuloClient client;
+  private final LongSupplier serverCpuNanos;
+  private final List<AutoCloseable> resources;
+  private String table;
+  private int generation;
+
+  /**
+   * @param tablePrefix tables are named this plus a generation number
+   * @param serverCpuNanos the tablet server's CPU time so far, or always 0 when it cannot be read
+   * @param resources closed after the client, in order
+   */
+  AccumuloTarget(String tablePrefix, AccumuloClient client, LongSupplier serverCpuNanos,
+      List<AutoCloseable> resources) {
+    this.tablePrefix = tablePrefix;
+    this.client = client;
+    this.serverCpuNanos = serverCpuNanos;
+    this.resources = List.copyOf(resources);
+  }
+
+  @Override
+  public void reset() throws IOException {
+    try {
+      if (table != null) {
+        client.tableOperations().delete(table);
+      }
+      table = tablePrefix + ++generation;
+      client.tableOperations().create(table);
+    } catch (AccumuloException | AccumuloSecurityException | TableNotFoundException | TableExistsException e) {
+      throw new IOException("cannot replace table " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public IngestResult ingest(IngestOptions options) throws IOException {
+    ContinuousIngestGenerator generator = ContinuousIngestGenerator.builder().seed(options.seed())
+        .flushInterval(options.flushInterval()).build();
+    BatchWriterConfig config = new BatchWriterConfig().setMaxMemory(options.batchMemory())
+        .setMaxLatency(options.maxLatency().toMillis(), TimeUnit.MILLISECONDS)
+        .setMaxWriteThreads(options.writeThreads());
+    long serverBefore = serverCpuNanos.getAsLong();
+    long clientBefore = ProcessCpu.nanos(ProcessHandle.current());
+    long start = System.nanoTime();
+    long written;
+    MutationSink sink;
+    try (BatchWriter writer = client.createBatchWriter(table, config)) {
+      sink = new MutationSink(writer);
+      written = generator.generate(options.entries(), sink);
+    } catch (TableNotFoundException e) {
+      throw new IOException("table " + table + " vanished: " + e.getMessage(), e);
+    } catch (MutationsRejectedException e) {
+      throw MutationSink.rejected(e);
+    }
+    long elapsed = System.nanoTime() - start;
+    long clientCpu = ProcessCpu.nanos(ProcessHandle.current()) - clientBefore;
+    return new IngestResult(written, sink.bytes(), elapsed, clientCpu, serverCpuNanos.getAsLong() - serverBefore);
+  }
+
+  @Override
+  public VerifyResult verify() throws IOException {
+    ContinuousVerifier verifier = new ContinuousVerifier();
+    try (Scanner scanner = client.createScanner(table, Authorizations.EMPTY)) {
+      for (Map.Entry<Key, Value> kv : scanner) {
+        Key k = kv.getKey();
+        verifier.add(new Entry(k.getRowData().toArray(), k.getColumnFamilyData().toArray(),
+            k.getColumnQualifierData().toArray(), k.getColumnVisibilityData().toArray(), kv.getValue().get()));
+      }
+    } catch (TableNotFoundException e) {
+      throw new IOException("table " + table + " vanished: " + e.getMessage(), e);
+    }
+    return verifier.result();
+  }
+
+  @Override
+  public void close() {
+    client.close();
+    closeAll(resources);
+  }
+
+  /** Closes every resource in order, even when one fails, so that no cluster outlives the run. */
+  static void closeAll(List<AutoCloseable> resources) {
+    for (AutoCloseable r : resources) {
+      try {
+        r.close();
+      } catch (Exception ignored) {
+        // Each resource stops its own processes; one failing must not keep the others running.
+      }
+    }
+  }
+}

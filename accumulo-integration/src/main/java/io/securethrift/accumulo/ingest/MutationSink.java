@@ -1,0 +1,56 @@
+package io.securethrift.accumulo.ingest;
+
+import io.securethrift.ingest.workload.Entry;
+import io.securethrift.ingest.workload.EntrySink;
+import java.io.IOException;
+import org.apache.accumulo.core.client.BatchWriter;
+import org.apache.accumulo.core.client.MutationsRejectedException;
+import org.apache.accumulo.core.data.Mutation;
+import org.apache.accumulo.core.security.ColumnVisibility;
+
+/**
+ * Feeds generated entries to Accumulo's {@link BatchWriter}, one mutation per entry as Accumulo's continuous ingest
+ * does, and counts the key and value bytes handed over.
+ */
+final class MutationSink implements EntrySink {
+  private static final ColumnVisibility PUBLIC = new ColumnVisibility();
+
+  private final BatchWriter writer;
+  private long bytes;
+
+  MutationSink(BatchWriter writer) {
+    this.writer = writer;
+  }
+
+  @Override
+  public void add(Entry entry) throws IOException {
+    Mutation m = new Mutation(entry.row());
+    m.put(entry.family(), entry.qualifier(),
+        entry.visibility().length == 0 ? PUBLIC : new ColumnVisibility(entry.visibility()), entry.value());
+    bytes += entry.row().length + entry.family().length + entry.qualifier().length + entry.visibility().length
+        + entry.value().length;
+    try {
+      writer.addMutation(m);
+    } catch (MutationsRejectedException e) {
+      throw rejected(e);
+    }
+  }
+
+  @Override
+  public void flush() throws IOException {
+    try {
+      writer.flush();
+    } catch (MutationsRejectedException e) {
+      throw rejected(e);
+    }
+  }
+
+  /** Key and value bytes added so far. */
+  long bytes() {
+    return bytes;
+  }
+
+  static IOException rejected(MutationsRejectedException e) {
+    return new IOException("Accumulo rejected mutations: " + e.getMessage(), e);
+  }
+}
