@@ -5,7 +5,8 @@ import picocli.CommandLine.Command;
 
 /** {@code sasl-bench}: Thrift call throughput and connection set-up for none, auth, auth-int and auth-conf. */
 @Command(name = "sasl-bench", mixinStandardHelpOptions = true, description = {"Thrift echo throughput (1 KiB to 1 MiB)"
-    + " and connection set-up time for none and SASL auth, auth-int, auth-conf, as ratios to none (JMH)."})
+    + " and connection set-up time for none and SASL auth, auth-int, auth-conf, as ratios to none (JMH).",
+    "Other arguments go to JMH; the defaults suit a 2-core machine (1 fork, 2 x 1 s warm-up, 3 x 2 s measurement)."})
 final class SaslBenchCommand extends JmhBenchCommand {
   @Override
   String run(String[] args) throws Exception {
