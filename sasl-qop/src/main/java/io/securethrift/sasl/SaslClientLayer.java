@@ -78,7 +78,7 @@ final class SaslClientLayer implements MessageLayer {
       throw new TTransportException(TTransportException.UNKNOWN, "cannot start SASL " + mechanism + " for "
           + serverName + ": " + Describe.chain(e), e);
     }
-    SaslEndpoint endpoint = new SaslEndpoint.Client(client, subject);
+    SaslEndpoint endpoint = SaslEndpoint.client(client, subject);
     try {
       QualityOfProtection qop = new ClientNegotiation(new Negotiation(stream, limits), endpoint, mechanism,
           settings.qop(), serverName).run(client.hasInitialResponse());

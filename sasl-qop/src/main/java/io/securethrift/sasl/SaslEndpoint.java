@@ -2,28 +2,98 @@ package io.securethrift.sasl;
 
 import java.security.PrivilegedActionException;
 import java.security.PrivilegedExceptionAction;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.security.auth.Subject;
 import javax.security.sasl.SaslClient;
 import javax.security.sasl.SaslException;
 import javax.security.sasl.SaslServer;
 
 /**
- * One side's SASL mechanism, client or server, behind one interface so negotiation and the data phase are written
- * once. Token evaluation runs inside {@code Subject.doAs} of the Kerberos login when there is one, since GSSAPI finds
- * its credentials there.
+ * One side's SASL mechanism, client or server, behind one type so negotiation and the data phase are written once
+ * ({@link SaslClient} and {@link SaslServer} share no supertype). Token evaluation runs inside {@code Subject.doAs}
+ * of the Kerberos login when there is one, since GSSAPI finds its credentials there.
  */
-interface SaslEndpoint {
-  byte[] evaluate(byte[] token) throws SaslException;
+final class SaslEndpoint {
+  @FunctionalInterface
+  private interface Evaluator {
+    byte[] evaluate(byte[] token) throws SaslException;
+  }
 
-  boolean isComplete();
+  @FunctionalInterface
+  private interface Codec {
+    byte[] apply(byte[] bytes, int offset, int length) throws SaslException;
+  }
 
-  byte[] wrap(byte[] bytes, int offset, int length) throws SaslException;
+  @FunctionalInterface
+  private interface Disposer {
+    void dispose() throws SaslException;
+  }
 
-  byte[] unwrap(byte[] bytes, int offset, int length) throws SaslException;
+  private final Evaluator evaluator;
+  private final BooleanSupplier complete;
+  private final Codec wrap;
+  private final Codec unwrap;
+  private final Function<String, Object> properties;
+  private final Disposer disposer;
+  private final Supplier<String> authorizationId;
 
-  Object negotiatedProperty(String name);
+  private SaslEndpoint(Evaluator evaluator, BooleanSupplier complete, Codec wrap, Codec unwrap,
+      Function<String, Object> properties, Disposer disposer, Supplier<String> authorizationId) {
+    this.evaluator = evaluator;
+    this.complete = complete;
+    this.wrap = wrap;
+    this.unwrap = unwrap;
+    this.properties = properties;
+    this.disposer = disposer;
+    this.authorizationId = authorizationId;
+  }
 
-  void dispose();
+  /** A client mechanism, evaluating challenges as {@code subject} (directly when null). */
+  static SaslEndpoint client(SaslClient sasl, Subject subject) {
+    return new SaslEndpoint(token -> as(subject, () -> sasl.evaluateChallenge(token)), sasl::isComplete, sasl::wrap,
+        sasl::unwrap, sasl::getNegotiatedProperty, sasl::dispose, () -> null);
+  }
+
+  /** A server mechanism, evaluating responses as {@code subject} (directly when null). */
+  static SaslEndpoint server(SaslServer sasl, Subject subject) {
+    return new SaslEndpoint(token -> as(subject, () -> sasl.evaluateResponse(token)), sasl::isComplete, sasl::wrap,
+        sasl::unwrap, sasl::getNegotiatedProperty, sasl::dispose, sasl::getAuthorizationID);
+  }
+
+  byte[] evaluate(byte[] token) throws SaslException {
+    return evaluator.evaluate(token);
+  }
+
+  boolean isComplete() {
+    return complete.getAsBoolean();
+  }
+
+  byte[] wrap(byte[] bytes, int offset, int length) throws SaslException {
+    return wrap.apply(bytes, offset, length);
+  }
+
+  byte[] unwrap(byte[] bytes, int offset, int length) throws SaslException {
+    return unwrap.apply(bytes, offset, length);
+  }
+
+  Object negotiatedProperty(String name) {
+    return properties.apply(name);
+  }
+
+  /** Who the peer authenticated as, on a server once negotiation is complete; null on a client. */
+  String authorizationId() {
+    return authorizationId.get();
+  }
+
+  void dispose() {
+    try {
+      disposer.dispose();
+    } catch (SaslException ignored) {
+      // Disposal only releases keys early; the connection is over either way.
+    }
+  }
 
   /** Runs {@code action} as {@code subject} (directly when null), unwrapping the checked exception. */
   static <T> T as(Subject subject, PrivilegedExceptionAction<T> action) throws SaslException {
@@ -43,80 +113,6 @@ interface SaslEndpoint {
         throw s;
       }
       throw new SaslException(e.getException().getMessage(), e.getException());
-    }
-  }
-
-  /** Adapts a {@link SaslClient}. */
-  record Client(SaslClient sasl, Subject subject) implements SaslEndpoint {
-    @Override
-    public byte[] evaluate(byte[] token) throws SaslException {
-      return as(subject, () -> sasl.evaluateChallenge(token));
-    }
-
-    @Override
-    public boolean isComplete() {
-      return sasl.isComplete();
-    }
-
-    @Override
-    public byte[] wrap(byte[] bytes, int offset, int length) throws SaslException {
-      return sasl.wrap(bytes, offset, length);
-    }
-
-    @Override
-    public byte[] unwrap(byte[] bytes, int offset, int length) throws SaslException {
-      return sasl.unwrap(bytes, offset, length);
-    }
-
-    @Override
-    public Object negotiatedProperty(String name) {
-      return sasl.getNegotiatedProperty(name);
-    }
-
-    @Override
-    public void dispose() {
-      try {
-        sasl.dispose();
-      } catch (SaslException ignored) {
-        // Disposal only releases keys early; the connection is over either way.
-      }
-    }
-  }
-
-  /** Adapts a {@link SaslServer}. */
-  record Server(SaslServer sasl, Subject subject) implements SaslEndpoint {
-    @Override
-    public byte[] evaluate(byte[] token) throws SaslException {
-      return as(subject, () -> sasl.evaluateResponse(token));
-    }
-
-    @Override
-    public boolean isComplete() {
-      return sasl.isComplete();
-    }
-
-    @Override
-    public byte[] wrap(byte[] bytes, int offset, int length) throws SaslException {
-      return sasl.wrap(bytes, offset, length);
-    }
-
-    @Override
-    public byte[] unwrap(byte[] bytes, int offset, int length) throws SaslException {
-      return sasl.unwrap(bytes, offset, length);
-    }
-
-    @Override
-    public Object negotiatedProperty(String name) {
-      return sasl.getNegotiatedProperty(name);
-    }
-
-    @Override
-    public void dispose() {
-      try {
-        sasl.dispose();
-      } catch (SaslException ignored) {
-        // Disposal only releases keys early; the connection is over either way.
-      }
     }
   }
 }

@@ -83,18 +83,18 @@ final class SaslServerLayer implements MessageLayer {
     }
   }
 
-  private SaslEndpoint.Server create(String mechanism) throws SaslException {
+  private SaslEndpoint create(String mechanism) throws SaslException {
     if (mechanism.equals(SaslMechanism.GSSAPI.mechanismName()) && login != null) {
       Subject subject = login.subjectForConnection();
       SaslServer server = SaslEndpoint.as(subject, () -> SaslFactories.server(mechanism).createSaslServer(
           mechanism, gssProtocol, gssHost, properties, new ServerCallbacks(null)));
-      return new SaslEndpoint.Server(server, subject);
+      return SaslEndpoint.server(server, subject);
     }
     if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && secrets != null) {
       // "*" accepts the digest-uri for whatever name the client dialled, as Accumulo servers behind aliases need.
       SaslServer server = SaslFactories.server(mechanism).createSaslServer(mechanism, settings.serverPrimary(),
           settings.serverHost().orElse("*"), properties, new ServerCallbacks(secrets));
-      return new SaslEndpoint.Server(server, null);
+      return SaslEndpoint.server(server, null);
     }
     return null;
   }
@@ -104,7 +104,7 @@ final class SaslServerLayer implements MessageLayer {
    * tell it ({@link DelegationTokenOwner}), else the Base64 token identifier the client presented.
    */
   private String principal(ServerNegotiation.Result result) {
-    String id = result.endpoint().sasl().getAuthorizationID();
+    String id = result.endpoint().authorizationId();
     if (result.mechanism().equals(SaslMechanism.DIGEST_MD5.mechanismName())
         && secrets instanceof DelegationTokenOwner owners) {
       return owners.ownerOf(Base64.getDecoder().decode(id));

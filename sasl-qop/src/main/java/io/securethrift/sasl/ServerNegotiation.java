@@ -20,11 +20,11 @@ final class ServerNegotiation {
   /** Creates the server mechanism for a name the client asked for, or null when this server does not offer it. */
   @FunctionalInterface
   interface ServerFactory {
-    SaslEndpoint.Server create(String mechanism) throws SaslException;
+    SaslEndpoint create(String mechanism) throws SaslException;
   }
 
   /** What the negotiation established. */
-  record Result(SaslEndpoint.Server endpoint, String mechanism, QualityOfProtection qop) {}
+  record Result(SaslEndpoint endpoint, String mechanism, QualityOfProtection qop) {}
 
   private final Negotiation negotiation;
   private final List<QualityOfProtection> accepted;
@@ -38,7 +38,7 @@ final class ServerNegotiation {
 
   Result run(ServerFactory factory) throws TTransportException {
     String mechanism = "SASL";
-    SaslEndpoint.Server endpoint = null;
+    SaslEndpoint endpoint = null;
     try {
       Message start = negotiation.receive();
       if (start.status() != NegotiationStatus.START) {
