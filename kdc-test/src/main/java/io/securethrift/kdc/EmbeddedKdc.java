@@ -1,20 +1,17 @@
 package io.securethrift.kdc;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.apache.kerby.kerberos.kerb.KrbException;
 import org.apache.kerby.kerberos.kerb.server.KdcConfig;
 import org.apache.kerby.kerberos.kerb.server.KdcConfigKey;
@@ -198,7 +195,7 @@ public final class EmbeddedKdc implements AutoCloseable {
     } finally {
       restoreKrb5ConfProperty(previousKrb5Conf);
       RUNNING.set(false);
-      deleteRecursively(workDir);
+      Directories.deleteRecursively(workDir);
     }
   }
 
@@ -233,19 +230,6 @@ public final class EmbeddedKdc implements AutoCloseable {
       System.clearProperty(KRB5_CONF_PROPERTY);
     } else {
       System.setProperty(KRB5_CONF_PROPERTY, previous);
-    }
-  }
-
-  static void deleteRecursively(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
     }
   }
 
@@ -324,7 +308,7 @@ public final class EmbeddedKdc implements AutoCloseable {
         restoreKrb5ConfProperty(previous);
         RUNNING.set(false);
         if (workDir != null) {
-          deleteRecursively(workDir);
+          Directories.deleteRecursively(workDir);
         }
         throw new IllegalStateException("cannot start the embedded KDC", e);
       }

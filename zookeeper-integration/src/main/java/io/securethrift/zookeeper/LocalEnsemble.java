@@ -1,5 +1,6 @@
 package io.securethrift.zookeeper;
 
+import io.securethrift.kdc.Directories;
 import io.securethrift.core.SecurityConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,13 +11,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.zookeeper.client.FourLetterWordMain;
 import org.apache.zookeeper.client.ZKClientConfig;
 
@@ -115,17 +114,7 @@ public final class LocalEnsemble implements AutoCloseable {
   @Override
   public void close() {
     servers.forEach(s -> s.jvm.close());
-    deleteRecursively(dir);
-  }
-
-  static void deleteRecursively(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
-    }
+    Directories.deleteRecursively(dir);
   }
 
   /** Settings of a {@link LocalEnsemble}; {@link #start()} launches it without waiting for it to serve. */
@@ -219,7 +208,7 @@ public final class LocalEnsemble implements AutoCloseable {
         return new LocalEnsemble(dir, List.copyOf(started));
       } catch (RuntimeException e) {
         started.forEach(s -> s.jvm.close());
-        deleteRecursively(dir);
+        Directories.deleteRecursively(dir);
         throw e;
       }
     }

@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.kdc.Directories;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
@@ -8,13 +9,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Runs the continuous-ingest workload over every security level and reports what each costs. It starts a real KDC
@@ -73,7 +72,7 @@ public final class IngestBenchmark {
         targets.values().forEach(IngestBackend.Target::close);
       }
     } finally {
-      deleteTree(work);
+      Directories.deleteRecursively(work);
     }
   }
 
@@ -115,13 +114,5 @@ public final class IngestBenchmark {
           + v.unreferenced() + (v.undefinedExamples().isEmpty() ? "" : " undefined rows " + v.undefinedExamples()));
     }
     return result;
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

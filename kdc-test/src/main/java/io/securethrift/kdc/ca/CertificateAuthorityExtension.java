@@ -1,11 +1,9 @@
 package io.securethrift.kdc.ca;
 
+import io.securethrift.kdc.Directories;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -83,7 +81,7 @@ public final class CertificateAuthorityExtension
     ca = null;
     directory = null;
     ownerId = null;
-    deleteRecursively(dir);
+    Directories.deleteRecursively(dir);
   }
 
   @Override
@@ -103,15 +101,5 @@ public final class CertificateAuthorityExtension
       throw new IllegalStateException("the CA exists only between beforeAll and afterAll");
     }
     return value;
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
-    }
   }
 }
