@@ -1,6 +1,5 @@
 package io.securethrift.sasl;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,8 +12,6 @@ import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
-import java.nio.ByteBuffer;
-import java.util.Random;
 import org.apache.thrift.transport.TTransport;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,14 +27,7 @@ class LibthriftInteropTest {
   private static final int LARGE = 200 * 1024;
 
   private static void echoes(EchoService.Client client) throws Exception {
-    for (int size : new int[] {0, 1, 1000, LARGE}) {
-      byte[] payload = new byte[size];
-      new Random(size).nextBytes(payload);
-      ByteBuffer echoed = client.echo(ByteBuffer.wrap(payload));
-      byte[] got = new byte[echoed.remaining()];
-      echoed.get(got);
-      assertArrayEquals(payload, got, "size " + size);
-    }
+    EchoServer.assertEchoes(client, 0, 1, 1000, LARGE);
   }
 
   @ParameterizedTest(name = "{0} {1}")

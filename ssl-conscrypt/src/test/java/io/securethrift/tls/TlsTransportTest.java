@@ -1,6 +1,5 @@
 package io.securethrift.tls;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -74,15 +72,7 @@ class TlsTransportTest {
       EchoServer server = EchoServer.start(serverFactory);
       try {
         try (SecuredTransport transport = clientFactory.open("localhost", server.port())) {
-          var client = EchoServer.client(transport);
-          for (int size : new int[] {0, 128, 16 * 1024, 1 << 20}) {
-            byte[] payload = new byte[size];
-            new Random(size).nextBytes(payload);
-            ByteBuffer echoed = client.echo(ByteBuffer.wrap(payload));
-            byte[] got = new byte[echoed.remaining()];
-            echoed.get(got);
-            assertArrayEquals(payload, got, "size " + size);
-          }
+          EchoServer.assertEchoes(EchoServer.client(transport), 0, 128, 16 * 1024, 1 << 20);
           PeerIdentity identity = transport.peerIdentity();
           assertEquals(protocol, identity.tlsProtocol().orElseThrow());
           assertTrue(TlsPolicy.isAead(identity.tlsCipherSuite().orElseThrow()), identity.toString());

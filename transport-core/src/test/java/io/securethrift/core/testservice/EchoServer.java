@@ -2,7 +2,11 @@ package io.securethrift.core.testservice;
 
 import io.securethrift.core.ServerTransportFactory;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.apache.thrift.server.TServer;
@@ -61,6 +65,20 @@ public final class EchoServer implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /** Echoes a random payload of each size and checks every byte comes back. */
+  public static void assertEchoes(EchoService.Client client, int... sizes) throws TException {
+    for (int size : sizes) {
+      byte[] payload = new byte[size];
+      new Random(size).nextBytes(payload);
+      ByteBuffer echoed = client.echo(ByteBuffer.wrap(payload));
+      byte[] got = new byte[echoed.remaining()];
+      echoed.get(got);
+      if (!Arrays.equals(payload, got)) {
+        throw new AssertionError("echo of " + size + " bytes came back as " + got.length + " different bytes");
+      }
+    }
   }
 
   /** A client of the echo service over an open transport. */
