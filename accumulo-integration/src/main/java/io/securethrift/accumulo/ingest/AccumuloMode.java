@@ -4,6 +4,7 @@ import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.ingest.bench.BenchSecurity;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -60,30 +61,33 @@ enum AccumuloMode {
     return Optional.empty();
   }
 
-  /** Sets this level's site and client properties; the client logs in as the benchmark's {@code ingest} user. */
-  void configure(MiniAccumuloConfigImpl config, BenchSecurity security) {
+  /**
+   * Sets this level's site and client properties; the client logs in as the benchmark's {@code ingest} user. TLS
+   * stores are issued into {@code dir} (see {@link ClusterCertificates}).
+   */
+  void configure(MiniAccumuloConfigImpl config, BenchSecurity security, Path dir) {
     switch (this.security) {
-      case TLS -> tls(config, security);
+      case TLS -> tls(config, ClusterCertificates.issue(dir, security.storePassword().chars()),
+          new String(security.storePassword().chars()));
       case SASL -> KerberizedCluster.configure(config, security, qop.toString());
       default -> { }
     }
   }
 
-  private static void tls(MiniAccumuloConfigImpl config, BenchSecurity security) {
-    String password = new String(security.storePassword().chars());
+  private static void tls(MiniAccumuloConfigImpl config, ClusterCertificates stores, String password) {
     config.setProperty(Property.INSTANCE_RPC_SSL_ENABLED, "true");
     config.setProperty(Property.INSTANCE_RPC_SSL_CLIENT_AUTH, "true");
-    config.setProperty(Property.RPC_SSL_KEYSTORE_PATH, security.serverKeyStore().toString());
+    config.setProperty(Property.RPC_SSL_KEYSTORE_PATH, stores.serverKeyStore().toString());
     config.setProperty(Property.RPC_SSL_KEYSTORE_PASSWORD, password);
     config.setProperty(Property.RPC_SSL_KEYSTORE_TYPE, STORE_TYPE);
-    config.setProperty(Property.RPC_SSL_TRUSTSTORE_PATH, security.trustStore().toString());
+    config.setProperty(Property.RPC_SSL_TRUSTSTORE_PATH, stores.trustStore().toString());
     config.setProperty(Property.RPC_SSL_TRUSTSTORE_PASSWORD, password);
     config.setProperty(Property.RPC_SSL_TRUSTSTORE_TYPE, STORE_TYPE);
     config.setClientProperty(ClientProperty.SSL_ENABLED, "true");
-    config.setClientProperty(ClientProperty.SSL_KEYSTORE_PATH, security.clientKeyStore().toString());
+    config.setClientProperty(ClientProperty.SSL_KEYSTORE_PATH, stores.clientKeyStore().toString());
     config.setClientProperty(ClientProperty.SSL_KEYSTORE_PASSWORD, password);
     config.setClientProperty(ClientProperty.SSL_KEYSTORE_TYPE, STORE_TYPE);
-    config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PATH, security.trustStore().toString());
+    config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PATH, stores.trustStore().toString());
     config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PASSWORD, password);
     config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_TYPE, STORE_TYPE);
   }

@@ -33,15 +33,16 @@ final class BenchCluster implements AutoCloseable {
   }
 
   static BenchCluster start(Path dir, AccumuloMode mode, BenchSecurity security) throws IOException {
-    Files.createDirectories(dir);
+    Path stores = Files.createDirectories(dir.resolve("stores"));
+    Path clusterDir = dir.resolve("cluster");
     // The root password only protects a throw-away instance; it is random so that no fixed secret ships.
     byte[] secret = new byte[16];
     new SecureRandom().nextBytes(secret);
-    MiniAccumuloConfigImpl config = new MiniAccumuloConfigImpl(dir.toFile(), HexFormat.of().formatHex(secret));
+    MiniAccumuloConfigImpl config = new MiniAccumuloConfigImpl(clusterDir.toFile(), HexFormat.of().formatHex(secret));
     config.setNumTservers(1);
     config.setDefaultMemory(OTHER_MEMORY_MB, MemoryUnit.MEGABYTE);
     config.setMemory(ServerType.TABLET_SERVER, TSERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
-    mode.configure(config, security);
+    mode.configure(config, security, stores);
     MiniAccumuloClusterImpl cluster = new MiniAccumuloClusterImpl(config);
     long begin = System.nanoTime();
     try {
@@ -52,7 +53,7 @@ final class BenchCluster implements AutoCloseable {
       throw new IOException("interrupted while starting MiniAccumuloCluster for " + mode, e);
     } catch (IOException | RuntimeException e) {
       stopQuietly(cluster);
-      throw new IOException("MiniAccumuloCluster for " + mode + " did not start (logs in " + dir.resolve("logs")
+      throw new IOException("MiniAccumuloCluster for " + mode + " did not start (logs in " + clusterDir.resolve("logs")
           + "): " + e.getMessage(), e);
     }
     return new BenchCluster(cluster, Duration.ofNanos(System.nanoTime() - begin));
