@@ -3,8 +3,11 @@ package io.securethrift.ingest.cli;
 import io.securethrift.ingest.server.IngestServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityConfigFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,8 +31,12 @@ public final class IngestServerCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (IngestServer server = IngestServer.start(SecurityConfigFiles.read(config, "--config"),
-        new InetSocketAddress(bind, port), writeAheadLog)) {
+    SecurityConfig security = SecurityConfigFiles.read(config, "--config");
+    if (port != 0 && !free(bind, port)) {
+      throw new ConfigException("--port", port + " is already in use on " + bind
+          + "; stop what holds it or choose another port");
+    }
+    try (IngestServer server = IngestServer.start(security, new InetSocketAddress(bind, port), writeAheadLog)) {
       System.out.println("ingest server listening on " + bind + ":" + server.port());
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         try {
@@ -41,5 +48,15 @@ public final class IngestServerCommand implements Callable<Integer> {
       server.awaitTermination();
     }
     return 0;
+  }
+
+  /** Checked before any thread starts, so a busy port is a configuration error, not a half-started server. */
+  private static boolean free(String bind, int port) {
+    try (ServerSocket probe = new ServerSocket()) {
+      probe.bind(new InetSocketAddress(bind, port));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
   }
 }
