@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Certificates from a throw-away CA (RSA 2048, as most deployments) and the configurations the TLS benchmarks
@@ -55,7 +56,12 @@ final class TlsBenchSetup {
    * store's password-based MAC would take milliseconds.
    */
   SecurityConfig config(String security, boolean server) {
-    SecurityConfig.Builder b = SecurityConfig.builder();
+    return config(security, server, List.of("TLSv1.3", "TLSv1.2"));
+  }
+
+  /** As {@link #config(String, boolean)}, with only the given TLS versions enabled. */
+  SecurityConfig config(String security, boolean server, List<String> protocols) {
+    SecurityConfig.Builder b = SecurityConfig.builder().tlsProtocols(protocols);
     if (!security.equals("none")) {
       b.mode(SecurityMode.TLS).tlsEngine(TlsEngine.parse("security", security)).clientAuth(ClientAuth.NONE);
       if (server) {
