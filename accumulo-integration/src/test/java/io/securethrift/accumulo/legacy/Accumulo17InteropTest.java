@@ -1,0 +1,174 @@
+package io.securethrift.accumulo.legacy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.accumulo.AccumuloSecurityConfig;
+import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.Secret;
+import io.securethrift.core.StoreType;
+import io.securethrift.kdc.EmbeddedKdc;
+import io.securethrift.kdc.KdcExtension;
+import io.securethrift.kdc.KerberosIdentity;
+import io.securethrift.kdc.ca.KeyStoreFormat;
+import io.securethrift.kdc.ca.LeafCertificateBuilder;
+import io.securethrift.kdc.ca.TestCertificateAuthority;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.apache.thrift.protocol.TCompactProtocol;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * securethrift clients calling a real Accumulo 1.7.4 tablet server that runs in another JVM on 1.7's own class path
+ * (libthrift 0.9.1), configured from the files that cluster wrote ({@code client.conf}, {@code accumulo-site.xml}),
+ * in each of 1.7's security levels. Each test starts and stops its own cluster (about 5 s).
+ */
+class Accumulo17InteropTest {
+  @RegisterExtension static final KdcExtension KDC = KdcExtension.builder().build();
+  private static final String ROOT_PASSWORD = "root-17";
+  private static final String STORE_PASSWORD = "store-17";
+  private static final String PASSWORD_TOKEN = "org.apache.accumulo.core.client.security.tokens.PasswordToken";
+  private static final String KERBEROS_TOKEN = "org.apache.accumulo.core.client.security.tokens.KerberosToken";
+  private static final String HANDLERS = "site.instance.security.";
+  private static final String HANDLER_PACKAGE = "org.apache.accumulo.server.security.handler.Kerberos";
+
+  @Test
+  void plainClientConf() throws Exception {
+    try (Mac17Process mac = Mac17Process.start(List.of("root.password=" + ROOT_PASSWORD), "")) {
+      SecurityConfig config = AccumuloSecurityConfig.fromClientConf(mac.clientConf());
+      assertEquals(SecurityMode.NONE, config.mode());
+      callWithPassword(config, mac);
+    }
+  }
+
+  @Test
+  void tlsWithClientCertificates(@TempDir Path certs) throws Exception {
+    TestCertificateAuthority ca = TestCertificateAuthority.create();
+    LeafCertificateBuilder server = ca.leaf().commonName("tserver");
+    localNames().forEach(server::addSubjectAlternativeName);
+    char[] password = STORE_PASSWORD.toCharArray();
+    Path keyStore = server.issue().writeKeyStore(certs, "server", KeyStoreFormat.JKS, password);
+    Path trustStore = ca.writeTrustStore(certs, KeyStoreFormat.JKS, password);
+    try (Mac17Process mac = Mac17Process.start(List.of("root.password=" + ROOT_PASSWORD,
+        "site.instance.rpc.ssl.enabled=true", "site.instance.rpc.ssl.clientAuth=true",
+        "site.rpc.javax.net.ssl.keyStore=" + keyStore, "site.rpc.javax.net.ssl.keyStorePassword=" + STORE_PASSWORD,
+        "site.rpc.javax.net.ssl.trustStore=" + trustStore,
+        "site.rpc.javax.net.ssl.trustStorePassword=" + STORE_PASSWORD,
+        // 1.7's defaults are TLSv1 and TLSv1.1, which JDK 17 disables.
+        "site.rpc.ssl.client.protocol=TLSv1.2", "site.rpc.ssl.server.enabled.protocols=TLSv1.2,TLSv1.3"), "")) {
+      SecurityConfig config = AccumuloSecurityConfig.fromSiteXml(mac.siteXml());
+      assertEquals(SecurityMode.TLS, config.mode());
+      callWithPassword(config, mac);
+      SecurityConfig withoutCertificate = SecurityConfig.builder().mode(SecurityMode.TLS)
+          .trustStore(trustStore, StoreType.JKS, Secret.of(STORE_PASSWORD)).build();
+      assertThrows(Exception.class, () -> callWithPassword(withoutCertificate, mac),
+          "1.7 with instance.rpc.ssl.clientAuth=true refuses a client without a certificate");
+    }
+  }
+
+  @Test
+  void saslAuthConfWithKerberos() throws Exception {
+    EmbeddedKdc kdc = KDC.kdc();
+    String host = InetAddress.getLocalHost().getCanonicalHostName();
+    // 1.7 tablet servers register the canonical host name, and clients ask for a ticket to accumulo/<that name>.
+    KerberosIdentity service = kdc.servicePrincipal("accumulo", host);
+    KerberosIdentity root = kdc.principal("root");
+    String jvm = "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED -Djava.security.krb5.conf="
+        + kdc.krb5Conf();
+    try (Mac17Process mac = Mac17Process.start(List.of("root.password=" + ROOT_PASSWORD,
+        "root.user=" + root.principal(), "core-site.kerberos=true",
+        HANDLERS + "authenticator=" + HANDLER_PACKAGE + "Authenticator",
+        HANDLERS + "authorizor=" + HANDLER_PACKAGE + "Authorizor",
+        HANDLERS + "permissionHandler=" + HANDLER_PACKAGE + "PermissionHandler",
+        "site.instance.rpc.sasl.enabled=true", "site.rpc.sasl.qop=auth-conf",
+        "site.general.kerberos.principal=" + service.principal(),
+        "site.general.kerberos.keytab=" + service.keytab()), jvm)) {
+      SecurityConfig config = AccumuloSecurityConfig.fromClientConf(mac.clientConf()).toBuilder()
+          .kerberosLogin(root.principal(), root.keytab()).build();
+      assertEquals(SecurityMode.SASL, config.mode());
+      assertEquals(List.of(QualityOfProtection.AUTH_CONF), config.sasl().qop());
+      try (Connection c = Connection.open(config, mac)) {
+        assertEquals(QualityOfProtection.AUTH_CONF, c.transport.peerIdentity().qop().orElseThrow());
+        assertEquals(mac.instanceId(), c.service.getInstanceId());
+        assertTrue(c.service.authenticate(kerberos(root.principal(), mac)));
+        assertThrows(ClientService17.SecurityException.class,
+            () -> c.service.authenticate(kerberos(kdc.qualify("mallory"), mac)),
+            "the credentials must name the principal the SASL session authenticated");
+      }
+    }
+  }
+
+  private static void callWithPassword(SecurityConfig config, Mac17Process mac) throws Exception {
+    try (Connection c = Connection.open(config, mac)) {
+      assertEquals(config.mode(), c.transport.peerIdentity().mode());
+      assertEquals(mac.instanceId(), c.service.getInstanceId());
+      assertTrue(c.service.authenticate(password("root", ROOT_PASSWORD, mac)));
+      assertThrows(ClientService17.SecurityException.class,
+          () -> c.service.authenticate(password("root", "wrong", mac)));
+    }
+  }
+
+  /** A 1.7 {@code PasswordToken} serializes as Hadoop's compressed byte array: length, then gzip of the password. */
+  private static ClientService17.Credentials password(String user, String password, Mac17Process mac)
+      throws IOException {
+    ByteArrayOutputStream gzip = new ByteArrayOutputStream();
+    try (GZIPOutputStream out = new GZIPOutputStream(gzip)) {
+      out.write(password.getBytes(StandardCharsets.UTF_8));
+    }
+    ByteArrayOutputStream token = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(token)) {
+      out.writeInt(gzip.size());
+      gzip.writeTo(out);
+    }
+    return new ClientService17.Credentials(user, PASSWORD_TOKEN, token.toByteArray(), mac.instanceId());
+  }
+
+  /** A 1.7 {@code KerberosToken} serializes as its version number, 1; the identity comes from the SASL session. */
+  private static ClientService17.Credentials kerberos(String principal, Mac17Process mac) {
+    return new ClientService17.Credentials(principal, KERBEROS_TOKEN, new byte[] {0, 0, 0, 1}, mac.instanceId());
+  }
+
+  private static LinkedHashSet<String> localNames() throws IOException {
+    InetAddress local = InetAddress.getLocalHost();
+    return new LinkedHashSet<>(List.of("localhost", "127.0.0.1", local.getHostName(), local.getCanonicalHostName()));
+  }
+
+  /** One securethrift connection to the 1.7 tablet server and the hand-written client on it. */
+  private record Connection(ClientTransportFactory factory, SecuredTransport transport, ClientService17 service)
+      implements AutoCloseable {
+    static Connection open(SecurityConfig config, Mac17Process mac) throws Exception {
+      String address = mac.tabletServer();
+      int colon = address.lastIndexOf(':');
+      ClientTransportFactory factory = ClientTransportFactory.create(config);
+      try {
+        SecuredTransport transport = factory.open(address.substring(0, colon),
+            Integer.parseInt(address.substring(colon + 1)));
+        return new Connection(factory, transport, new ClientService17(new TCompactProtocol(transport)));
+      } catch (Exception e) {
+        factory.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      transport.close();
+      factory.close();
+    }
+  }
+}
