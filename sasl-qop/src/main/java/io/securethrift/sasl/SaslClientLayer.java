@@ -13,6 +13,7 @@ import io.securethrift.core.Limits;
 import io.securethrift.core.spi.MessageLayer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.security.AccessController;
 import java.util.Map;
 import javax.security.auth.Subject;
 import javax.security.auth.callback.CallbackHandler;
@@ -26,7 +27,9 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * The client side of SASL for one configuration: Accumulo's parameters (protocol = server primary, server name =
  * the configured or dialled host, optionally canonicalized; no authorization id; only {@code javax.security.sasl.qop}
- * set) and, for GSSAPI, the keytab login every negotiation runs as.
+ * set) and, for GSSAPI, the keytab login every negotiation runs as. Without a configured principal a GSSAPI client
+ * runs as the caller's {@link Subject} at {@link #open} time (for example inside {@code Subject.doAs} or Hadoop's
+ * {@code UserGroupInformation.doAs}), so processes that already manage their Kerberos login keep it.
  */
 final class SaslClientLayer implements MessageLayer {
   private final SaslSettings settings;
@@ -46,10 +49,8 @@ final class SaslClientLayer implements MessageLayer {
       // The server's levels are hidden inside GSSAPI; asking for all lets the client see one and name it.
       this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(QopLists.widened(settings.qop())));
       this.callbacks = null;
-      this.login = KeytabLogin.start(settings.kerberosPrincipal().orElseThrow(() -> new ConfigException(
-          ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), "empty, but GSSAPI clients log in from a keytab; set it and "
-              + ConfigProperty.SASL_KERBEROS_KEYTAB.key())), settings.kerberosKeytab().orElseThrow(),
-          settings.renewalPeriod());
+      this.login = settings.kerberosPrincipal().map(principal -> KeytabLogin.start(principal,
+          settings.kerberosKeytab().orElseThrow(), settings.renewalPeriod())).orElse(null);
     } else {
       this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
       DelegationToken token = settings.delegationToken().orElseThrow(() -> new ConfigException(
@@ -66,7 +67,8 @@ final class SaslClientLayer implements MessageLayer {
     String serverName = serverName(host);
     Subject subject;
     try {
-      subject = login == null ? null : login.subjectForConnection();
+      subject = login != null ? login.subjectForConnection()
+          : mechanism == SaslMechanism.GSSAPI ? callerSubject() : null;
     } catch (KerberosLoginException e) {
       throw new TTransportException(TTransportException.UNKNOWN, e.getMessage(), e);
     }
@@ -89,6 +91,19 @@ final class SaslClientLayer implements MessageLayer {
       endpoint.dispose();
       throw e;
     }
+  }
+
+  /** The caller's Kerberos subject; GSSAPI would otherwise fall back to a JAAS login that fails obscurely. */
+  @SuppressWarnings("removal") // Subject.current() replaces it from JDK 18; this module targets 17.
+  private static Subject callerSubject() {
+    Subject subject = Subject.getSubject(AccessController.getContext());
+    if (subject == null || KeytabLogin.ticketGrantingTicket(subject) == null) {
+      throw new KerberosLoginException("GSSAPI client without " + ConfigProperty.SASL_KERBEROS_PRINCIPAL.key()
+          + " runs as the caller's Kerberos login, but the caller has none; set it and "
+          + ConfigProperty.SASL_KERBEROS_KEYTAB.key() + ", or open the connection inside Subject.doAs or"
+          + " UserGroupInformation.doAs of a logged-in subject");
+    }
+    return subject;
   }
 
   /** The host part of the server principal: configured, else the dialled host, canonicalized if asked to. */
