@@ -8,21 +8,10 @@ import io.securethrift.core.ClientAuth;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.kdc.ca.IssuedCertificate;
-import io.securethrift.kdc.ca.KeyStoreFormat;
-import io.securethrift.kdc.ca.LeafCertificateBuilder;
-import io.securethrift.kdc.ca.TestCertificateAuthority;
-import java.io.IOException;
 import java.io.Writer;
-import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Properties;
-import java.util.Set;
-import org.apache.accumulo.core.conf.ClientProperty;
-import org.apache.accumulo.core.conf.Property;
 import org.apache.accumulo.core.trace.thrift.TInfo;
 import org.apache.thrift.TException;
 import org.junit.jupiter.api.AfterAll;
@@ -38,42 +27,13 @@ import org.slf4j.LoggerFactory;
  */
 class MacTlsInteropTest {
   private static final Logger LOG = LoggerFactory.getLogger(MacTlsInteropTest.class);
-  private static final String PASSWORD = "store-secret";
   @TempDir static Path certs;
   private static MiniAccumulo mac;
 
   @BeforeAll
   static void start() throws Exception {
-    TestCertificateAuthority ca = TestCertificateAuthority.create();
-    Path server = leaf(ca, "tserver").writeKeyStore(certs, "server", KeyStoreFormat.JKS, PASSWORD.toCharArray());
-    Path client = ca.leaf().commonName("root").issue()
-        .writeKeyStore(certs, "client", KeyStoreFormat.JKS, PASSWORD.toCharArray());
-    Path trust = ca.writeTrustStore(certs, KeyStoreFormat.JKS, PASSWORD.toCharArray());
-    mac = MiniAccumulo.start(config -> {
-      config.setProperty(Property.INSTANCE_RPC_SSL_ENABLED, "true");
-      config.setProperty(Property.INSTANCE_RPC_SSL_CLIENT_AUTH, "true");
-      config.setProperty(Property.RPC_SSL_KEYSTORE_PATH, server.toString());
-      config.setProperty(Property.RPC_SSL_KEYSTORE_PASSWORD, PASSWORD);
-      config.setProperty(Property.RPC_SSL_TRUSTSTORE_PATH, trust.toString());
-      config.setProperty(Property.RPC_SSL_TRUSTSTORE_PASSWORD, PASSWORD);
-      config.setClientProperty(ClientProperty.SSL_ENABLED, "true");
-      config.setClientProperty(ClientProperty.SSL_KEYSTORE_PATH, client.toString());
-      config.setClientProperty(ClientProperty.SSL_KEYSTORE_PASSWORD, PASSWORD);
-      config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PATH, trust.toString());
-      config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PASSWORD, PASSWORD);
-    });
+    mac = MiniAccumulo.start(config -> TlsMac.configure(config, certs));
     LOG.warn("MiniAccumuloCluster (ssl, client auth) started in {} ms", mac.startTime().toMillis());
-  }
-
-  /** A server certificate naming every way this host may be addressed, since securethrift verifies host names. */
-  private static IssuedCertificate leaf(TestCertificateAuthority ca, String name)
-      throws IOException {
-    InetAddress local = InetAddress.getLocalHost();
-    Set<String> names = new LinkedHashSet<>(List.of("localhost", "127.0.0.1", local.getHostName(),
-        local.getCanonicalHostName(), local.getHostAddress()));
-    LeafCertificateBuilder builder = ca.leaf().commonName(name);
-    names.forEach(builder::addSubjectAlternativeName);
-    return builder.issue();
   }
 
   @AfterAll
