@@ -72,7 +72,8 @@ class TlsTransportTest {
       EchoServer server = EchoServer.start(serverFactory);
       try {
         try (SecuredTransport transport = clientFactory.open("localhost", server.port())) {
-          EchoServer.assertEchoes(EchoServer.client(transport), 0, 128, 16 * 1024, 1 << 20);
+          var client = EchoServer.client(transport);
+          EchoServer.assertEchoes(client, 0, 128, 16 * 1024, 1 << 20);
           PeerIdentity identity = transport.peerIdentity();
           assertEquals(protocol, identity.tlsProtocol().orElseThrow());
           assertTrue(TlsPolicy.isAead(identity.tlsCipherSuite().orElseThrow()), identity.toString());
