@@ -52,8 +52,8 @@ public final class ZkBenchCommand implements Callable<Integer> {
   @Spec
   private CommandSpec spec;
 
-  @Option(names = "--znodes", description = "znodes per phase (default: ${DEFAULT-VALUE})")
-  private int znodes = 2_000;
+  @Option(names = "--znodes", description = "znodes per phase, as zk-latencies (default: ${DEFAULT-VALUE})")
+  private int znodes = 10_000;
 
   @Option(names = "--iterations", description = "measured iterations per mode, after one warm-up"
       + " (default: ${DEFAULT-VALUE})")
