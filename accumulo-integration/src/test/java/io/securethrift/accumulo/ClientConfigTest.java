@@ -22,34 +22,30 @@ import org.junit.jupiter.api.io.TempDir;
 class ClientConfigTest {
   @TempDir Path dir;
   private ConfigFixture fixture;
-  private Path keyStore;
-  private Path trustStore;
 
   @BeforeEach
   void stores() {
-    fixture = new ConfigFixture(dir);
-    keyStore = Stores.keyStore(dir, "client", Stores.KEY_PASSWORD);
-    trustStore = Stores.trustStore(dir);
+    fixture = new ConfigFixture(dir, "client");
   }
 
   @Test
   void clientConfWithoutClientAuthLoadsOnlyTheTrustStore() {
     SecurityConfig config = fixture.clientConf(props("instance.name", "test", "instance.rpc.ssl.enabled", "true",
-        "rpc.javax.net.ssl.trustStore", trustStore.toString(), "rpc.ssl.client.protocol", "TLSv1.2",
+        "rpc.javax.net.ssl.trustStore", fixture.trustStore().toString(), "rpc.ssl.client.protocol", "TLSv1.2",
         "rpc.ssl.server.enabled.protocols", "TLSv1,TLSv1.3"));
     assertEquals(SecurityMode.TLS, config.mode());
     assertTrue(config.tls().keyStore().isEmpty(), "the default key store path is not even looked at");
-    assertEquals(trustStore, config.tls().trustStore().orElseThrow().path());
+    assertEquals(fixture.trustStore(), config.tls().trustStore().orElseThrow().path());
     assertEquals(List.of("TLSv1.2"), config.tls().protocols(), "a client uses rpc.ssl.client.protocol alone");
   }
 
   @Test
   void clientConfWithClientAuthPresentsItsKeyStore() {
     SecurityConfig config = fixture.clientConf(props("instance.rpc.ssl.enabled", "true",
-        "instance.rpc.ssl.clientAuth", "true", "rpc.javax.net.ssl.keyStore", keyStore.toString(),
+        "instance.rpc.ssl.clientAuth", "true", "rpc.javax.net.ssl.keyStore", fixture.keyStore().toString(),
         "rpc.javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD), "rpc.javax.net.ssl.keyStoreType",
-        "JKS", "rpc.javax.net.ssl.trustStore", trustStore.toString(), "rpc.ssl.client.protocol", "TLSv1.3"));
-    assertEquals(keyStore, config.tls().keyStore().orElseThrow().path());
+        "JKS", "rpc.javax.net.ssl.trustStore", fixture.trustStore().toString(), "rpc.ssl.client.protocol", "TLSv1.3"));
+    assertEquals(fixture.keyStore(), config.tls().keyStore().orElseThrow().path());
     assertEquals(ClientAuth.NEED, config.tls().clientAuth());
     assertEquals(List.of("TLSv1.3"), config.tls().protocols());
   }
@@ -70,12 +66,12 @@ class ClientConfigTest {
   @Test
   void clientPropertiesKeyStorePathTurnsOnClientAuth() {
     SecurityConfig config = fixture.clientProperties(props("instance.name", "test", "ssl.enabled", "true",
-        "ssl.keystore.path", keyStore.toString(), "ssl.keystore.password", new String(Stores.KEY_PASSWORD),
-        "ssl.keystore.type", "jks", "ssl.truststore.path", trustStore.toString(),
+        "ssl.keystore.path", fixture.keyStore().toString(), "ssl.keystore.password", new String(Stores.KEY_PASSWORD),
+        "ssl.keystore.type", "jks", "ssl.truststore.path", fixture.trustStore().toString(),
         "ssl.truststore.password", new String(Stores.TRUST_PASSWORD), "ssl.truststore.type", "jks",
         "rpc.transport.idle.timeout", "3s"));
     assertEquals(ClientAuth.NEED, config.tls().clientAuth());
-    assertEquals(keyStore, config.tls().keyStore().orElseThrow().path());
+    assertEquals(fixture.keyStore(), config.tls().keyStore().orElseThrow().path());
     assertEquals(StoreType.JKS, config.tls().trustStore().orElseThrow().type());
     assertArrayEquals(Stores.TRUST_PASSWORD, config.tls().trustStore().orElseThrow().password().orElseThrow().chars());
     assertEquals(List.of("TLSv1.2"), config.tls().protocols(), "Accumulo 2.x clients use TLSv1.2");
@@ -84,7 +80,7 @@ class ClientConfigTest {
   @Test
   void clientPropertiesWithoutKeyStoreNeedNoClientCertificate() {
     SecurityConfig config = fixture.clientProperties(props("ssl.enabled", "true",
-        "ssl.truststore.path", trustStore.toString(), "securethrift.tls.protocols", "TLSv1.3,TLSv1.2"));
+        "ssl.truststore.path", fixture.trustStore().toString(), "securethrift.tls.protocols", "TLSv1.3,TLSv1.2"));
     assertEquals(ClientAuth.NONE, config.tls().clientAuth());
     assertTrue(config.tls().keyStore().isEmpty());
     assertEquals(List.of("TLSv1.3", "TLSv1.2"), config.tls().protocols(), "no Accumulo key: the library key decides");
@@ -116,7 +112,7 @@ class ClientConfigTest {
     Path conf = fixture.properties("client.conf", props("instance.rpc.sasl.enabled", "true"));
     assertEquals(SecurityMode.SASL, AccumuloSecurityConfig.fromClientConf(conf).mode());
     Path properties = fixture.properties("accumulo-client.properties", props("ssl.enabled", "true",
-        "ssl.truststore.path", trustStore.toString()));
+        "ssl.truststore.path", fixture.trustStore().toString()));
     assertEquals(SecurityMode.TLS, AccumuloSecurityConfig.fromClientProperties(properties).mode());
   }
 }

@@ -22,12 +22,10 @@ class ConfigFileReaderTest {
   private static final String SETTING = "--config";
   @TempDir Path dir;
   private ConfigFixture fixture;
-  private Path trustStore;
 
   @BeforeEach
   void files() {
-    fixture = new ConfigFixture(dir);
-    trustStore = Stores.trustStore(dir);
+    fixture = new ConfigFixture(dir, "server");
   }
 
   @Test
@@ -41,7 +39,7 @@ class ConfigFileReaderTest {
   @Test
   void clientConfIsReadByName() {
     SecurityConfig config = read(fixture.properties("client.conf", props("instance.rpc.ssl.enabled", "true",
-        "rpc.javax.net.ssl.trustStore", trustStore.toString(), "rpc.ssl.client.protocol", "TLSv1.3")));
+        "rpc.javax.net.ssl.trustStore", fixture.trustStore().toString(), "rpc.ssl.client.protocol", "TLSv1.3")));
     assertEquals(SecurityMode.TLS, config.mode());
     assertEquals(List.of("TLSv1.3"), config.tls().protocols());
     assertTrue(config.tls().keyStore().isEmpty(), "a client file loads no key store without client auth");
@@ -56,7 +54,7 @@ class ConfigFileReaderTest {
   @Test
   void clientPropertiesIsReadByName() {
     SecurityConfig config = read(fixture.properties("accumulo-client.properties", props("ssl.enabled", "true",
-        "ssl.truststore.path", trustStore.toString())));
+        "ssl.truststore.path", fixture.trustStore().toString())));
     assertEquals(SecurityMode.TLS, config.mode());
     assertEquals(List.of("TLSv1.2"), config.tls().protocols(), "Accumulo 2.x clients use TLSv1.2");
   }

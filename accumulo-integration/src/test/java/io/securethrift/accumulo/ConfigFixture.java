@@ -9,17 +9,25 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
 
-/** Writes Accumulo configuration files into a directory and reads them back against a fixed environment. */
+/**
+ * Writes Accumulo configuration files into a directory and reads them back against a fixed environment, with a key
+ * store and a trust store from {@link Stores} in the same directory.
+ */
 final class ConfigFixture {
   static final String HOST = "node1.example.com";
 
   private final Path dir;
+  private final Path keyStore;
+  private final Path trustStore;
   private Map<String, String> variables = Map.of();
   private Properties systemProperties = new Properties();
   private ClassLoader classLoader = ConfigFixture.class.getClassLoader();
 
-  ConfigFixture(Path dir) {
+  /** Writes the stores: the key store is {@code dir/<keyStoreName>.jks}. */
+  ConfigFixture(Path dir, String keyStoreName) {
     this.dir = dir;
+    this.keyStore = Stores.keyStore(dir, keyStoreName, Stores.KEY_PASSWORD);
+    this.trustStore = Stores.trustStore(dir);
   }
 
   ConfigFixture variables(Map<String, String> variables) {
@@ -39,6 +47,26 @@ final class ConfigFixture {
 
   Path dir() {
     return dir;
+  }
+
+  Path keyStore() {
+    return keyStore;
+  }
+
+  Path trustStore() {
+    return trustStore;
+  }
+
+  /** Site properties that turn on SSL with both stores and their passwords, followed by {@code more} pairs. */
+  Map<String, String> ssl(String... more) {
+    Map<String, String> map = Stores.props("instance.rpc.ssl.enabled", "true",
+        "rpc.javax.net.ssl.keyStore", keyStore.toString(),
+        "rpc.javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD),
+        "rpc.javax.net.ssl.trustStore", trustStore.toString(),
+        "rpc.javax.net.ssl.trustStorePassword", new String(Stores.TRUST_PASSWORD),
+        "rpc.ssl.client.protocol", "TLSv1.2");
+    map.putAll(Stores.props(more));
+    return map;
   }
 
   /** Writes {@code accumulo-site.xml} with the properties in order. */

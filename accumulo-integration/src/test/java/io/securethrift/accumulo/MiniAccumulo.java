@@ -1,13 +1,16 @@
 package io.securethrift.accumulo;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.kdc.Directories;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -22,6 +25,7 @@ import org.apache.accumulo.core.securityImpl.thrift.TCredentials;
 import org.apache.accumulo.minicluster.MemoryUnit;
 import org.apache.accumulo.miniclusterImpl.MiniAccumuloClusterImpl;
 import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
+import org.apache.thrift.TException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -67,7 +71,7 @@ final class MiniAccumulo implements AutoCloseable {
         cluster.stop();
       }
       logTails(dir.resolve("logs"));
-      delete(dir);
+      Directories.deleteRecursively(dir);
       throw e;
     }
   }
@@ -113,6 +117,17 @@ final class MiniAccumulo implements AutoCloseable {
         ByteBuffer.wrap(new byte[] {0, 0, 0, KERBEROS_TOKEN_VERSION}), instanceId().canonical());
   }
 
+  /** Asserts that a securethrift client with {@code config} cannot call the tablet server. */
+  void assertTabletServerRefuses(SecurityConfig config) {
+    try (ClientTransportFactory factory = ClientTransportFactory.create(config)) {
+      assertThrows(TException.class, () -> {
+        try (AccumuloRpc rpc = AccumuloRpc.open(factory, tabletServers().get(0))) {
+          rpc.client().getInstanceId();
+        }
+      });
+    }
+  }
+
   @Override
   public void close() throws IOException {
     try {
@@ -122,7 +137,7 @@ final class MiniAccumulo implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while stopping MiniAccumuloCluster", e);
     } finally {
-      delete(dir);
+      Directories.deleteRecursively(dir);
     }
   }
 
@@ -137,16 +152,6 @@ final class MiniAccumulo implements AutoCloseable {
         LOG.error("{} (last 40 lines):\n{}", f.getFileName(),
             String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));
       }
-    }
-  }
-
-  private static void delete(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
     }
   }
 }

@@ -21,28 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
 class RejectedValuesTest {
   @TempDir Path dir;
   private ConfigFixture fixture;
-  private Path keyStore;
-  private Path trustStore;
   private String site;
   private String clientProperties;
 
   @BeforeEach
   void stores() {
-    fixture = new ConfigFixture(dir);
-    keyStore = Stores.keyStore(dir, "server", Stores.KEY_PASSWORD);
-    trustStore = Stores.trustStore(dir);
+    fixture = new ConfigFixture(dir, "server");
     site = " (in " + dir.resolve("accumulo-site.xml") + ")";
     clientProperties = " (in " + dir.resolve("accumulo-client.properties") + ")";
-  }
-
-  private Map<String, String> ssl(String... more) {
-    Map<String, String> map = props("instance.rpc.ssl.enabled", "true",
-        "rpc.javax.net.ssl.keyStore", keyStore.toString(),
-        "rpc.javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD),
-        "rpc.javax.net.ssl.trustStore", trustStore.toString(),
-        "rpc.ssl.client.protocol", "TLSv1.2");
-    map.putAll(props(more));
-    return map;
   }
 
   private static void rejected(String key, String message, Supplier<?> read) {
@@ -52,100 +38,93 @@ class RejectedValuesTest {
     assertFalse(e.getMessage().contains(new String(Stores.KEY_PASSWORD)), "no secret in messages");
   }
 
+  /** {@code key=value} alone in accumulo-site.xml is rejected with {@code message}. */
+  private void siteRejects(String key, String value, String message) {
+    rejected(key, message + site, () -> fixture.site(props(key, value)));
+  }
+
+  /** {@code key=value} alone in accumulo-client.properties is rejected with {@code message}. */
+  private void clientPropertiesRejects(String key, String value, String message) {
+    rejected(key, message + clientProperties, () -> fixture.clientProperties(props(key, value)));
+  }
+
   @Test
   void malformedBoolean() {
-    rejected("instance.rpc.ssl.enabled", "'yes' is not accepted; accepted values: true, false" + site,
-        () -> fixture.site(props("instance.rpc.ssl.enabled", "yes")));
-    rejected("instance.rpc.ssl.clientAuth", "'1' is not accepted; accepted values: true, false" + site,
-        () -> fixture.site(props("instance.rpc.ssl.clientAuth", "1")));
-    rejected("ssl.use.jsse", "'' is not accepted; accepted values: true, false" + clientProperties,
-        () -> fixture.clientProperties(props("ssl.use.jsse", "")));
+    siteRejects("instance.rpc.ssl.enabled", "yes", "'yes' is not accepted; accepted values: true, false");
+    siteRejects("instance.rpc.ssl.clientAuth", "1", "'1' is not accepted; accepted values: true, false");
+    clientPropertiesRejects("ssl.use.jsse", "", "'' is not accepted; accepted values: true, false");
   }
 
   @Test
   void qopIsExactAndCaseSensitive() {
-    rejected("rpc.sasl.qop", "'AUTH' is not accepted; accepted values: auth, auth-int, auth-conf" + site,
-        () -> fixture.site(props("rpc.sasl.qop", "AUTH")));
-    rejected("sasl.qop", "'auth-conf,auth' is not accepted; accepted values: auth, auth-int, auth-conf"
-        + clientProperties, () -> fixture.clientProperties(props("sasl.qop", "auth-conf,auth")));
+    siteRejects("rpc.sasl.qop", "AUTH", "'AUTH' is not accepted; accepted values: auth, auth-int, auth-conf");
+    clientPropertiesRejects("sasl.qop", "auth-conf,auth",
+        "'auth-conf,auth' is not accepted; accepted values: auth, auth-int, auth-conf");
   }
 
   @Test
   void unknownRpcKeys() {
-    rejected("rpc.ssl.clientAuth", "unknown key for accumulo-site.xml (Accumulo 1.7); accepted keys:"
+    String siteKeys = "unknown key for accumulo-site.xml (Accumulo 1.7); accepted keys:"
         + " instance.rpc.sasl.allowed.host.impersonation, instance.rpc.sasl.allowed.user.impersonation,"
         + " instance.rpc.sasl.enabled, instance.rpc.sasl.impersonation.*, instance.rpc.ssl.clientAuth,"
         + " instance.rpc.ssl.enabled, rpc.javax.net.ssl.keyStore, rpc.javax.net.ssl.keyStorePassword,"
         + " rpc.javax.net.ssl.keyStoreType, rpc.javax.net.ssl.trustStore, rpc.javax.net.ssl.trustStorePassword,"
         + " rpc.javax.net.ssl.trustStoreType, rpc.sasl.qop, rpc.ssl.cipher.suites, rpc.ssl.client.protocol,"
-        + " rpc.ssl.server.enabled.protocols, rpc.useJsse" + site,
-        () -> fixture.site(props("rpc.ssl.clientAuth", "true")));
-    rejected("rpc.backlog", "unknown key for accumulo-site.xml (Accumulo 1.7); accepted keys:"
-        + " instance.rpc.sasl.allowed.host.impersonation, instance.rpc.sasl.allowed.user.impersonation,"
-        + " instance.rpc.sasl.enabled, instance.rpc.sasl.impersonation.*, instance.rpc.ssl.clientAuth,"
-        + " instance.rpc.ssl.enabled, rpc.javax.net.ssl.keyStore, rpc.javax.net.ssl.keyStorePassword,"
-        + " rpc.javax.net.ssl.keyStoreType, rpc.javax.net.ssl.trustStore, rpc.javax.net.ssl.trustStorePassword,"
-        + " rpc.javax.net.ssl.trustStoreType, rpc.sasl.qop, rpc.ssl.cipher.suites, rpc.ssl.client.protocol,"
-        + " rpc.ssl.server.enabled.protocols, rpc.useJsse" + site,
-        () -> fixture.site(props("rpc.backlog", "50")));
-    rejected("ssl.keystore.alias", "unknown key for accumulo-client.properties (Accumulo 2.x); accepted keys:"
-        + " rpc.transport.idle.timeout, sasl.enabled, sasl.kerberos.server.primary, sasl.qop, ssl.enabled,"
-        + " ssl.keystore.password, ssl.keystore.path, ssl.keystore.type, ssl.truststore.password,"
-        + " ssl.truststore.path, ssl.truststore.type, ssl.use.jsse" + clientProperties,
-        () -> fixture.clientProperties(props("ssl.keystore.alias", "me")));
+        + " rpc.ssl.server.enabled.protocols, rpc.useJsse";
+    siteRejects("rpc.ssl.clientAuth", "true", siteKeys);
+    siteRejects("rpc.backlog", "50", siteKeys);
+    clientPropertiesRejects("ssl.keystore.alias", "me", "unknown key for accumulo-client.properties (Accumulo 2.x);"
+        + " accepted keys: rpc.transport.idle.timeout, sasl.enabled, sasl.kerberos.server.primary, sasl.qop,"
+        + " ssl.enabled, ssl.keystore.password, ssl.keystore.path, ssl.keystore.type, ssl.truststore.password,"
+        + " ssl.truststore.path, ssl.truststore.type, ssl.use.jsse");
   }
 
   @Test
   void malformedDurations() {
-    rejected("general.rpc.timeout", "'soon' is not a duration; write a whole number with a unit: ms, s, m, h or d"
-        + " (for example 30s); a bare number means seconds" + site,
-        () -> fixture.site(props("general.rpc.timeout", "soon")));
-    rejected("general.kerberos.renewal.period", "'0s' must be greater than zero" + site,
-        () -> fixture.site(props("general.kerberos.renewal.period", "0")));
+    siteRejects("general.rpc.timeout", "soon", "'soon' is not a duration; write a whole number with a unit: ms, s,"
+        + " m, h or d (for example 30s); a bare number means seconds");
+    siteRejects("general.kerberos.renewal.period", "0", "'0s' must be greater than zero");
   }
 
   @Test
   void storeTypes() {
-    rejected("rpc.javax.net.ssl.keyStoreType", "'jceks' is not accepted; accepted values: jks, pkcs12, pem" + site,
-        () -> fixture.site(props("rpc.javax.net.ssl.keyStoreType", "jceks")));
-    rejected("ssl.truststore.type", "'p12' is not accepted; accepted values: jks, pkcs12, pem" + clientProperties,
-        () -> fixture.clientProperties(props("ssl.truststore.type", "p12")));
+    siteRejects("rpc.javax.net.ssl.keyStoreType", "jceks", "'jceks' is not accepted; accepted values: jks, pkcs12,"
+        + " pem");
+    clientPropertiesRejects("ssl.truststore.type", "p12", "'p12' is not accepted; accepted values: jks, pkcs12, pem");
   }
 
   @Test
   void cipherSuites() {
-    rejected("rpc.ssl.cipher.suites", "'tls_aes_128_gcm_sha256' is not a cipher suite name; use IANA names such as"
-        + " TLS_AES_128_GCM_SHA256" + site, () -> fixture.site(props("rpc.ssl.cipher.suites", "tls_aes_128_gcm_sha256")));
+    siteRejects("rpc.ssl.cipher.suites", "tls_aes_128_gcm_sha256", "'tls_aes_128_gcm_sha256' is not a cipher suite"
+        + " name; use IANA names such as TLS_AES_128_GCM_SHA256");
   }
 
   @Test
   void protocols() {
-    rejected("rpc.ssl.server.enabled.protocols", "'SSLv3' is not accepted; accepted values: TLSv1.3, TLSv1.2"
-        + " (TLSv1.1 and TLSv1 are read but JDK 17 disables them)" + site,
-        () -> fixture.site(props("rpc.ssl.server.enabled.protocols", "TLSv1.2,SSLv3")));
-    rejected("rpc.ssl.client.protocol", "'TLSv1.2,TLSv1.3' names several protocols; this key takes exactly one:"
-        + " TLSv1.3 or TLSv1.2" + site, () -> fixture.site(props("rpc.ssl.client.protocol", "TLSv1.2,TLSv1.3")));
-    rejected("rpc.ssl.server.enabled.protocols", "empty; give TLSv1.3, TLSv1.2 or both" + site,
-        () -> fixture.site(props("rpc.ssl.server.enabled.protocols", " ")));
+    siteRejects("rpc.ssl.server.enabled.protocols", "TLSv1.2,SSLv3", "'SSLv3' is not accepted; accepted values:"
+        + " TLSv1.3, TLSv1.2 (TLSv1.1 and TLSv1 are read but JDK 17 disables them)");
+    siteRejects("rpc.ssl.client.protocol", "TLSv1.2,TLSv1.3", "'TLSv1.2,TLSv1.3' names several protocols; this key"
+        + " takes exactly one: TLSv1.3 or TLSv1.2");
+    siteRejects("rpc.ssl.server.enabled.protocols", " ", "empty; give TLSv1.3, TLSv1.2 or both");
   }
 
   @Test
   void protocolsJdk17Disables() {
     rejected("rpc.ssl.client.protocol", "'TLSv1' (the default) names only protocols JDK 17 disables"
         + " (jdk.tls.disabledAlgorithms); set TLSv1.2 or TLSv1.3" + site,
-        () -> fixture.site(ssl("rpc.ssl.client.protocol", "TLSv1").entrySet().stream()
+        () -> fixture.site(fixture.ssl("rpc.ssl.client.protocol", "TLSv1").entrySet().stream()
             .filter(e -> !e.getKey().equals("rpc.ssl.client.protocol"))
             .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue))));
     rejected("rpc.ssl.server.enabled.protocols", "'TLSv1,TLSv1.1' names only protocols JDK 17 disables"
         + " (jdk.tls.disabledAlgorithms); set TLSv1.2 or TLSv1.3" + site,
-        () -> fixture.site(ssl("rpc.ssl.server.enabled.protocols", "TLSv1,TLSv1.1")));
+        () -> fixture.site(fixture.ssl("rpc.ssl.server.enabled.protocols", "TLSv1,TLSv1.1")));
   }
 
   @Test
   void sslWithSasl() {
     rejected("instance.rpc.sasl.enabled", "Cannot use both SSL and SASL (instance.rpc.ssl.enabled is true as well);"
         + " add securethrift.mode=sasl-over-tls to run Kerberos over TLS, which only securethrift peers understand"
-        + site, () -> fixture.site(ssl("instance.rpc.sasl.enabled", "true")));
+        + site, () -> fixture.site(fixture.ssl("instance.rpc.sasl.enabled", "true")));
     rejected("sasl.enabled", "Cannot use both SSL and SASL (ssl.enabled is true as well); add"
         + " securethrift.mode=sasl-over-tls to run Kerberos over TLS, which only securethrift peers understand"
         + clientProperties, () -> fixture.clientProperties(props("ssl.enabled", "true", "sasl.enabled", "true")));
@@ -156,9 +135,9 @@ class RejectedValuesTest {
     String onlyOptIn = "cannot be set in accumulo-site.xml (Accumulo 1.7); instance.rpc.ssl.enabled and"
         + " instance.rpc.sasl.enabled choose the mode, and only sasl-over-tls may be added, with both set to true";
     rejected("securethrift.mode", "'tls' " + onlyOptIn + site,
-        () -> fixture.site(ssl("securethrift.mode", "tls")));
+        () -> fixture.site(fixture.ssl("securethrift.mode", "tls")));
     rejected("securethrift.mode", "'sasl-over-tls' " + onlyOptIn + site,
-        () -> fixture.site(ssl("securethrift.mode", "sasl-over-tls")));
+        () -> fixture.site(fixture.ssl("securethrift.mode", "sasl-over-tls")));
     rejected("securethrift.mode", "'kerberos' is not accepted; accepted values: none, tls, sasl, sasl-over-tls" + site,
         () -> fixture.site(props("securethrift.mode", "kerberos")));
   }
@@ -167,10 +146,10 @@ class RejectedValuesTest {
   void libraryKeysCannotOverrideAccumuloKeys() {
     rejected("securethrift.tls.keystore.path", "determined by Accumulo's rpc.javax.net.ssl.keyStore in"
         + " accumulo-site.xml (Accumulo 1.7); set that instead" + site,
-        () -> fixture.site(ssl("securethrift.tls.keystore.path", keyStore.toString())));
+        () -> fixture.site(fixture.ssl("securethrift.tls.keystore.path", fixture.keyStore().toString())));
     rejected("securethrift.tls.protocols", "determined by Accumulo's rpc.ssl.client.protocol and"
         + " rpc.ssl.server.enabled.protocols in accumulo-site.xml (Accumulo 1.7); set that instead" + site,
-        () -> fixture.site(ssl("securethrift.tls.protocols", "TLSv1.3")));
+        () -> fixture.site(fixture.ssl("securethrift.tls.protocols", "TLSv1.3")));
     rejected("securethrift.timeout.read", "determined by Accumulo's general.rpc.timeout in client.conf"
         + " (Accumulo 1.7); set that instead (in " + dir.resolve("client.conf") + ")",
         () -> fixture.clientConf(props("securethrift.timeout.read", "1s")));
@@ -202,7 +181,7 @@ class RejectedValuesTest {
   @Test
   void missingStores() {
     rejected("rpc.javax.net.ssl.keyStore", "'/nonexistent/keystore.jks' is neither a file nor a class-path resource"
-        + site, () -> fixture.site(ssl("rpc.javax.net.ssl.keyStore", "/nonexistent/keystore.jks")));
+        + site, () -> fixture.site(fixture.ssl("rpc.javax.net.ssl.keyStore", "/nonexistent/keystore.jks")));
     rejected("rpc.javax.net.ssl.trustStore", "'" + dir.resolve("ssl/truststore.jks") + "' is neither a file nor a"
         + " class-path resource (in " + dir.resolve("client.conf") + ")",
         () -> fixture.clientConf(props("instance.rpc.ssl.enabled", "true", "rpc.ssl.client.protocol", "TLSv1.2")));
@@ -222,7 +201,7 @@ class RejectedValuesTest {
     rejected("javax.net.ssl.trustStore", "file /nonexistent/cacerts does not exist (JVM system property, read because"
         + " rpc.useJsse=true)", () -> fixture.systemProperties(jvm).site(props("instance.rpc.ssl.enabled", "true",
         "rpc.useJsse", "true", "rpc.ssl.client.protocol", "TLSv1.2")));
-    jvm.setProperty("javax.net.ssl.trustStore", trustStore.toString());
+    jvm.setProperty("javax.net.ssl.trustStore", fixture.trustStore().toString());
     jvm.setProperty("javax.net.ssl.trustStoreType", "jceks");
     rejected("javax.net.ssl.trustStoreType", "'jceks' is not accepted; accepted values: jks, pkcs12, pem (JVM system"
         + " property, read because rpc.useJsse=true)", () -> fixture.systemProperties(jvm).site(props(

@@ -30,25 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
 class SiteConfigTest {
   @TempDir Path dir;
   private ConfigFixture fixture;
-  private Path keyStore;
-  private Path trustStore;
 
   @BeforeEach
   void stores() {
-    fixture = new ConfigFixture(dir);
-    keyStore = Stores.keyStore(dir, "server", Stores.KEY_PASSWORD);
-    trustStore = Stores.trustStore(dir);
-  }
-
-  private Map<String, String> ssl(String... more) {
-    Map<String, String> map = props("instance.rpc.ssl.enabled", "true",
-        "rpc.javax.net.ssl.keyStore", keyStore.toString(),
-        "rpc.javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD),
-        "rpc.javax.net.ssl.trustStore", trustStore.toString(),
-        "rpc.javax.net.ssl.trustStorePassword", new String(Stores.TRUST_PASSWORD),
-        "rpc.ssl.client.protocol", "TLSv1.2");
-    map.putAll(props(more));
-    return map;
+    fixture = new ConfigFixture(dir, "server");
   }
 
   @Test
@@ -60,14 +45,14 @@ class SiteConfigTest {
 
   @Test
   void sslSiteLoadsBothStoresAndRequiresClientCertificates() {
-    SecurityConfig config = fixture.site(ssl("instance.rpc.ssl.clientAuth", "TRUE"));
+    SecurityConfig config = fixture.site(fixture.ssl("instance.rpc.ssl.clientAuth", "TRUE"));
     assertEquals(SecurityMode.TLS, config.mode());
     assertEquals(ClientAuth.NEED, config.tls().clientAuth());
     StoreLocation key = config.tls().keyStore().orElseThrow();
-    assertEquals(keyStore, key.path());
+    assertEquals(fixture.keyStore(), key.path());
     assertEquals(StoreType.JKS, key.type());
     assertArrayEquals(Stores.KEY_PASSWORD, key.password().orElseThrow().chars());
-    assertEquals(trustStore, config.tls().trustStore().orElseThrow().path());
+    assertEquals(fixture.trustStore(), config.tls().trustStore().orElseThrow().path());
     assertArrayEquals(Stores.TRUST_PASSWORD, config.tls().trustStore().orElseThrow().password().orElseThrow().chars());
     assertEquals(List.of("TLSv1.2"), config.tls().protocols(), "1.7's TLSv1 and TLSv1.1 server defaults are dropped");
     assertTrue(config.tls().hostnameVerification(), "securethrift verifies host names unless told not to");
@@ -75,21 +60,21 @@ class SiteConfigTest {
 
   @Test
   void clientAuthOffStillLoadsTheNodesKeyStore() {
-    SecurityConfig config = fixture.site(ssl());
+    SecurityConfig config = fixture.site(fixture.ssl());
     assertEquals(ClientAuth.NONE, config.tls().clientAuth());
     assertTrue(config.tls().keyStore().isPresent());
   }
 
   @Test
   void serverProtocolsAndClientProtocolAreUnitedNewestFirst() {
-    SecurityConfig config = fixture.site(ssl("rpc.ssl.server.enabled.protocols", "TLSv1.2,TLSv1.3"));
+    SecurityConfig config = fixture.site(fixture.ssl("rpc.ssl.server.enabled.protocols", "TLSv1.2,TLSv1.3"));
     assertEquals(List.of("TLSv1.3", "TLSv1.2"), config.tls().protocols());
   }
 
   @Test
   void emptyKeyStorePasswordFallsBackToInstanceSecret() {
     Path store = Stores.keyStore(dir, "secret", "instance-secret".toCharArray());
-    SecurityConfig config = fixture.site(ssl("rpc.javax.net.ssl.keyStore", store.toString(),
+    SecurityConfig config = fixture.site(fixture.ssl("rpc.javax.net.ssl.keyStore", store.toString(),
         "rpc.javax.net.ssl.keyStorePassword", "", "instance.secret", "instance-secret"));
     assertArrayEquals("instance-secret".toCharArray(),
         config.tls().keyStore().orElseThrow().password().orElseThrow().chars());
@@ -97,7 +82,7 @@ class SiteConfigTest {
 
   @Test
   void emptyTrustStorePasswordMeansNone() {
-    SecurityConfig config = fixture.site(ssl("rpc.javax.net.ssl.trustStorePassword", ""));
+    SecurityConfig config = fixture.site(fixture.ssl("rpc.javax.net.ssl.trustStorePassword", ""));
     assertTrue(config.tls().trustStore().orElseThrow().password().isEmpty());
   }
 
@@ -105,7 +90,7 @@ class SiteConfigTest {
   void defaultStorePathsAreInTheConfDirectory() throws IOException {
     Path ssl = Files.createDirectories(dir.resolve("ssl"));
     Files.move(Stores.keyStore(dir, "keystore", "DEFAULT".toCharArray()), ssl.resolve("keystore.jks"));
-    Files.move(trustStore, ssl.resolve("truststore.jks"));
+    Files.move(fixture.trustStore(), ssl.resolve("truststore.jks"));
     SecurityConfig config = fixture.site(props("instance.rpc.ssl.enabled", "true",
         "rpc.ssl.client.protocol", "TLSv1.2"));
     assertEquals(ssl.resolve("keystore.jks").toAbsolutePath(), config.tls().keyStore().orElseThrow().path());
@@ -117,8 +102,8 @@ class SiteConfigTest {
   @Test
   void accumuloConfDirVariableWins(@TempDir Path confDir) throws IOException {
     Path ssl = Files.createDirectories(confDir.resolve("ssl"));
-    Files.copy(keyStore, ssl.resolve("keystore.jks"));
-    Files.copy(trustStore, ssl.resolve("truststore.jks"));
+    Files.copy(fixture.keyStore(), ssl.resolve("keystore.jks"));
+    Files.copy(fixture.trustStore(), ssl.resolve("truststore.jks"));
     SecurityConfig config = fixture.variables(Map.of("ACCUMULO_CONF_DIR", confDir.toString()))
         .site(props("instance.rpc.ssl.enabled", "true", "rpc.ssl.client.protocol", "TLSv1.3"));
     assertEquals(ssl.resolve("keystore.jks").toAbsolutePath(), config.tls().keyStore().orElseThrow().path());
@@ -128,16 +113,16 @@ class SiteConfigTest {
   @Test
   void useJsseReadsTheJvmSystemProperties() {
     Properties jvm = new Properties();
-    jvm.setProperty("javax.net.ssl.keyStore", keyStore.toString());
+    jvm.setProperty("javax.net.ssl.keyStore", fixture.keyStore().toString());
     jvm.setProperty("javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD));
     jvm.setProperty("javax.net.ssl.keyStoreType", "JKS");
-    jvm.setProperty("javax.net.ssl.trustStore", trustStore.toString());
+    jvm.setProperty("javax.net.ssl.trustStore", fixture.trustStore().toString());
     SecurityConfig config = fixture.systemProperties(jvm).site(props("instance.rpc.ssl.enabled", "true",
         "rpc.useJsse", "true", "rpc.javax.net.ssl.keyStore", "/nonexistent/ignored.jks",
         "rpc.ssl.client.protocol", "TLSv1.2"));
-    assertEquals(keyStore, config.tls().keyStore().orElseThrow().path());
+    assertEquals(fixture.keyStore(), config.tls().keyStore().orElseThrow().path());
     assertEquals(StoreType.JKS, config.tls().keyStore().orElseThrow().type());
-    assertEquals(trustStore, config.tls().trustStore().orElseThrow().path());
+    assertEquals(fixture.trustStore(), config.tls().trustStore().orElseThrow().path());
     assertTrue(config.tls().trustStore().orElseThrow().password().isEmpty());
   }
 
@@ -189,7 +174,7 @@ class SiteConfigTest {
 
   @Test
   void saslOverTlsIsAnOptIn() {
-    SecurityConfig config = fixture.site(ssl("instance.rpc.sasl.enabled", "true",
+    SecurityConfig config = fixture.site(fixture.ssl("instance.rpc.sasl.enabled", "true",
         "securethrift.mode", "sasl-over-tls"));
     assertEquals(SecurityMode.SASL_OVER_TLS, config.mode());
     assertTrue(config.tls().keyStore().isPresent());
@@ -205,7 +190,7 @@ class SiteConfigTest {
 
   @Test
   void libraryKeysAddWhatAccumuloCannotSay() {
-    SecurityConfig config = fixture.site(ssl("securethrift.tls.hostname.verification", "false",
+    SecurityConfig config = fixture.site(fixture.ssl("securethrift.tls.hostname.verification", "false",
         "securethrift.tls.engine", "jsse", "securethrift.timeout.handshake", "3s"));
     assertFalse(config.tls().hostnameVerification());
     assertEquals("jsse", config.tls().engine().token());
@@ -221,7 +206,7 @@ class SiteConfigTest {
 
   @Test
   void cipherSuitesApplyToTheNode() {
-    SecurityConfig config = fixture.site(ssl("rpc.ssl.cipher.suites",
+    SecurityConfig config = fixture.site(fixture.ssl("rpc.ssl.cipher.suites",
         "TLS_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"));
     assertEquals(List.of("TLS_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"),
         config.tls().cipherSuites());
@@ -230,22 +215,22 @@ class SiteConfigTest {
   @Test
   void accumulo2DefaultsAreTls12AndNoDefaultStores() {
     SecurityConfig config = fixture.accumuloProperties(props("instance.rpc.ssl.enabled", "true",
-        "rpc.javax.net.ssl.keyStore", keyStore.toString(),
+        "rpc.javax.net.ssl.keyStore", fixture.keyStore().toString(),
         "rpc.javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD),
-        "rpc.javax.net.ssl.trustStore", trustStore.toString(), "rpc.backlog", "50"));
+        "rpc.javax.net.ssl.trustStore", fixture.trustStore().toString(), "rpc.backlog", "50"));
     assertEquals(List.of("TLSv1.2"), config.tls().protocols());
-    assertEquals(keyStore, config.tls().keyStore().orElseThrow().path());
+    assertEquals(fixture.keyStore(), config.tls().keyStore().orElseThrow().path());
   }
 
   @Test
   void classPathStoreIsCopiedToAPrivateFile(@TempDir Path classPath) throws IOException {
     Files.createDirectories(classPath.resolve("ssl"));
-    Files.copy(keyStore, classPath.resolve("ssl/cp-keystore.jks"));
+    Files.copy(fixture.keyStore(), classPath.resolve("ssl/cp-keystore.jks"));
     try (URLClassLoader loader = new URLClassLoader(new URL[] {classPath.toUri().toURL()}, null)) {
-      SecurityConfig config = fixture.classLoader(loader).site(ssl("rpc.javax.net.ssl.keyStore", "ssl/cp-keystore.jks"));
+      SecurityConfig config = fixture.classLoader(loader).site(fixture.ssl("rpc.javax.net.ssl.keyStore", "ssl/cp-keystore.jks"));
       Path copy = config.tls().keyStore().orElseThrow().path();
       try {
-        assertArrayEquals(Files.readAllBytes(keyStore), Files.readAllBytes(copy));
+        assertArrayEquals(Files.readAllBytes(fixture.keyStore()), Files.readAllBytes(copy));
         assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(copy));
         assertEquals(StoreType.JKS, config.tls().keyStore().orElseThrow().type());
       } finally {
@@ -256,14 +241,14 @@ class SiteConfigTest {
 
   @Test
   void secretsStayOutOfToString() {
-    String text = fixture.site(ssl()).toString();
+    String text = fixture.site(fixture.ssl()).toString();
     assertFalse(text.contains(new String(Stores.KEY_PASSWORD)), text);
     assertFalse(text.contains(new String(Stores.TRUST_PASSWORD)), text);
   }
 
   @Test
   void publicEntryPointsReadFiles() {
-    Path site = fixture.siteXml(ssl());
+    Path site = fixture.siteXml(fixture.ssl());
     assertEquals(SecurityMode.TLS, AccumuloSecurityConfig.fromSiteXml(site).mode());
     Path properties = fixture.properties("accumulo.properties", props("instance.rpc.sasl.enabled", "true"));
     assertEquals(SecurityMode.SASL, AccumuloSecurityConfig.fromAccumuloProperties(properties).mode());

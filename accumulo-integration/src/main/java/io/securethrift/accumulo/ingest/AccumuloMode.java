@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import org.apache.accumulo.core.conf.ClientProperty;
-import org.apache.accumulo.core.conf.Property;
 import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
 
 /**
@@ -22,8 +20,6 @@ enum AccumuloMode {
   SASL_AUTH("sasl-auth", SecurityMode.SASL, QualityOfProtection.AUTH),
   SASL_AUTH_INT("sasl-auth-int", SecurityMode.SASL, QualityOfProtection.AUTH_INT),
   SASL_AUTH_CONF("sasl-auth-conf", SecurityMode.SASL, QualityOfProtection.AUTH_CONF);
-
-  private static final String STORE_TYPE = "PKCS12";
 
   private final String token;
   private final SecurityMode security;
@@ -67,29 +63,11 @@ enum AccumuloMode {
    */
   void configure(MiniAccumuloConfigImpl config, BenchSecurity security, Path dir) {
     switch (this.security) {
-      case TLS -> tls(config, ClusterCertificates.issue(dir, security.storePassword().chars()),
-          new String(security.storePassword().chars()));
+      case TLS -> ClusterCertificates.issue(dir, security.storePassword().chars())
+          .configure(config, security.storePassword().chars());
       case SASL -> KerberizedCluster.configure(config, security, qop.toString());
       default -> { }
     }
-  }
-
-  private static void tls(MiniAccumuloConfigImpl config, ClusterCertificates stores, String password) {
-    config.setProperty(Property.INSTANCE_RPC_SSL_ENABLED, "true");
-    config.setProperty(Property.INSTANCE_RPC_SSL_CLIENT_AUTH, "true");
-    config.setProperty(Property.RPC_SSL_KEYSTORE_PATH, stores.serverKeyStore().toString());
-    config.setProperty(Property.RPC_SSL_KEYSTORE_PASSWORD, password);
-    config.setProperty(Property.RPC_SSL_KEYSTORE_TYPE, STORE_TYPE);
-    config.setProperty(Property.RPC_SSL_TRUSTSTORE_PATH, stores.trustStore().toString());
-    config.setProperty(Property.RPC_SSL_TRUSTSTORE_PASSWORD, password);
-    config.setProperty(Property.RPC_SSL_TRUSTSTORE_TYPE, STORE_TYPE);
-    config.setClientProperty(ClientProperty.SSL_ENABLED, "true");
-    config.setClientProperty(ClientProperty.SSL_KEYSTORE_PATH, stores.clientKeyStore().toString());
-    config.setClientProperty(ClientProperty.SSL_KEYSTORE_PASSWORD, password);
-    config.setClientProperty(ClientProperty.SSL_KEYSTORE_TYPE, STORE_TYPE);
-    config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PATH, stores.trustStore().toString());
-    config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_PASSWORD, password);
-    config.setClientProperty(ClientProperty.SSL_TRUSTSTORE_TYPE, STORE_TYPE);
   }
 
   @Override

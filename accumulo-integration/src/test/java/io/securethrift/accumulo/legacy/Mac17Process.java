@@ -1,19 +1,17 @@
 package io.securethrift.accumulo.legacy;
 
+import io.securethrift.kdc.Directories;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * An Accumulo 1.7 MiniAccumuloCluster in a child JVM: {@code src/test/legacy/Mac17.java} run by the JDK's source
@@ -74,7 +72,7 @@ final class Mac17Process implements AutoCloseable {
       return new Mac17Process(process, dir, answers);
     } catch (IOException | RuntimeException e) {
       process.destroyForcibly();
-      delete(dir);
+      Directories.deleteRecursively(dir);
       throw e;
     }
   }
@@ -107,17 +105,7 @@ final class Mac17Process implements AutoCloseable {
         process.destroyForcibly().waitFor();
       }
     } finally {
-      delete(dir);
-    }
-  }
-
-  private static void delete(Path dir) {
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
+      Directories.deleteRecursively(dir);
     }
   }
 }
