@@ -38,7 +38,7 @@ class ConscryptDropInTest {
     Path keyStore = Stores.keyStore(dir, "server", Stores.KEY_PASSWORD);
     Path trustStore = Stores.trustStore(dir);
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    Process process = new ProcessBuilder(List.of(java.toString(), DropIn.jvmOption(DropIn.securityFile(dir)),
+    Process process = new ProcessBuilder(List.of(java.toString(), DropIn.jvmOption(ConscryptFirstProvider.writeSecurityFile(dir)),
         "-cp", System.getProperty("java.class.path"), DropInProbe.class.getName(), keyStore.toString(),
         new String(Stores.KEY_PASSWORD), trustStore.toString(), new String(Stores.TRUST_PASSWORD)))
         .redirectErrorStream(true).start();

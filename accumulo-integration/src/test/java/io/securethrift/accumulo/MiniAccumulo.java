@@ -94,6 +94,25 @@ final class MiniAccumulo implements AutoCloseable {
     return cluster.getConfig().getSiteConfig();
   }
 
+  /** This JVM's Accumulo client, logged in as root with MAC's client properties. */
+  AccumuloClient client() {
+    return client;
+  }
+
+  /**
+   * What the tablet servers wrote to standard error so far (MAC 2.1.4 redirects each child's to
+   * {@code logs/<main class>_<n>.err}).
+   */
+  String tabletServerStandardError() throws IOException {
+    StringBuilder text = new StringBuilder();
+    try (Stream<Path> files = Files.list(cluster.getConfig().getLogDir().toPath())) {
+      for (Path file : files.filter(p -> p.getFileName().toString().matches("TabletServer_.*\\.err")).toList()) {
+        text.append(Files.readString(file, StandardCharsets.ISO_8859_1));
+      }
+    }
+    return text.toString();
+  }
+
   /** Tablet server addresses ({@code host:port}) as registered in ZooKeeper. */
   List<String> tabletServers() {
     return client.instanceOperations().getTabletServers();

@@ -1,5 +1,10 @@
 package io.securethrift.accumulo.conscrypt;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.util.List;
@@ -25,6 +30,8 @@ import org.conscrypt.Conscrypt;
 public final class ConscryptFirstProvider extends Provider {
   /** The name under which this provider is installed and can be asked for. */
   public static final String NAME = "SecureThriftConscryptFirst";
+  /** The security file shipped beside this class, which installs it first. */
+  public static final String SECURITY_FILE = "conscrypt-first.security";
   private static final long serialVersionUID = 1L;
   private static final List<String> PROTOCOLS = List.of("TLS", "TLSv1.2", "TLSv1.3", "Default");
 
@@ -33,6 +40,21 @@ public final class ConscryptFirstProvider extends Provider {
     super(NAME, "1.0", "SSLContext from Conscrypt, installed ahead of SunJSSE; everything else left to the JDK");
     for (String protocol : PROTOCOLS) {
       putService(new DelegatingService(this, protocol));
+    }
+  }
+
+  /**
+   * Copies the shipped {@link #SECURITY_FILE} into {@code dir}, for a JVM option
+   * {@code -Djava.security.properties=<returned path>}.
+   */
+  public static Path writeSecurityFile(Path dir) throws IOException {
+    try (InputStream in = ConscryptFirstProvider.class.getResourceAsStream(SECURITY_FILE)) {
+      if (in == null) {
+        throw new IOException(SECURITY_FILE + " is missing beside " + ConscryptFirstProvider.class.getName());
+      }
+      Path file = dir.resolve(SECURITY_FILE);
+      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+      return file;
     }
   }
 

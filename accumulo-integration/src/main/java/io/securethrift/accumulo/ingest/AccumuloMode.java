@@ -17,6 +17,8 @@ import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
 enum AccumuloMode {
   NONE("none", SecurityMode.NONE, null),
   SSL_JSSE("ssl-jsse", SecurityMode.TLS, null),
+  /** As {@link #SSL_JSSE}, with the servers' TLS from Conscrypt through the drop-in ({@link ConscryptServers}). */
+  SSL_CONSCRYPT("ssl-conscrypt", SecurityMode.TLS, null),
   SASL_AUTH("sasl-auth", SecurityMode.SASL, QualityOfProtection.AUTH),
   SASL_AUTH_INT("sasl-auth-int", SecurityMode.SASL, QualityOfProtection.AUTH_INT),
   SASL_AUTH_CONF("sasl-auth-conf", SecurityMode.SASL, QualityOfProtection.AUTH_CONF);
@@ -59,7 +61,7 @@ enum AccumuloMode {
 
   /**
    * Sets this level's site and client properties; the client logs in as the benchmark's {@code ingest} user. TLS
-   * stores are issued into {@code dir} (see {@link ClusterCertificates}).
+   * stores (see {@link ClusterCertificates}) and the drop-in's security file are written into {@code dir}.
    */
   void configure(MiniAccumuloConfigImpl config, BenchSecurity security, Path dir) {
     switch (this.security) {
@@ -67,6 +69,9 @@ enum AccumuloMode {
           .configure(config, security.storePassword().chars());
       case SASL -> KerberizedCluster.configure(config, security, qop.toString());
       default -> { }
+    }
+    if (this == SSL_CONSCRYPT) {
+      ConscryptServers.install(config, dir);
     }
   }
 

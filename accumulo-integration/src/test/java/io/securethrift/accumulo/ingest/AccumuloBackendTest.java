@@ -23,13 +23,14 @@ class AccumuloBackendTest {
   @TempDir Path output;
 
   @Test
-  void writesAndVerifiesThroughAccumuloInPlainAndSaslModes() throws Exception {
-    String report = new IngestBenchmark(settings(List.of("none", "sasl-auth-conf"), Map.of())).run();
+  void writesAndVerifiesThroughAccumuloInPlainConscryptAndSaslModes() throws Exception {
+    String report = new IngestBenchmark(settings(List.of("none", "ssl-conscrypt", "sasl-auth-conf"), Map.of())).run();
 
     assertTrue(report.contains("accumulo backend"), report);
     List<String> csv = Files.readAllLines(output.resolve("ingest-results.csv"));
-    assertEquals(3, csv.size(), "a header and one row per mode: " + csv);
-    assertTrue(csv.get(1).startsWith("none,") && csv.get(2).startsWith("sasl-auth-conf,"), csv.toString());
+    assertEquals(4, csv.size(), "a header and one row per mode: " + csv);
+    assertTrue(csv.get(1).startsWith("none,") && csv.get(2).startsWith("ssl-conscrypt,")
+        && csv.get(3).startsWith("sasl-auth-conf,"), csv.toString());
   }
 
   @Test
