@@ -52,7 +52,7 @@ public final class KerberizedCluster {
     config.setClientProperty(ClientProperty.AUTH_TYPE, "kerberos");
     config.setClientProperty(ClientProperty.AUTH_PRINCIPAL, user.principal());
     config.setClientProperty(ClientProperty.AUTH_TOKEN, user.keytab().toString());
-    // krb5.conf is per JVM: every server process is told where the benchmark's KDC is.
+    // krb5.conf is per JVM: every server process is told where the KDC is.
     Map<String, String> system = config.getSystemProperties();
     system.put("java.security.krb5.conf", krb5Conf.toString());
     config.setSystemProperties(system);
