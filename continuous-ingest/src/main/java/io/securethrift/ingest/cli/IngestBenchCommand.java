@@ -34,8 +34,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
   @Option(names = "--entries", description = "Entries per run (default: ${DEFAULT-VALUE}).", defaultValue = "300000")
   long entries;
 
-  @Option(names = "--warmup-entries", description = "Entries of one unmeasured run per mode; 0 skips it"
-      + " (default: ${DEFAULT-VALUE}).", defaultValue = "100000")
+  @Option(names = "--warmup-entries", description = "Entries of one unmeasured run per mode, so every JVM has compiled"
+      + " its crypto paths before measuring; 0 skips it (default: ${DEFAULT-VALUE}).", defaultValue = "300000")
   long warmupEntries;
 
   @Option(names = "--flush-interval", description = "Entries between flushes (default: ${DEFAULT-VALUE}).",
