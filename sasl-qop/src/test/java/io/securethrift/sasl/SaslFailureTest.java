@@ -98,34 +98,47 @@ class SaslFailureTest {
     return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
   }
 
-  @Test
-  void hugeLengthBeforeAuthenticationIsRefusedWithoutAllocating() throws Exception {
-    SecurityConfig config = serverFactory.config();
+  /** What a failed negotiation measured on the thread that ran it. */
+  private record Refusal(TTransportException error, long allocatedBytes) {}
+
+  /**
+   * Runs the server layer directly (on this thread, so its allocations can be counted) against a client that sends
+   * {@code wire} and then, if {@code endStream}, closes its output.
+   */
+  private static Refusal negotiateAgainst(SecurityConfig config, byte[] wire, boolean endStream) throws Exception {
     try (MessageLayer layer = new SaslLayerProvider().messageLayer(config, Role.SERVER).orElseThrow();
         ServerSocket listening = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         Socket client = new Socket(listening.getInetAddress(), listening.getLocalPort());
         Socket accepted = listening.accept()) {
-      DataOutputStream out = new DataOutputStream(client.getOutputStream());
-      out.writeByte(1);
-      out.writeInt(Integer.MAX_VALUE);
-      out.write(new byte[10]);
-      out.flush();
+      client.getOutputStream().write(wire);
+      client.getOutputStream().flush();
+      if (endStream) {
+        client.shutdownOutput();
+      }
       PeerIdentity peer = PeerIdentity.builder(SecurityMode.SASL,
           (InetSocketAddress) accepted.getRemoteSocketAddress()).build();
       TSocket stream = new TSocket(accepted);
       long before = allocatedBytes();
       TTransportException e = assertThrows(TTransportException.class, () -> layer.open(stream, peer, null));
-      long allocated = allocatedBytes() - before;
-      assertTrue(e.getMessage().endsWith("failed: frame header declares 2147483647 bytes, more than"
-          + " securethrift.limit.max.negotiation.message.size (65536 bytes); raise the limit if the peer really"
-          + " sends messages this large"), e.getMessage());
-      assertTrue(allocated < 256 * 1024, "allocated " + allocated + " bytes for a 2 GiB header");
+      return new Refusal(e, allocatedBytes() - before);
     }
+  }
+
+  /** A negotiation message header (status, 4-byte length) followed by {@code payload}. */
+  private static byte[] message(int status, int declaredLength, byte[] payload) {
+    return ByteBuffer.allocate(5 + payload.length).put((byte) status).putInt(declaredLength).put(payload).array();
+  }
+
+  @Test
+  void hugeLengthBeforeAuthenticationIsRefusedWithoutAllocating() throws Exception {
+    Refusal r = negotiateAgainst(serverFactory.config(), message(1, Integer.MAX_VALUE, new byte[10]), false);
+    assertTrue(r.error().getMessage().endsWith("failed: frame header declares 2147483647 bytes, more than"
+        + " securethrift.limit.max.negotiation.message.size (65536 bytes); raise the limit if the peer really"
+        + " sends messages this large"), r.error().getMessage());
+    assertTrue(r.allocatedBytes() < 256 * 1024, "allocated " + r.allocatedBytes() + " bytes for a 2 GiB header");
     try (Socket socket = raw()) {
-      DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-      out.writeByte(1);
-      out.writeInt(Integer.MAX_VALUE);
-      out.flush();
+      socket.getOutputStream().write(message(1, Integer.MAX_VALUE, new byte[0]));
+      socket.getOutputStream().flush();
       assertTrue(readMessage(socket).startsWith("3:frame header declares 2147483647 bytes"));
     }
     serverStillServes();
@@ -148,25 +161,11 @@ class SaslFailureTest {
 
   @Test
   void truncatedFrameIsReportedWithHowMuchArrived() throws Exception {
-    SecurityConfig config = serverFactory.config();
-    try (MessageLayer layer = new SaslLayerProvider().messageLayer(config, Role.SERVER).orElseThrow();
-        ServerSocket listening = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-        Socket client = new Socket(listening.getInetAddress(), listening.getLocalPort());
-        Socket accepted = listening.accept()) {
-      DataOutputStream out = new DataOutputStream(client.getOutputStream());
-      out.writeByte(1);
-      out.writeInt(6);
-      out.write("GSS".getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      client.shutdownOutput();
-      PeerIdentity peer = PeerIdentity.builder(SecurityMode.SASL,
-          (InetSocketAddress) accepted.getRemoteSocketAddress()).build();
-      TTransportException e = assertThrows(TTransportException.class,
-          () -> layer.open(new TSocket(accepted), peer, null));
-      // libthrift 0.25's socket reports the closed stream itself; older ones let the frame reader count the bytes.
-      assertTrue(e.getMessage().endsWith("failed: connection closed after 3 of 6 bytes of a frame")
-          || e.getMessage().endsWith("failed: Socket is closed by peer."), e.getMessage());
-    }
+    Refusal r = negotiateAgainst(serverFactory.config(),
+        message(1, 6, "GSS".getBytes(StandardCharsets.US_ASCII)), true);
+    // libthrift 0.25's socket reports the closed stream itself; older ones let the frame reader count the bytes.
+    assertTrue(r.error().getMessage().endsWith("failed: connection closed after 3 of 6 bytes of a frame")
+        || r.error().getMessage().endsWith("failed: Socket is closed by peer."), r.error().getMessage());
     serverStillServes();
   }
 
