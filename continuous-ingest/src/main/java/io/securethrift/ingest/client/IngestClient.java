@@ -7,6 +7,7 @@ import io.securethrift.ingest.KeyValues;
 import io.securethrift.ingest.thrift.IngestService;
 import io.securethrift.ingest.thrift.KeyValue;
 import io.securethrift.ingest.thrift.ScanPage;
+import io.securethrift.ingest.thrift.ServerStats;
 import io.securethrift.ingest.workload.BatchWriter;
 import io.securethrift.ingest.workload.ContinuousIngestGenerator;
 import io.securethrift.ingest.workload.ContinuousVerifier;
@@ -37,7 +38,7 @@ public final class IngestClient implements AutoCloseable {
   public IngestResult ingest(IngestOptions options) throws IOException {
     ContinuousIngestGenerator generator = ContinuousIngestGenerator.builder()
         .seed(options.seed()).flushInterval(options.flushInterval()).build();
-    long serverCpuBefore = serverCpuNanos();
+    long serverCpuBefore = serverStats().cpuNanos;
     long cpuBefore = processCpuNanos();
     long start = System.nanoTime();
     long written;
@@ -59,7 +60,8 @@ public final class IngestClient implements AutoCloseable {
     }
     long elapsed = System.nanoTime() - start;
     long cpu = processCpuNanos() - cpuBefore;
-    return new IngestResult(written, bytesWritten(), elapsed, cpu, serverCpuNanos() - serverCpuBefore);
+    ServerStats after = serverStats();
+    return new IngestResult(written, after.bytesReceived, elapsed, cpu, after.cpuNanos - serverCpuBefore);
   }
 
   /** Scans the whole table back and applies the continuous-ingest verify rules. */
@@ -75,7 +77,7 @@ public final class IngestClient implements AutoCloseable {
           after = kv;
         }
       } while (page.more);
-      return 0L;
+      return null;
     });
     return verifier.result();
   }
@@ -84,19 +86,15 @@ public final class IngestClient implements AutoCloseable {
   public void reset() throws IOException {
     withService(client -> {
       client.reset();
-      return 0L;
+      return null;
     });
   }
 
-  private long serverCpuNanos() throws IOException {
-    return withService(client -> client.stats().cpuNanos);
+  private ServerStats serverStats() throws IOException {
+    return withService(IngestService.Client::stats);
   }
 
-  private long bytesWritten() throws IOException {
-    return withService(client -> client.stats().bytesReceived);
-  }
-
-  private long withService(ServiceCall call) throws IOException {
+  private <T> T withService(ServiceCall<T> call) throws IOException {
     try (SecuredTransport transport = factory.open(host, port)) {
       return call.on(new IngestService.Client(new TCompactProtocol(transport)));
     } catch (TException e) {
@@ -105,8 +103,8 @@ public final class IngestClient implements AutoCloseable {
   }
 
   @FunctionalInterface
-  private interface ServiceCall {
-    long on(IngestService.Client client) throws TException;
+  private interface ServiceCall<T> {
+    T on(IngestService.Client client) throws TException;
   }
 
   private static long processCpuNanos() {
