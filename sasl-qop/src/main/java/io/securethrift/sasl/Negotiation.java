@@ -2,6 +2,7 @@ package io.securethrift.sasl;
 
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
+import io.securethrift.core.PeerText;
 import io.securethrift.core.spi.FrameReader;
 import java.nio.charset.StandardCharsets;
 import org.apache.thrift.transport.TTransport;
@@ -13,9 +14,6 @@ import org.apache.thrift.transport.TTransportException;
  * because these bytes come from a peer nobody has authenticated yet.
  */
 final class Negotiation {
-  /** Longest peer-supplied reason quoted in our messages; the rest is noise an attacker could fill logs with. */
-  private static final int MAX_QUOTED_REASON = 512;
-
   private final TTransport stream;
   private final FrameReader reader;
   private final byte[] status = new byte[1];
@@ -46,7 +44,7 @@ final class Negotiation {
     int length = reader.readLength(stream);
     byte[] payload = length == 0 ? new byte[0] : reader.readPayload(stream, length);
     if (s.isFailure()) {
-      throw new PeerFailure(printable(new String(payload, StandardCharsets.UTF_8)));
+      throw new PeerFailure(PeerText.sanitize(new String(payload, StandardCharsets.UTF_8)));
     }
     return new Message(s, payload);
   }
@@ -76,13 +74,5 @@ final class Negotiation {
     } catch (TTransportException ignored) {
       // The peer may already be gone; our own exception carries the reason.
     }
-  }
-
-  /** Keeps a peer-supplied text safe to log: printable characters only, bounded length. */
-  static String printable(String text) {
-    StringBuilder s = new StringBuilder(Math.min(text.length(), MAX_QUOTED_REASON));
-    text.codePoints().limit(MAX_QUOTED_REASON)
-        .forEach(c -> s.appendCodePoint(Character.isISOControl(c) ? '?' : c));
-    return text.length() > MAX_QUOTED_REASON ? s.append("...").toString() : s.toString();
   }
 }

@@ -1,0 +1,63 @@
+package io.securethrift.core;
+
+/**
+ * The one sanitizer for text a peer can influence (SASL reasons and errors, mechanism and principal names,
+ * certificate subjects, exception messages that quote them) before it reaches a log line or a reply. Control
+ * characters, line separators and bidirectional overrides are written as visible escapes ({@code \n},
+ * {@code \u001b}), so a peer cannot forge a log line or an ANSI sequence, and the text is cut to a bounded length so a
+ * peer cannot fill a log. Ordinary text, including non-ASCII letters, passes unchanged.
+ */
+public final class PeerText {
+  /** Longest text kept, in code points; enough for every message the JDK and this library write. */
+  public static final int MAX_LENGTH = 1024;
+
+  private PeerText() {}
+
+  /** {@code text} made safe for one log line, or {@code "null"}. */
+  public static String sanitize(String text) {
+    if (text == null) {
+      return "null";
+    }
+    StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_LENGTH) + 16);
+    int kept = 0;
+    int i = 0;
+    while (i < text.length() && kept < MAX_LENGTH) {
+      int c = text.codePointAt(i);
+      i += Character.charCount(c);
+      kept++;
+      appendSafe(out, c);
+    }
+    if (i < text.length()) {
+      out.append("...(").append(text.codePointCount(i, text.length())).append(" more characters)");
+    }
+    return out.toString();
+  }
+
+  private static void appendSafe(StringBuilder out, int c) {
+    switch (c) {
+      case '\n' -> out.append("\\n");
+      case '\r' -> out.append("\\r");
+      case '\t' -> out.append("\\t");
+      default -> {
+        if (isUnsafe(c)) {
+          out.append(String.format("\\u%04x", c));
+        } else {
+          out.appendCodePoint(c);
+        }
+      }
+    }
+  }
+
+  /**
+   * Controls (C0, DEL, C1), line and paragraph separators, bidirectional embeddings, overrides and isolates, and lone
+   * surrogates (which {@code codePointAt} returns as themselves).
+   */
+  private static boolean isUnsafe(int c) {
+    return Character.isISOControl(c)
+        || c == '\u2028' || c == '\u2029'
+        || (c >= '\u202a' && c <= '\u202e')
+        || (c >= '\u2066' && c <= '\u2069')
+        || c == '\u200e' || c == '\u200f' || c == '\u061c'
+        || Character.isSurrogate((char) c) && c <= Character.MAX_VALUE;
+  }
+}

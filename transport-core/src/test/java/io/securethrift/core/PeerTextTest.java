@@ -1,0 +1,45 @@
+package io.securethrift.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class PeerTextTest {
+  @Test
+  void lineBreaksCannotForgeALogLine() {
+    assertEquals("utf-8\\r\\n2026-11-24 WARN forged", PeerText.sanitize("utf-8\r\n2026-11-24 WARN forged"));
+  }
+
+  @Test
+  void ansiEscapesAndOtherControlsBecomeVisible() {
+    assertEquals("\\u001b[31mred\\u001b[0m \\u0000 \\u007f \\u0085 \\t", PeerText.sanitize(
+        "\u001b[31mred\u001b[0m \u0000 \u007f \u0085 \t"));
+  }
+
+  @Test
+  void bidiOverridesSeparatorsAndLoneSurrogatesAreEscaped() {
+    assertEquals("a\\u202eb\\u2028c\\u2066d\\ud800e", PeerText.sanitize("a\u202eb\u2028c\u2066d\ud800e"));
+  }
+
+  @Test
+  void ordinaryTextIncludingNonAsciiPassesUnchanged() {
+    String text = "GSS initiate failed: Checksum failed for alice@EXAMPLE.COM — Müller 名前 😀";
+    assertEquals(text, PeerText.sanitize(text));
+  }
+
+  @Test
+  void longTextIsCutAndSaysHowMuchWasDropped() {
+    String sanitized = PeerText.sanitize("x".repeat(10_000) + "\n");
+    assertTrue(sanitized.startsWith("x".repeat(PeerText.MAX_LENGTH)));
+    assertTrue(sanitized.endsWith("...(8977 more characters)"), sanitized.substring(PeerText.MAX_LENGTH));
+    assertFalse(sanitized.contains("\n"));
+    assertTrue(sanitized.length() < PeerText.MAX_LENGTH + 32);
+  }
+
+  @Test
+  void nullIsSpelledOut() {
+    assertEquals("null", PeerText.sanitize(null));
+  }
+}
