@@ -191,7 +191,7 @@ final class AccumuloMapping {
       try {
         storeType = type.isEmpty() ? null : StoreType.parse(key + "Type", type);
       } catch (ConfigException rejected) {
-        throw new ConfigException(key + "Type", SourceFile.problem(rejected) + reason);
+        throw new ConfigException(key + "Type", rejected.problem() + reason);
       }
       Secret secret = password.isEmpty() ? null : Secret.of(password);
       if (key.equals(JSSE_STORE_KEYS.get(0))) {
