@@ -41,7 +41,7 @@ class SaslNegotiationFuzzTest {
   @FuzzTest(maxDuration = "60s")
   @DictionaryEntries({"DIGEST-MD5", "username=\"", "realm=\"", "nonce=\"", "cnonce=\"", "nc=00000001", "qop=",
       "auth-conf", "auth-int", "digest-uri=\"accumulo/localhost\"", "response=", "maxbuf=", "charset=utf-8",
-      "cipher=", "3des", "rc4", "authzid=\"", "\\\"", "\",", "\r\n"})
+      "cipher=", "3des", "rc4", "authzid=\"", "\\\"", "\","})
   void serverNegotiation(byte[] fromClient) {
     ParserOracle.expectOnlyWithinAllocation(fromClient.length,
         () -> SERVER.open(peerSending(fromClient), PEER, null).close(), TTransportException.class);
@@ -49,7 +49,7 @@ class SaslNegotiationFuzzTest {
 
   @FuzzTest(maxDuration = "60s")
   @DictionaryEntries({"realm=\"", "nonce=\"", "qop=\"auth,auth-int,auth-conf\"", "charset=utf-8",
-      "algorithm=md5-sess", "cipher=\"3des,rc4\"", "maxbuf=", "rspauth=", "stale=true", "\\\"", "\",", "\r\n"})
+      "algorithm=md5-sess", "cipher=\"3des,rc4\"", "maxbuf=", "rspauth=", "stale=true", "\\\"", "\","})
   void clientNegotiation(byte[] fromServer) {
     ParserOracle.expectOnlyWithinAllocation(fromServer.length,
         () -> CLIENT.open(peerSending(fromServer), PEER, SaslConfigs.HOST).close(), TTransportException.class);

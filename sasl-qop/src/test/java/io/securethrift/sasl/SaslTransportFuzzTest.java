@@ -73,7 +73,9 @@ class SaslTransportFuzzTest {
         frame(wire, client.wrap(data, 0, data.length), 0);
       } else if (op == 2 && data.length >= 3) {
         byte[] token = client.wrap(data, 3, data.length - 3);
-        token[((data[0] & 0xff) << 8 | (data[1] & 0xff)) % token.length] ^= data[2];
+        if (token.length > 0) { // nothing to wrap makes no token
+          token[((data[0] & 0xff) << 8 | (data[1] & 0xff)) % token.length] ^= data[2];
+        }
         frame(wire, token, 0);
       } else if (op == 3 && data.length >= 1) {
         frame(wire, client.wrap(data, 1, data.length - 1), data[0]);
