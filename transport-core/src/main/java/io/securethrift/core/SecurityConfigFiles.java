@@ -3,6 +3,7 @@ package io.securethrift.core;
 import io.securethrift.core.spi.ConfigFileReader;
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,6 +42,8 @@ public final class SecurityConfigFiles {
     Properties p = new Properties();
     try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       p.load(r);
+    } catch (CharacterCodingException e) {
+      throw new ConfigException(setting, file + " is not UTF-8 text");
     } catch (IllegalArgumentException e) {
       // Properties.load's only complaint about content: a backslash-u escape without four hex digits.
       throw new ConfigException(setting, file + " is not a valid properties file: " + e.getMessage());
