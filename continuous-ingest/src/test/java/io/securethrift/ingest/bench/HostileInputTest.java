@@ -82,6 +82,11 @@ class HostileInputTest {
       return config.apply(security, false);
     }
 
+    /** The client's configuration with a short read timeout, so a server that keeps waiting fails the case soon. */
+    SecurityConfig attacker() {
+      return client().toBuilder().readTimeout(Duration.ofSeconds(10)).build();
+    }
+
     boolean handshakes() {
       return client().mode() != SecurityMode.NONE;
     }
@@ -124,7 +129,7 @@ class HostileInputTest {
         binaryProtocolStringLength(),
         garbage(4096)));
     try (IngestServer server = IngestServer.start(target.server(), new InetSocketAddress(HOST, 0), null);
-        ClientTransportFactory attacker = ClientTransportFactory.create(target.client())) {
+        ClientTransportFactory attacker = ClientTransportFactory.create(target.attacker())) {
       for (byte[] attack : attacks) {
         long before = allocatedByAllThreads();
         SecuredTransport connection = attacker.open(HOST, server.port());
