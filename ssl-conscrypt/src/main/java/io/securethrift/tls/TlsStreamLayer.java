@@ -1,5 +1,6 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.CipherSuites;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TlsSettings;
@@ -76,9 +77,7 @@ final class TlsStreamLayer implements StreamLayer {
    * suites exist only in TLS 1.3, so the suite settles it.
    */
   private static String protocol(SSLSession session) {
-    String suite = session.getCipherSuite();
-    boolean tls13Suite = suite.startsWith("TLS_AES_") || suite.equals("TLS_CHACHA20_POLY1305_SHA256");
-    return tls13Suite ? "TLSv1.3" : session.getProtocol();
+    return CipherSuites.isTls13(session.getCipherSuite()) ? "TLSv1.3" : session.getProtocol();
   }
 
   private static List<X509Certificate> peerCertificates(SSLSession session) {
