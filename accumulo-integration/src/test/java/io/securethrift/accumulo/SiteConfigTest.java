@@ -213,6 +213,14 @@ class SiteConfigTest {
   }
 
   @Test
+  void weakCipherSuitesNeedTheLibraryOptInInTheSameFile() {
+    SecurityConfig config = fixture.site(fixture.ssl("rpc.ssl.cipher.suites", "TLS_RSA_WITH_AES_128_CBC_SHA",
+        "securethrift.tls.allow.weak.cipher.suites", "true"));
+    assertEquals(List.of("TLS_RSA_WITH_AES_128_CBC_SHA"), config.tls().cipherSuites());
+    assertTrue(config.tls().allowWeakCipherSuites());
+  }
+
+  @Test
   void accumulo2DefaultsAreTls12AndNoDefaultStores() {
     SecurityConfig config = fixture.accumuloProperties(props("instance.rpc.ssl.enabled", "true",
         "rpc.javax.net.ssl.keyStore", fixture.keyStore().toString(),

@@ -23,8 +23,14 @@ public enum ConfigProperty {
       "Enabled TLS versions, comma-separated; only TLSv1.3 and TLSv1.2 are accepted.",
       (b, v) -> b.tlsProtocols(Tokens.splitList(v)), c -> String.join(",", c.tls().protocols())),
   TLS_CIPHER_SUITES("securethrift.tls.cipher.suites", "",
-      "Enabled cipher suites, comma-separated, on clients and servers alike; empty means the engine's AEAD suites.",
+      "Enabled cipher suites, comma-separated, on clients and servers alike; empty means the engine's AEAD suites with"
+          + " forward secrecy. A suite without both is refused unless securethrift.tls.allow.weak.cipher.suites=true.",
       (b, v) -> b.tlsCipherSuites(Tokens.splitList(v)), c -> String.join(",", c.tls().cipherSuites())),
+  TLS_ALLOW_WEAK_CIPHER_SUITES("securethrift.tls.allow.weak.cipher.suites", "false",
+      "Lets securethrift.tls.cipher.suites name suites without AEAD encryption or forward secrecy (CBC, RSA key"
+          + " exchange), for peers that support nothing better; a warning is logged once.",
+      (b, v) -> b.allowWeakCipherSuites(Values.bool(keyOf("TLS_ALLOW_WEAK_CIPHER_SUITES"), v)),
+      c -> Boolean.toString(c.tls().allowWeakCipherSuites())),
   TLS_KEYSTORE_PATH("securethrift.tls.keystore.path", "",
       "This side's certificate chain and private key (JKS, PKCS12 or PEM). Required on TLS servers; on clients it is"
           + " presented when the server asks.",

@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one immutable description of how securethrift secures connections. Build it with {@link #builder()} (typed
@@ -18,6 +21,9 @@ import java.util.stream.Collectors;
  * {@link Builder#build()}, and a rejected value raises a {@link ConfigException} naming its key.
  */
 public final class SecurityConfig {
+  private static final Logger LOG = LoggerFactory.getLogger(SecurityConfig.class);
+  /** The opt-in for weak suites is logged once per JVM, not for every configuration derived from the first. */
+  private static final AtomicBoolean WEAK_SUITES_LOGGED = new AtomicBoolean();
   /** TLS versions securethrift will enable; older ones are broken and disabled by current JDKs anyway. */
   static final Set<String> ALLOWED_PROTOCOLS = Set.of("TLSv1.3", "TLSv1.2");
   static final int MIN_FRAME_SIZE = 1024;
@@ -111,6 +117,7 @@ public final class SecurityConfig {
     private TlsEngine tlsEngine = TlsEngine.AUTO;
     private List<String> tlsProtocols = List.of("TLSv1.3", "TLSv1.2");
     private List<String> tlsCipherSuites = List.of();
+    private boolean allowWeakCipherSuites;
     private Path keyStorePath;
     private Secret keyStorePassword;
     private StoreType keyStoreType;
@@ -173,6 +180,15 @@ public final class SecurityConfig {
 
     public Builder tlsCipherSuites(List<String> suites) {
       this.tlsCipherSuites = List.copyOf(suites);
+      return this;
+    }
+
+    /**
+     * Whether {@link #tlsCipherSuites} may name suites without AEAD encryption or forward secrecy; only for peers that
+     * support nothing better.
+     */
+    public Builder allowWeakCipherSuites(boolean allow) {
+      this.allowWeakCipherSuites = allow;
       return this;
     }
 
@@ -339,7 +355,7 @@ public final class SecurityConfig {
 
     /** Validates every setting and returns the immutable configuration. */
     public SecurityConfig build() {
-      TlsSettings tls = new TlsSettings(tlsEngine, validProtocols(), validCipherSuites(),
+      TlsSettings tls = new TlsSettings(tlsEngine, validProtocols(), validCipherSuites(), allowWeakCipherSuites,
           store(ConfigProperty.TLS_KEYSTORE_PATH, keyStorePath, keyStoreType, keyStorePassword, keyStoreAlias,
               ConfigProperty.TLS_KEYSTORE_PASSWORD),
           store(ConfigProperty.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword, null,
@@ -381,11 +397,31 @@ public final class SecurityConfig {
     }
 
     private List<String> validCipherSuites() {
+      List<String> weak = new ArrayList<>();
       for (String suite : tlsCipherSuites) {
         if (!suite.matches("[A-Z0-9_]+")) {
           throw new ConfigException(ConfigProperty.TLS_CIPHER_SUITES.key(), "'" + suite
               + "' is not a cipher suite name; use IANA names such as TLS_AES_128_GCM_SHA256");
         }
+        if (!CipherSuites.isAeadWithForwardSecrecy(suite)) {
+          weak.add(suite);
+        }
+      }
+      if (weak.isEmpty()) {
+        return tlsCipherSuites;
+      }
+      String allowKey = ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key();
+      if (!allowWeakCipherSuites) {
+        boolean one = weak.size() == 1;
+        // The text does not repeat its key, so Accumulo's mapping can report it under rpc.ssl.cipher.suites.
+        throw new ConfigException(ConfigProperty.TLS_CIPHER_SUITES.key(), String.join(", ", weak)
+            + (one ? " lacks" : " lack") + " AEAD encryption or forward secrecy (securethrift accepts only "
+            + CipherSuites.RULE + "); remove " + (one ? "it" : "them") + ", or set " + allowKey
+            + "=true for peers that support nothing better");
+      }
+      if (WEAK_SUITES_LOGGED.compareAndSet(false, true)) {
+        LOG.warn("{}=true: enabling {}, without AEAD encryption or forward secrecy; use them only for peers that"
+            + " support nothing better", allowKey, weak);
       }
       return tlsCipherSuites;
     }
