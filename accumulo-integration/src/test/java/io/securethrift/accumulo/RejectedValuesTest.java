@@ -216,6 +216,20 @@ class RejectedValuesTest {
   }
 
   @Test
+  void clientAuthWithJvmStoresNeedsTheJvmTrustStoreProperty() {
+    Properties jvm = new Properties();
+    jvm.setProperty("javax.net.ssl.keyStore", fixture.keyStore().toString());
+    jvm.setProperty("javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD));
+    rejected("instance.rpc.ssl.clientAuth", "true, but with rpc.useJsse=true the trust store is the JVM system"
+        + " property javax.net.ssl.trustStore, which is not set (rpc.javax.net.ssl.trustStore is not read), so the"
+        + " JVM's default trust store (the public CAs) would vouch for client certificates; start the JVM with"
+        + " -Djavax.net.ssl.trustStore=<the trust store holding the CA that issues client certificates>" + site,
+        () -> fixture.systemProperties(jvm).site(props("instance.rpc.ssl.enabled", "true", "rpc.useJsse", "true",
+            "instance.rpc.ssl.clientAuth", "true", "rpc.javax.net.ssl.trustStore", fixture.trustStore().toString(),
+            "rpc.ssl.client.protocol", "TLSv1.2")));
+  }
+
+  @Test
   void kerberosLogin() throws IOException {
     rejected("general.kerberos.keytab", "file /nonexistent/accumulo.keytab does not exist" + site,
         () -> fixture.site(props("instance.rpc.sasl.enabled", "true", "general.kerberos.principal",

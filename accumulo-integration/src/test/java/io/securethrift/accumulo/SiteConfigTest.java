@@ -127,6 +127,17 @@ class SiteConfigTest {
   }
 
   @Test
+  void useJsseClientAuthTrustsTheJvmTrustStoreProperty() {
+    Properties jvm = new Properties();
+    jvm.setProperty("javax.net.ssl.keyStore", fixture.keyStore().toString());
+    jvm.setProperty("javax.net.ssl.trustStore", fixture.trustStore().toString());
+    SecurityConfig config = fixture.systemProperties(jvm).accumuloProperties(props("instance.rpc.ssl.enabled", "true",
+        "rpc.useJsse", "true", "instance.rpc.ssl.clientAuth", "true"));
+    assertEquals(ClientAuth.NEED, config.tls().clientAuth());
+    assertEquals(fixture.trustStore(), config.tls().trustStore().orElseThrow().path());
+  }
+
+  @Test
   void useJsseWithoutSystemPropertiesUsesTheJvmDefaults() {
     SecurityConfig config = fixture.site(props("instance.rpc.ssl.enabled", "true", "rpc.useJsse", "true",
         "rpc.ssl.client.protocol", "TLSv1.2"));

@@ -46,7 +46,8 @@ public enum ConfigProperty {
       "Which key entry to use when the key store holds several.",
       (b, v) -> b.keyStoreAlias(blankToNull(v)), c -> c.tls().keyStore().flatMap(StoreLocation::alias).orElse("")),
   TLS_TRUSTSTORE_PATH("securethrift.tls.truststore.path", "",
-      "Certificates this side trusts (JKS, PKCS12 or PEM); empty means the JVM's default trust store.",
+      "Certificates this side trusts (JKS, PKCS12 or PEM); empty means the JVM's default trust store, which a server"
+          + " asking for client certificates may not use.",
       (b, v) -> b.trustStorePath(pathOrNull(v)), c -> c.tls().trustStore().map(s -> s.path().toString()).orElse("")),
   TLS_TRUSTSTORE_PASSWORD("securethrift.tls.truststore.password", "",
       "Password of the trust store, if it has one.",
@@ -56,7 +57,8 @@ public enum ConfigProperty {
       (b, v) -> b.trustStoreType(typeOrNull(keyOf("TLS_TRUSTSTORE_TYPE"), v)),
       c -> c.tls().trustStore().map(s -> s.type().token()).orElse("")),
   TLS_CLIENT_AUTH("securethrift.tls.client.auth", "none",
-      "Whether a TLS server asks for client certificates: none, want, or need.",
+      "Whether a TLS server asks for client certificates: none, want, or need. want and need require"
+          + " securethrift.tls.truststore.path.",
       (b, v) -> b.clientAuth(ClientAuth.parse(keyOf("TLS_CLIENT_AUTH"), v)), c -> c.tls().clientAuth().token()),
   TLS_HOSTNAME_VERIFICATION("securethrift.tls.hostname.verification", "true",
       "Whether a client checks the server certificate's DNS or IP subject alternative names against the host it"

@@ -360,7 +360,7 @@ public final class SecurityConfig {
               ConfigProperty.TLS_KEYSTORE_PASSWORD),
           store(ConfigProperty.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword, null,
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
-          clientAuth, hostnameVerification, principalMapping,
+          validClientAuth(), hostnameVerification, principalMapping,
           nonNegative(ConfigProperty.TLS_RELOAD_INTERVAL, tlsReloadInterval));
       SaslSettings sasl = new SaslSettings(saslMechanism, validQop(), validPrimary(),
           Optional.ofNullable(validHost()), canonicalizeHostName,
@@ -424,6 +424,23 @@ public final class SecurityConfig {
             + " support nothing better", allowKey, weak);
       }
       return tlsCipherSuites;
+    }
+
+    /**
+     * A server that asks for client certificates must name the CA that issues them: without a trust store the JVM's
+     * default one, the public CAs, would vouch for clients, and the names in their certificates would become
+     * principals. Checked whenever TLS is on, not only when a server is created, because one configuration often
+     * describes both sides of a node.
+     */
+    private ClientAuth validClientAuth() {
+      if (mode.usesTls() && clientAuth != ClientAuth.NONE && trustStorePath == null) {
+        String trustKey = ConfigProperty.TLS_TRUSTSTORE_PATH.key();
+        throw new ConfigException(ConfigProperty.TLS_CLIENT_AUTH.key(), "'" + clientAuth + "' asks TLS clients for"
+            + " certificates, but " + trustKey + " is empty, so the JVM's default trust store (the public CAs) would"
+            + " vouch for them and their names would become principals; set " + trustKey + " to the trust store"
+            + " holding the CA that issues client certificates");
+      }
+      return clientAuth;
     }
 
     private static Optional<StoreLocation> store(ConfigProperty pathKey, Path path, StoreType type, Secret password,

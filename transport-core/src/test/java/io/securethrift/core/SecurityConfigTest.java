@@ -170,6 +170,26 @@ class SecurityConfigTest {
     assertEquals(allowed.toProperties(), allowed.toBuilder().build().toProperties());
   }
 
+  @ParameterizedTest
+  @CsvSource({"want", "need"})
+  void clientAuthNeedsATrustStore(String clientAuth) throws IOException {
+    ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(
+        "securethrift.mode", "tls", "securethrift.tls.client.auth", clientAuth)));
+    assertEquals("securethrift.tls.client.auth", e.key());
+    assertEquals("securethrift.tls.client.auth: '" + clientAuth + "' asks TLS clients for certificates, but"
+        + " securethrift.tls.truststore.path is empty, so the JVM's default trust store (the public CAs) would vouch"
+        + " for them and their names would become principals; set securethrift.tls.truststore.path to the trust"
+        + " store holding the CA that issues client certificates", e.getMessage());
+
+    Path trustStore = Files.writeString(dir.resolve("ca.pem"), "x");
+    assertEquals(ClientAuth.parse("k", clientAuth), SecurityConfig.fromProperties(Map.of("securethrift.mode",
+        "sasl-over-tls", "securethrift.tls.client.auth", clientAuth, "securethrift.tls.truststore.path",
+        trustStore.toString())).tls().clientAuth());
+    // Without TLS the TLS settings are not used, so their rules do not apply.
+    assertEquals(SecurityMode.SASL, SecurityConfig.fromProperties(Map.of("securethrift.mode", "sasl",
+        "securethrift.tls.client.auth", clientAuth)).mode());
+  }
+
   @Test
   void keyStorePathThatIsADirectoryIsRejected() {
     ConfigException e = assertThrows(ConfigException.class,
