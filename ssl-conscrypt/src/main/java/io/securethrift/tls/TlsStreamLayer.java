@@ -57,7 +57,7 @@ final class TlsStreamLayer implements StreamLayer {
     try {
       tls.startHandshake();
     } catch (IOException e) {
-      throw HandshakeErrors.explain(e, role, settings, peer);
+      throw HandshakeErrors.explain(e, role, settings, peer, HandshakeTrustManager.rejectedCertificate());
     } finally {
       verified = HandshakeTrustManager.endHandshake();
     }
@@ -69,7 +69,7 @@ final class TlsStreamLayer implements StreamLayer {
       PrincipalMapper.map(settings.principalMapping(), chain.get(0)).ifPresent(identity::principal);
     }
     boolean conscryptServer = role == Role.SERVER && Conscrypt.isConscrypt(tls);
-    return new SecureStream(conscryptServer ? new TicketSafeSocket(tls) : tls, identity.build());
+    return new SecureStream(new TlsSocket(tls, conscryptServer), identity.build());
   }
 
   /**
