@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SecurityConfig {
   private static final Logger LOG = LoggerFactory.getLogger(SecurityConfig.class);
-  /** The opt-in for weak suites is logged once per JVM, not for every configuration derived from the first. */
+  /** The use of weak suites is logged once per JVM, not for every configuration derived from the first. */
   private static final AtomicBoolean WEAK_SUITES_LOGGED = new AtomicBoolean();
   /** TLS versions securethrift will enable; older ones are broken and disabled by current JDKs anyway. */
   static final Set<String> ALLOWED_PROTOCOLS = Set.of("TLSv1.3", "TLSv1.2");
@@ -374,7 +374,9 @@ public final class SecurityConfig {
       int frame = sizeWithin(ConfigProperty.LIMIT_MAX_FRAME_SIZE, maxFrameSize, MIN_FRAME_SIZE, MAX_FRAME_SIZE);
       int negotiation = sizeWithin(ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE, maxNegotiationMessageSize,
           MIN_FRAME_SIZE, frame);
-      return new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation));
+      SecurityConfig config = new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation));
+      logWeakSuites(tls.cipherSuites());
+      return config;
     }
 
     private List<String> validProtocols() {
@@ -407,23 +409,25 @@ public final class SecurityConfig {
           weak.add(suite);
         }
       }
-      if (weak.isEmpty()) {
-        return tlsCipherSuites;
-      }
-      String allowKey = ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key();
-      if (!allowWeakCipherSuites) {
+      if (!weak.isEmpty() && !allowWeakCipherSuites) {
         boolean one = weak.size() == 1;
         // The text does not repeat its key, so Accumulo's mapping can report it under rpc.ssl.cipher.suites.
         throw new ConfigException(ConfigProperty.TLS_CIPHER_SUITES.key(), String.join(", ", weak)
             + (one ? " lacks" : " lack") + " AEAD encryption or forward secrecy (securethrift accepts only "
-            + CipherSuites.RULE + "); remove " + (one ? "it" : "them") + ", or set " + allowKey
-            + "=true for peers that support nothing better");
-      }
-      if (WEAK_SUITES_LOGGED.compareAndSet(false, true)) {
-        LOG.warn("{}=true: enabling {}, without AEAD encryption or forward secrecy; use them only for peers that"
-            + " support nothing better", allowKey, weak);
+            + CipherSuites.RULE + "); remove " + (one ? "it" : "them") + ", or set "
+            + ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key() + "=true for peers that support nothing better");
       }
       return tlsCipherSuites;
+    }
+
+    /** Warns once per JVM, and only about a configuration that was accepted, that weak suites are in use. */
+    private static void logWeakSuites(List<String> suites) {
+      List<String> weak = suites.stream().filter(s -> !CipherSuites.isAeadWithForwardSecrecy(s))
+          .collect(Collectors.toList());
+      if (!weak.isEmpty() && WEAK_SUITES_LOGGED.compareAndSet(false, true)) {
+        LOG.warn("{}=true: enabling {}, without AEAD encryption or forward secrecy; use them only for peers that"
+            + " support nothing better", ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key(), weak);
+      }
     }
 
     /**
