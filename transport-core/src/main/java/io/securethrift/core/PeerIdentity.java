@@ -91,7 +91,9 @@ public final class PeerIdentity {
 
   /**
    * The authenticated name: the SASL principal ({@code user@REALM}, or the delegation token's owner), else the name
-   * mapped from the TLS client certificate; empty when the peer is anonymous.
+   * mapped from the TLS client certificate; empty when the peer is anonymous. Exactly as authenticated, so it may hold
+   * any character a certificate or token carries: pass it through {@link PeerText#sanitize} before logging it
+   * ({@link #toString()} does).
    */
   public Optional<String> principal() {
     return Optional.ofNullable(principal);
@@ -130,7 +132,8 @@ public final class PeerIdentity {
   public String toString() {
     StringBuilder s = new StringBuilder("PeerIdentity[").append(mode).append(' ').append(remoteAddress);
     if (principal != null) {
-      s.append(" principal=").append(principal);
+      // Services log identities; a principal is whatever name a peer's certificate or token carries.
+      s.append(" principal=").append(PeerText.sanitize(principal));
     }
     if (mechanism != null) {
       s.append(' ').append(mechanism).append(' ').append(qop);
