@@ -31,7 +31,8 @@ import org.apache.thrift.transport.TTransportException;
 final class SaslServerLayer implements MessageLayer {
   private final SaslSettings settings;
   private final Limits limits;
-  private final Map<String, String> properties;
+  private final Map<String, String> gssProperties;
+  private final Map<String, String> digestProperties;
   private final KeytabLogin login;
   private final String gssProtocol;
   private final String gssHost;
@@ -42,11 +43,17 @@ final class SaslServerLayer implements MessageLayer {
     this.limits = config.limits();
     // Parsed here only to fail at start-up on a typo; the service parses its own copy to check each request.
     ImpersonationRules.from(config);
-    this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
+    String qop = QualityOfProtection.toSaslProperty(settings.qop());
+    this.gssProperties = Map.of(Sasl.QOP, qop);
+    this.digestProperties = Map.of(Sasl.QOP, qop,
+        Sasl.STRENGTH, DigestCiphers.strengthProperty(settings.digestMinStrength()));
     this.secrets = settings.delegationTokenSecrets().orElse(null);
     if (settings.mechanism() == SaslMechanism.DIGEST_MD5 && secrets == null) {
       throw new ConfigException(ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 servers need delegation token"
           + " secrets (SecurityConfig.Builder.delegationTokenSecrets)");
+    }
+    if (secrets != null) {
+      ProtectionWarnings.digestLevels("server", config);
     }
     if (settings.kerberosKeytab().isEmpty()) {
       if (settings.mechanism() == SaslMechanism.GSSAPI) {
@@ -71,11 +78,10 @@ final class SaslServerLayer implements MessageLayer {
   @Override
   public SecuredTransport open(TTransport stream, PeerIdentity streamIdentity, String host)
       throws TTransportException {
-    ServerNegotiation.Result result = new ServerNegotiation(new Negotiation(stream, limits), settings.qop(),
-        String.valueOf(streamIdentity.remoteAddress())).run(this::create);
+    Negotiated result = new ServerNegotiation(new Negotiation(stream, limits), settings.qop(),
+        settings.digestMinStrength(), String.valueOf(streamIdentity.remoteAddress())).run(this::create);
     try {
-      PeerIdentity identity = streamIdentity.toBuilder().principal(principal(result))
-          .sasl(result.mechanism(), result.qop()).build();
+      PeerIdentity identity = result.describe(streamIdentity.toBuilder().principal(principal(result))).build();
       return new SaslTransport(stream, result.endpoint(), identity, limits);
     } catch (RuntimeException e) {
       result.endpoint().dispose();
@@ -87,13 +93,13 @@ final class SaslServerLayer implements MessageLayer {
     if (mechanism.equals(SaslMechanism.GSSAPI.mechanismName()) && login != null) {
       Subject subject = login.subjectForConnection();
       SaslServer server = SaslEndpoint.as(subject, () -> SaslFactories.server(mechanism).createSaslServer(
-          mechanism, gssProtocol, gssHost, properties, new ServerCallbacks(null)));
+          mechanism, gssProtocol, gssHost, gssProperties, new ServerCallbacks(null)));
       return SaslEndpoint.server(server, subject);
     }
     if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && secrets != null) {
       // "*" accepts the digest-uri for whatever name the client dialled, as Accumulo servers behind aliases need.
       SaslServer server = SaslFactories.server(mechanism).createSaslServer(mechanism, settings.serverPrimary(),
-          settings.serverHost().orElse("*"), properties, new ServerCallbacks(secrets));
+          settings.serverHost().orElse("*"), digestProperties, new ServerCallbacks(secrets));
       return SaslEndpoint.server(server, null);
     }
     return null;
@@ -103,7 +109,7 @@ final class SaslServerLayer implements MessageLayer {
    * The authenticated name: {@code user@REALM} for GSSAPI; for DIGEST-MD5 the token's owner when the secrets can
    * tell it ({@link DelegationTokenOwner}), else the Base64 token identifier the client presented.
    */
-  private String principal(ServerNegotiation.Result result) {
+  private String principal(Negotiated result) {
     String id = result.endpoint().authorizationId();
     if (result.mechanism().equals(SaslMechanism.DIGEST_MD5.mechanismName())
         && secrets instanceof DelegationTokenOwner owners) {
