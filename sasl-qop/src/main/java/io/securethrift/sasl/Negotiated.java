@@ -26,6 +26,10 @@ final class Negotiated {
     return mechanism;
   }
 
+  QualityOfProtection qop() {
+    return qop;
+  }
+
   /** Adds mechanism, level and cipher to the identity of the connection. */
   PeerIdentity.Builder describe(PeerIdentity.Builder identity) {
     identity.sasl(mechanism, qop);

@@ -39,6 +39,7 @@ final class SaslClientLayer implements MessageLayer {
   private final Map<String, String> properties;
   private final KeytabLogin login;
   private final CallbackHandler callbacks;
+  private final ProtectionWarnings warnings;
 
   SaslClientLayer(SecurityConfig config) {
     this.settings = config.sasl();
@@ -59,8 +60,8 @@ final class SaslClientLayer implements MessageLayer {
               + " (SecurityConfig.Builder.delegationToken)"));
       this.callbacks = new DigestClientCallbacks(token);
       this.login = null;
-      ProtectionWarnings.digestLevels("client", config);
     }
+    this.warnings = new ProtectionWarnings("client", config, mechanism == SaslMechanism.DIGEST_MD5);
   }
 
   @Override
@@ -86,6 +87,7 @@ final class SaslClientLayer implements MessageLayer {
     try {
       Negotiated result = new ClientNegotiation(new Negotiation(stream, limits), endpoint, mechanism,
           settings.qop(), settings.digestMinStrength(), serverName).run(client.hasInitialResponse());
+      warnings.negotiated(result.qop(), serverName);
       PeerIdentity identity = result.describe(streamIdentity.toBuilder()
           .principal(settings.serverPrimary() + "/" + serverName)).build();
       return new SaslTransport(stream, endpoint, identity, limits);

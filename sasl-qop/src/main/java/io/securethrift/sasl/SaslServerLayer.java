@@ -37,6 +37,7 @@ final class SaslServerLayer implements MessageLayer {
   private final String gssProtocol;
   private final String gssHost;
   private final DelegationTokenSecrets secrets;
+  private final ProtectionWarnings warnings;
 
   SaslServerLayer(SecurityConfig config) {
     this.settings = config.sasl();
@@ -52,9 +53,7 @@ final class SaslServerLayer implements MessageLayer {
       throw new ConfigException(ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 servers need delegation token"
           + " secrets (SecurityConfig.Builder.delegationTokenSecrets)");
     }
-    if (secrets != null) {
-      ProtectionWarnings.digestLevels("server", config);
-    }
+    this.warnings = new ProtectionWarnings("server", config, secrets != null);
     if (settings.kerberosKeytab().isEmpty()) {
       if (settings.mechanism() == SaslMechanism.GSSAPI) {
         throw new ConfigException(ConfigProperty.SASL_KERBEROS_KEYTAB.key(), "empty, but GSSAPI servers log in"
@@ -78,8 +77,10 @@ final class SaslServerLayer implements MessageLayer {
   @Override
   public SecuredTransport open(TTransport stream, PeerIdentity streamIdentity, String host)
       throws TTransportException {
+    String client = String.valueOf(streamIdentity.remoteAddress());
     Negotiated result = new ServerNegotiation(new Negotiation(stream, limits), settings.qop(),
-        settings.digestMinStrength(), String.valueOf(streamIdentity.remoteAddress())).run(this::create);
+        settings.digestMinStrength(), client).run(this::create);
+    warnings.negotiated(result.qop(), client);
     try {
       PeerIdentity identity = result.describe(streamIdentity.toBuilder().principal(principal(result))).build();
       return new SaslTransport(stream, result.endpoint(), identity, limits);

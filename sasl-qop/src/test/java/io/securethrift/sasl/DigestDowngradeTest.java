@@ -14,6 +14,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testservice.EchoServer;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.thrift.transport.TTransportException;
@@ -21,8 +22,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A man in the middle (a real relay between a real client and server) rewriting the DIGEST-MD5 server's first
- * challenge, whose level and cipher lists the digest does not protect. With auth-conf as the only level and the
- * default high strength every rewrite is refused with a message naming what was wrong and which setting decides it.
+ * challenge, whose level and cipher lists the digest does not protect. With the defaults (auth-conf as the only level,
+ * high strength) every rewrite is refused with a message naming what was wrong and which setting decides it.
  */
 class DigestDowngradeTest {
   private static final String ALL_CIPHERS = "cipher=\"3des,rc4,des,rc4-56,rc4-40\"";
@@ -30,15 +31,6 @@ class DigestDowngradeTest {
   private static final String BELOW_HIGH = ", below the minimum high (securethrift.sasl.digest.min.strength); a man in"
       + " the middle may have rewritten the server's cipher list: run DIGEST-MD5 over sasl-over-tls, and lower the"
       + " setting only for a peer that truly has no stronger cipher";
-
-  /** auth-conf as the only level, the one a man in the middle cannot lower. */
-  private static SecurityConfig.Builder server() {
-    return SaslConfigs.digestServer().qop(QualityOfProtection.AUTH_CONF);
-  }
-
-  private static SecurityConfig.Builder client() {
-    return SaslConfigs.digestClient().qop(QualityOfProtection.AUTH_CONF);
-  }
 
   private static UnaryOperator<String> ciphers(String list) {
     return challenge -> challenge.replace(ALL_CIPHERS, "cipher=\"" + list + "\"");
@@ -75,9 +67,9 @@ class DigestDowngradeTest {
   }
 
   @Test
-  void unchangedChallengeGivesAuthConfWithAHighStrengthCipher() throws Exception {
-    try (Rig rig = new Rig(server().build(), UNCHANGED);
-        ClientTransportFactory clients = ClientTransportFactory.create(client().build());
+  void unchangedChallengeGivesAuthConfWithAHighStrengthCipherByDefault() throws Exception {
+    try (Rig rig = new Rig(SaslConfigs.digestServer().build(), UNCHANGED);
+        ClientTransportFactory clients = ClientTransportFactory.create(SaslConfigs.digestClient().build());
         SecuredTransport transport = clients.open(SaslConfigs.HOST, rig.relay.port())) {
       PeerIdentity server = transport.peerIdentity();
       assertEquals(QualityOfProtection.AUTH_CONF, server.qop().orElseThrow());
@@ -92,8 +84,8 @@ class DigestDowngradeTest {
 
   @Test
   void cipherListCutToFortyBitsIsRefusedByOurClient() throws Exception {
-    try (Rig rig = new Rig(server().build(), ciphers("rc4-40"));
-        ClientTransportFactory clients = ClientTransportFactory.create(client().build())) {
+    try (Rig rig = new Rig(SaslConfigs.digestServer().build(), ciphers("rc4-40"));
+        ClientTransportFactory clients = ClientTransportFactory.create(SaslConfigs.digestClient().build())) {
       TTransportException e = assertThrows(TTransportException.class,
           () -> clients.open(SaslConfigs.HOST, rig.relay.port()));
       assertEquals("SASL DIGEST-MD5 negotiation with localhost failed: server offers auth-conf only with ciphers"
@@ -103,7 +95,7 @@ class DigestDowngradeTest {
 
   @Test
   void libthriftClientTakingTheFortyBitCipherIsRefusedByOurServer() throws Exception {
-    try (Rig rig = new Rig(server().build(), ciphers("rc4-40"))) {
+    try (Rig rig = new Rig(SaslConfigs.digestServer().build(), ciphers("rc4-40"))) {
       // The JDK client's default strengths include low, so it picks rc4-40; the KDC is for GSSAPI only.
       TTransportException e = assertThrows(TTransportException.class, () -> LibthriftPeers.client(null,
           SaslMechanism.DIGEST_MD5, QualityOfProtection.AUTH_CONF, rig.relay.port()).close());
@@ -115,15 +107,16 @@ class DigestDowngradeTest {
 
   @Test
   void minimumStrengthIsCheckedOnEachSide() throws Exception {
-    SecurityConfig mediumClient = client().digestMinStrength(CipherStrength.MEDIUM).build();
-    try (Rig rig = new Rig(server().build(), ciphers("rc4-56,rc4-40"));
+    SecurityConfig mediumClient = SaslConfigs.digestClient().digestMinStrength(CipherStrength.MEDIUM).build();
+    try (Rig rig = new Rig(SaslConfigs.digestServer().build(), ciphers("rc4-56,rc4-40"));
         ClientTransportFactory clients = ClientTransportFactory.create(mediumClient)) {
       TTransportException e = assertThrows(TTransportException.class,
           () -> clients.open(SaslConfigs.HOST, rig.relay.port()));
       assertEquals("SASL DIGEST-MD5 negotiation with localhost failed: Peer indicated failure: client chose cipher"
           + " rc4-56 (strength medium)" + BELOW_HIGH, e.getMessage());
     }
-    try (Rig rig = new Rig(server().digestMinStrength(CipherStrength.MEDIUM).build(), ciphers("rc4-56,rc4-40"));
+    try (Rig rig = new Rig(SaslConfigs.digestServer().digestMinStrength(CipherStrength.MEDIUM).build(),
+            ciphers("rc4-56,rc4-40"));
         ClientTransportFactory clients = ClientTransportFactory.create(mediumClient);
         SecuredTransport transport = clients.open(SaslConfigs.HOST, rig.relay.port())) {
       assertEquals("rc4-56", transport.peerIdentity().saslCipher().orElseThrow());
@@ -133,8 +126,9 @@ class DigestDowngradeTest {
 
   @Test
   void levelOfferCutToAuthIsRefusedNamingBothSidesLevels() throws Exception {
-    try (Rig rig = new Rig(server().build(), challenge -> challenge.replace("qop=\"auth-conf\"", "qop=\"auth\""));
-        ClientTransportFactory clients = ClientTransportFactory.create(client().build())) {
+    try (Rig rig = new Rig(SaslConfigs.digestServer().build(),
+            challenge -> challenge.replace("qop=\"auth-conf\"", "qop=\"auth\""));
+        ClientTransportFactory clients = ClientTransportFactory.create(SaslConfigs.digestClient().build())) {
       TTransportException e = assertThrows(TTransportException.class,
           () -> clients.open(SaslConfigs.HOST, rig.relay.port()));
       assertEquals("SASL DIGEST-MD5 negotiation with localhost failed: no SASL quality of protection acceptable to"
@@ -160,6 +154,9 @@ class DigestDowngradeTest {
           + " use the weakest listed level, auth; list only auth-conf, or use securethrift.mode=sasl-over-tls";
       assertEquals(1, log.lines("DIGEST-MD5 server" + warning).size(), log.text());
       assertEquals(1, log.lines("DIGEST-MD5 client" + warning).size(), log.text());
+      // The server logs after it has sent COMPLETE, so the client may be done before the line is written.
+      log.awaitLine("SASL server connection with", Duration.ofSeconds(10));
+      assertEquals(2, log.lines(" runs at auth without TLS underneath").size(), log.text());
     }
   }
 }

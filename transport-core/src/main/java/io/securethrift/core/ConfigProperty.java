@@ -71,9 +71,10 @@ public enum ConfigProperty {
       "SASL mechanism: GSSAPI (Kerberos) or DIGEST-MD5 (Accumulo delegation tokens).",
       (b, v) -> b.saslMechanism(SaslMechanism.parse(keyOf("SASL_MECHANISM"), v)),
       c -> c.sasl().mechanism().mechanismName()),
-  SASL_QOP("securethrift.sasl.qop", "auth",
+  SASL_QOP("securethrift.sasl.qop", "auth-conf",
       "Acceptable protection levels, most preferred first: auth, auth-int, auth-conf (for example auth-conf,auth-int)."
-          + " A connection fails when the two sides' lists share nothing; it never falls back silently.",
+          + " A connection fails when the two sides' lists share nothing; it never falls back silently. auth leaves the"
+          + " RPCs after authentication unprotected unless the mode is sasl-over-tls.",
       (b, v) -> b.qop(QualityOfProtection.parseList(keyOf("SASL_QOP"), v)),
       c -> QualityOfProtection.toSaslProperty(c.sasl().qop())),
   SASL_DIGEST_MIN_STRENGTH("securethrift.sasl.digest.min.strength", "high",

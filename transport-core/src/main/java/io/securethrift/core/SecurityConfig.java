@@ -123,7 +123,7 @@ public final class SecurityConfig {
     private PrincipalMapping principalMapping = PrincipalMapping.CN;
     private Duration tlsReloadInterval = Duration.ofSeconds(10);
     private SaslMechanism saslMechanism = SaslMechanism.GSSAPI;
-    private List<QualityOfProtection> qop = List.of(QualityOfProtection.AUTH);
+    private List<QualityOfProtection> qop = List.of(QualityOfProtection.AUTH_CONF);
     private CipherStrength digestMinStrength = CipherStrength.HIGH;
     private String serverPrimary = "accumulo";
     private String serverHost;

@@ -26,7 +26,7 @@ class SecurityConfigTest {
     assertEquals(SecurityMode.NONE, config.mode());
     assertEquals(List.of("TLSv1.3", "TLSv1.2"), config.tls().protocols());
     assertTrue(config.tls().hostnameVerification());
-    assertEquals(List.of(QualityOfProtection.AUTH), config.sasl().qop());
+    assertEquals(List.of(QualityOfProtection.AUTH_CONF), config.sasl().qop());
     assertEquals(CipherStrength.HIGH, config.sasl().digestMinStrength());
     assertEquals("accumulo", config.sasl().serverPrimary());
     assertEquals(Duration.ofSeconds(120), config.timeouts().read());
