@@ -26,7 +26,8 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * The server side of SASL for one configuration. Like an Accumulo server it accepts GSSAPI when it has a keytab
  * login and DIGEST-MD5 when it has delegation token secrets, whichever the client asks for; the configured mechanism
- * must be one of them. GSSAPI runs as the service principal of the login ({@code primary/host@REALM}).
+ * must be one of them. GSSAPI runs as the service principal of the login ({@code primary/host@REALM}); accepting
+ * never logs in again, which is the renewal thread's job.
  */
 final class SaslServerLayer implements MessageLayer {
   private final SaslSettings settings;
@@ -92,7 +93,7 @@ final class SaslServerLayer implements MessageLayer {
 
   private SaslEndpoint create(String mechanism) throws SaslException {
     if (mechanism.equals(SaslMechanism.GSSAPI.mechanismName()) && login != null) {
-      Subject subject = login.subjectForConnection();
+      Subject subject = acceptorSubject();
       SaslServer server = SaslEndpoint.as(subject, () -> SaslFactories.server(mechanism).createSaslServer(
           mechanism, gssProtocol, gssHost, gssProperties, new ServerCallbacks(null)));
       return SaslEndpoint.server(server, subject);
@@ -104,6 +105,15 @@ final class SaslServerLayer implements MessageLayer {
       return SaslEndpoint.server(server, null);
     }
     return null;
+  }
+
+  /**
+   * What GSSAPI negotiations accept as: the login's latest subject, whatever the state of its ticket. Accepting needs
+   * only the keytab's keys, never the KDC, so an expired ticket and an unreachable KDC keep no client with a valid
+   * service ticket out; renewing is the renewal thread's job.
+   */
+  Subject acceptorSubject() {
+    return login.subject();
   }
 
   /**
