@@ -65,14 +65,42 @@ final class SaslServerLayer implements MessageLayer {
       this.gssHost = null;
       return;
     }
-    this.login = KeytabLogin.start(settings.kerberosPrincipal().orElseThrow(), settings.kerberosKeytab().get(),
-        settings.renewalPeriod());
-    String name = login.principal();
+    String name = KeytabLogin.expandHost(settings.kerberosPrincipal().orElseThrow());
     int at = name.indexOf('@');
     String local = at < 0 ? name : name.substring(0, at);
     int slash = local.indexOf('/');
     this.gssProtocol = slash < 0 ? local : local.substring(0, slash);
-    this.gssHost = slash >= 0 ? local.substring(slash + 1) : settings.serverHost().orElseGet(SaslServerLayer::localHost);
+    this.gssHost = slash >= 0 ? local.substring(slash + 1)
+        : settings.serverHost().orElseGet(SaslServerLayer::localHost);
+    // The login starts a renewal thread: from here on a failure must close it, or every failed start leaks one.
+    this.login = KeytabLogin.start(name, settings.kerberosKeytab().get(), settings.renewalPeriod());
+    try {
+      checkAcceptor();
+    } catch (RuntimeException e) {
+      login.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Creates and disposes one GSSAPI acceptor, so a login that cannot accept (its keytab holds no key for
+   * {@code gssProtocol/gssHost}, as with a user principal) fails at start-up naming the principal, instead of
+   * refusing every Kerberos client later.
+   */
+  private void checkAcceptor() {
+    try {
+      gssServer(acceptorSubject()).dispose();
+    } catch (SaslException e) {
+      throw new ConfigException(ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), login.principal() + " cannot accept"
+          + " Kerberos connections as " + gssProtocol + "/" + gssHost + ": " + Describe.chain(e) + "; a server logs"
+          + " in as its service principal primary/host@REALM, with the host spelled as clients address it");
+    }
+  }
+
+  private SaslServer gssServer(Subject subject) throws SaslException {
+    String mechanism = SaslMechanism.GSSAPI.mechanismName();
+    return SaslEndpoint.as(subject, () -> SaslFactories.server(mechanism).createSaslServer(mechanism, gssProtocol,
+        gssHost, gssProperties, new ServerCallbacks(null)));
   }
 
   @Override
@@ -94,9 +122,7 @@ final class SaslServerLayer implements MessageLayer {
   private SaslEndpoint create(String mechanism) throws SaslException {
     if (mechanism.equals(SaslMechanism.GSSAPI.mechanismName()) && login != null) {
       Subject subject = acceptorSubject();
-      SaslServer server = SaslEndpoint.as(subject, () -> SaslFactories.server(mechanism).createSaslServer(
-          mechanism, gssProtocol, gssHost, gssProperties, new ServerCallbacks(null)));
-      return SaslEndpoint.server(server, subject);
+      return SaslEndpoint.server(gssServer(subject), subject);
     }
     if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && secrets != null) {
       // "*" accepts the digest-uri for whatever name the client dialled, as Accumulo servers behind aliases need.

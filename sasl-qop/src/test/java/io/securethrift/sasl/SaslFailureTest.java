@@ -1,10 +1,12 @@
 package io.securethrift.sasl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.ConfigException;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
@@ -244,6 +246,26 @@ class SaslFailureTest {
     KerberosLoginException e = assertThrows(KerberosLoginException.class, () -> ClientTransportFactory.create(config));
     assertEquals("Kerberos keytab " + other.keytab() + " holds no key for client@" + kdc.realm() + " (realm "
         + kdc.realm() + "); check securethrift.sasl.kerberos.principal and the keytab", e.getMessage());
+  }
+
+  @Test
+  void serverLoginThatCannotAcceptFailsAtCreationAndStopsItsRenewalThread(EmbeddedKdc kdc) throws Exception {
+    var user = kdc.principal("not-a-service");
+    SecurityConfig config = SaslConfigs.base(SaslMechanism.GSSAPI).serverHost(SaslConfigs.HOST)
+        .kerberosLogin(user.principal(), user.keytab()).build();
+    ConfigException e = assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config));
+    assertTrue(e.getMessage().startsWith("securethrift.sasl.kerberos.principal: not-a-service@" + kdc.realm()
+        + " cannot accept Kerberos connections as not-a-service/localhost: Failure to initialize security context: "),
+        e.getMessage());
+    assertTrue(e.getMessage().endsWith("; a server logs in as its service principal primary/host@REALM, with the host"
+        + " spelled as clients address it"), e.getMessage());
+    String renewal = "securethrift-kerberos-renewal " + user.principal();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals(renewal)) {
+        t.join(10_000);
+        assertFalse(t.isAlive(), "the failed start left its renewal thread running");
+      }
+    }
   }
 
   @Test
