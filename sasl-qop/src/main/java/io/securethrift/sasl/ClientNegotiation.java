@@ -79,7 +79,7 @@ final class ClientNegotiation {
     } catch (SaslException e) {
       String reason = Describe.chain(e);
       negotiation.reportFailure(NegotiationStatus.BAD, reason);
-      throw failed(reason, e);
+      throw failed(reason, Describe.loggable(e));
     } catch (PeerFailure e) {
       throw failed(e.getMessage() + qopHint(e.getMessage()), e);
     } catch (TTransportException e) {
@@ -143,7 +143,7 @@ final class ClientNegotiation {
     return reason.contains("protection") ? " (client accepts " + QopLists.describe(accepted) + ")" : "";
   }
 
-  private TTransportException failed(String detail, Exception cause) {
+  private TTransportException failed(String detail, Throwable cause) {
     return new TTransportException(TTransportException.UNKNOWN, "SASL " + mechanism + " negotiation with " + server
         + " failed: " + detail, cause);
   }

@@ -2,6 +2,7 @@ package io.securethrift.sasl;
 
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.PeerText;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +94,8 @@ final class DigestCiphers {
         strength = s;
       }
     }
-    return new DigestCiphers(DigestDirectives.value(clientResponse, "cipher").orElse("(unnamed)"), strength);
+    String cipher = DigestDirectives.value(clientResponse, "cipher").map(PeerText::sanitize).orElse("(unnamed)");
+    return new DigestCiphers(cipher, strength);
   }
 
   /** The refusal when this cipher is weaker than {@code minimum} (or of no reported strength), else empty. */

@@ -81,7 +81,8 @@ public final class SaslTransport extends FrameTransport {
     } catch (SaslException e) {
       close();
       throw new TTransportException(TTransportException.CORRUPTED_DATA, "SASL " + peerIdentity().qop().orElseThrow()
-          + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + e.getMessage(), e);
+          + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + Describe.chain(e),
+          Describe.loggable(e));
     }
   }
 

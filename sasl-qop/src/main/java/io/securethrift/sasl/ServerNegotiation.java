@@ -88,15 +88,18 @@ final class ServerNegotiation {
       dispose(endpoint);
       String reason = Describe.chain(e);
       negotiation.reportFailure(NegotiationStatus.BAD, reason + qopHint(reason));
-      throw failed(mechanism, reason + qopHint(reason), e);
+      throw failed(mechanism, reason + qopHint(reason), Describe.loggable(e));
     } catch (TTransportException | RuntimeException e) {
       dispose(endpoint);
       if (e instanceof TTransportException t && !(e instanceof PeerFailure)
           && t.getType() == TTransportException.CORRUPTED_DATA) {
         negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
       }
-      String detail = e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : "");
-      throw failed(mechanism, detail, e);
+      // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.
+      if (e instanceof RuntimeException) {
+        throw failed(mechanism, Describe.chain(e), Describe.loggable(e));
+      }
+      throw failed(mechanism, e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : ""), e);
     }
   }
 
@@ -115,7 +118,7 @@ final class ServerNegotiation {
     }
   }
 
-  private TTransportException failed(String mechanism, String detail, Exception cause) {
+  private TTransportException failed(String mechanism, String detail, Throwable cause) {
     return new TTransportException(TTransportException.UNKNOWN, mechanism + " negotiation with " + client
         + " failed: " + detail, cause);
   }
