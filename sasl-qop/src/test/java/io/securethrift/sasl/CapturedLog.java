@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What the tests' logger (slf4j-simple, which looks System.err up on every line) writes while this is open: System.err
@@ -27,10 +26,7 @@ final class CapturedLog implements AutoCloseable {
       @Override
       public void write(byte[] b, int off, int len) {
         original.write(b, off, len);
-        synchronized (copy) {
-          copy.write(b, off, len);
-          copy.notifyAll();
-        }
+        copy.write(b, off, len);
       }
     };
     System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
@@ -42,9 +38,7 @@ final class CapturedLog implements AutoCloseable {
 
   /** Everything written so far. */
   String text() {
-    synchronized (copy) {
-      return copy.toString(StandardCharsets.UTF_8);
-    }
+    return copy.toString(StandardCharsets.UTF_8);
   }
 
   /** The complete lines written so far that contain {@code fragment}. */
@@ -60,18 +54,9 @@ final class CapturedLog implements AutoCloseable {
   }
 
   /** Waits until a complete line contains {@code fragment} (servers log on their own threads) and returns it. */
-  String awaitLine(String fragment, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    synchronized (copy) {
-      while (lines(fragment).isEmpty()) {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-          throw new AssertionError("no log line containing '" + fragment + "' within " + timeout + ":\n" + text());
-        }
-        TimeUnit.NANOSECONDS.timedWait(copy, left);
-      }
-      return lines(fragment).get(0);
-    }
+  String awaitLine(String fragment, Duration timeout) {
+    Await.until("a log line containing '" + fragment + "'", timeout, () -> !lines(fragment).isEmpty());
+    return lines(fragment).get(0);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.securethrift.sasl;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,8 +8,6 @@ import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testservice.EchoServer;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -84,13 +81,11 @@ class PeerTextInSaslTest {
         ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
       EchoServer server = EchoServer.start(servers);
       try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-        DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-        send(out, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
-        send(out, 2, new byte[0]);
-        DataInputStream in = new DataInputStream(socket.getInputStream());
-        assertEquals(2, in.readUnsignedByte(), "the server's challenge");
-        in.readFully(new byte[in.readInt()]);
-        send(out, 3, reason.getBytes(StandardCharsets.UTF_8));
+        SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
+        SaslWire.send(socket, 2, new byte[0]);
+        String challenge = SaslWire.read(socket);
+        assertTrue(challenge.startsWith("2:"), challenge);
+        SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
         String warning = log.awaitLine("rejected connection from", Duration.ofSeconds(10));
         assertTrue(warning.contains("failed: Peer indicated failure: GSS initiate failed\\r\\nutf-8\\r\\n[main] WARN"),
             warning);
@@ -101,12 +96,5 @@ class PeerTextInSaslTest {
       }
       assertNoRawControls(log.text());
     }
-  }
-
-  private static void send(DataOutputStream out, int status, byte[] payload) throws Exception {
-    out.writeByte(status);
-    out.writeInt(payload.length);
-    out.write(payload);
-    out.flush();
   }
 }

@@ -19,8 +19,6 @@ import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -80,22 +78,6 @@ class SaslFailureTest {
     return socket;
   }
 
-  private static void sendMessage(DataOutputStream out, int status, byte[] payload) throws IOException {
-    out.writeByte(status);
-    out.writeInt(payload.length);
-    out.write(payload);
-    out.flush();
-  }
-
-  /** Reads one negotiation message and returns its status and UTF-8 payload as "status:payload". */
-  private static String readMessage(Socket socket) throws IOException {
-    DataInputStream in = new DataInputStream(socket.getInputStream());
-    int status = in.readUnsignedByte();
-    byte[] payload = new byte[in.readInt()];
-    in.readFully(payload);
-    return status + ":" + new String(payload, StandardCharsets.UTF_8);
-  }
-
   private static long allocatedBytes() {
     return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
   }
@@ -141,7 +123,7 @@ class SaslFailureTest {
     try (Socket socket = raw()) {
       socket.getOutputStream().write(message(1, Integer.MAX_VALUE, new byte[0]));
       socket.getOutputStream().flush();
-      assertTrue(readMessage(socket).startsWith("3:frame header declares 2147483647 bytes"));
+      assertTrue(SaslWire.read(socket).startsWith("3:frame header declares 2147483647 bytes"));
     }
     serverStillServes();
   }
@@ -149,14 +131,13 @@ class SaslFailureTest {
   @Test
   void unknownMechanismGetsBadWithTheReason() throws Exception {
     try (Socket socket = raw()) {
-      DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-      sendMessage(out, 1, "PLAIN".getBytes(StandardCharsets.US_ASCII));
-      assertEquals("3:Unsupported mechanism type PLAIN", readMessage(socket));
+      SaslWire.send(socket, 1, "PLAIN".getBytes(StandardCharsets.US_ASCII));
+      assertEquals("3:Unsupported mechanism type PLAIN", SaslWire.read(socket));
       assertEquals(-1, socket.getInputStream().read());
     }
     try (Socket socket = raw()) {
-      sendMessage(new DataOutputStream(socket.getOutputStream()), 1, "gss\napi".getBytes(StandardCharsets.UTF_8));
-      assertEquals("3:invalid SASL mechanism name (7 bytes)", readMessage(socket));
+      SaslWire.send(socket, 1, "gss\napi".getBytes(StandardCharsets.UTF_8));
+      assertEquals("3:invalid SASL mechanism name (7 bytes)", SaslWire.read(socket));
     }
     serverStillServes();
   }
@@ -174,8 +155,7 @@ class SaslFailureTest {
   @Test
   void clientThatStopsMidHandshakeIsDroppedAfterTheHandshakeTimeout() throws Exception {
     try (Socket socket = raw()) {
-      DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-      sendMessage(out, 1, "GSSAPI".getBytes(StandardCharsets.US_ASCII));
+      SaslWire.send(socket, 1, "GSSAPI".getBytes(StandardCharsets.US_ASCII));
       long start = System.nanoTime();
       serverStillServes();
       assertEquals(-1, socket.getInputStream().read(), "server must close the stalled connection");
