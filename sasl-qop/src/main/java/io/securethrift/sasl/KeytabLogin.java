@@ -145,8 +145,8 @@ final class KeytabLogin implements AutoCloseable {
     try {
       return running.join();
     } catch (CompletionException e) {
-      throw e.getCause() instanceof KerberosLoginException ? (KerberosLoginException) e.getCause()
-          : new KerberosLoginException("Kerberos re-login of " + principal + " failed: " + e.getCause(), e.getCause());
+      // Only the RuntimeException of the thread that asked the KDC completes it exceptionally: report the same.
+      throw (RuntimeException) e.getCause();
     }
   }
 
