@@ -112,6 +112,14 @@ class ClientConfigTest {
   }
 
   @Test
+  void saslWithoutAQopKeyKeepsAccumulosAuthRatherThanTheLibraryDefault() {
+    assertEquals(List.of(QualityOfProtection.AUTH),
+        fixture.clientConf(props("instance.rpc.sasl.enabled", "true")).sasl().qop());
+    assertEquals(List.of(QualityOfProtection.AUTH),
+        fixture.clientProperties(props("sasl.enabled", "true")).sasl().qop());
+  }
+
+  @Test
   void passwordAuthTokenIsNeverTakenForAKeytab() {
     SecurityConfig config = fixture.clientProperties(props("sasl.enabled", "true", "auth.type", "password",
         "auth.principal", "root", "auth.token", "root-password"));

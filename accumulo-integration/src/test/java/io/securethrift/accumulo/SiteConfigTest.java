@@ -184,6 +184,12 @@ class SiteConfigTest {
   }
 
   @Test
+  void saslWithoutAQopKeyKeepsAccumulosAuthRatherThanTheLibraryDefault() {
+    SecurityConfig config = fixture.site(props("instance.rpc.sasl.enabled", "true"));
+    assertEquals(List.of(QualityOfProtection.AUTH), config.sasl().qop());
+  }
+
+  @Test
   void saslOverTlsIsAnOptIn() {
     SecurityConfig config = fixture.site(fixture.ssl("instance.rpc.sasl.enabled", "true",
         "securethrift.mode", "sasl-over-tls"));

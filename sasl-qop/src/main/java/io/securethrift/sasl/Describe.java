@@ -1,9 +1,21 @@
 package io.securethrift.sasl;
 
-/** Error text for people: the messages along a cause chain, each once. */
+import io.securethrift.core.PeerText;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Error text for people, made safe with {@link PeerText#sanitize}: the JDK's mechanisms quote what the peer sent (a
+ * DIGEST-MD5 charset, realm or digest-uri) in their exceptions, and both the text and the exceptions end up in log
+ * lines and BAD replies.
+ */
 final class Describe {
+  /** Longest cause chain copied; real ones are two or three deep. */
+  private static final int MAX_CHAIN = 16;
+
   private Describe() {}
 
+  /** The messages along a cause chain, each once. */
   static String chain(Throwable e) {
     StringBuilder s = new StringBuilder();
     for (Throwable t = e; t != null; t = t.getCause()) {
@@ -12,6 +24,41 @@ final class Describe {
         s.append(s.length() == 0 ? "" : ": ").append(m);
       }
     }
-    return s.length() == 0 ? e.getClass().getSimpleName() : s.toString();
+    return s.length() == 0 ? e.getClass().getSimpleName() : PeerText.sanitize(s.toString());
+  }
+
+  /**
+   * {@code e} and its causes as a cause to attach: the same class names and stack traces, each message sanitized.
+   * libthrift's server logs the whole chain of a failed handshake, so a JDK exception cannot be attached as it is.
+   */
+  static Throwable loggable(Throwable e) {
+    List<Throwable> chain = new ArrayList<>();
+    for (Throwable t = e; t != null && chain.size() < MAX_CHAIN; t = t.getCause()) {
+      chain.add(t);
+    }
+    Throwable copy = null;
+    for (int i = chain.size() - 1; i >= 0; i--) {
+      Throwable original = chain.get(i);
+      String message = original.getMessage() == null ? null : PeerText.sanitize(original.getMessage());
+      copy = new Sanitized(original.getClass().getName(), message, copy);
+      copy.setStackTrace(original.getStackTrace());
+    }
+    return copy;
+  }
+
+  /** Prints as the original did, under its class name, with the sanitized message. */
+  private static final class Sanitized extends Exception {
+    private static final long serialVersionUID = 1L;
+    private final String type;
+
+    Sanitized(String type, String message, Throwable cause) {
+      super(message, cause);
+      this.type = type;
+    }
+
+    @Override
+    public String toString() {
+      return getMessage() == null ? type : type + ": " + getMessage();
+    }
   }
 }

@@ -39,6 +39,7 @@ final class SaslClientLayer implements MessageLayer {
   private final Map<String, String> properties;
   private final KeytabLogin login;
   private final CallbackHandler callbacks;
+  private final ProtectionWarnings warnings;
 
   SaslClientLayer(SecurityConfig config) {
     this.settings = config.sasl();
@@ -52,13 +53,15 @@ final class SaslClientLayer implements MessageLayer {
       this.login = settings.kerberosPrincipal().map(principal -> KeytabLogin.start(principal,
           settings.kerberosKeytab().orElseThrow(), settings.renewalPeriod())).orElse(null);
     } else {
-      this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
+      this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()),
+          Sasl.STRENGTH, DigestCiphers.strengthProperty(settings.digestMinStrength()));
       DelegationToken token = settings.delegationToken().orElseThrow(() -> new ConfigException(
           ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 clients need a delegation token"
               + " (SecurityConfig.Builder.delegationToken)"));
       this.callbacks = new DigestClientCallbacks(token);
       this.login = null;
     }
+    this.warnings = new ProtectionWarnings("client", config, mechanism == SaslMechanism.DIGEST_MD5);
   }
 
   @Override
@@ -82,10 +85,11 @@ final class SaslClientLayer implements MessageLayer {
     }
     SaslEndpoint endpoint = SaslEndpoint.client(client, subject);
     try {
-      QualityOfProtection qop = new ClientNegotiation(new Negotiation(stream, limits), endpoint, mechanism,
-          settings.qop(), serverName).run(client.hasInitialResponse());
-      PeerIdentity identity = streamIdentity.toBuilder().principal(settings.serverPrimary() + "/" + serverName)
-          .sasl(mechanism.mechanismName(), qop).build();
+      Negotiated result = new ClientNegotiation(new Negotiation(stream, limits), endpoint, mechanism,
+          settings.qop(), settings.digestMinStrength(), serverName).run(client.hasInitialResponse());
+      warnings.negotiated(result.qop(), serverName);
+      PeerIdentity identity = result.describe(streamIdentity.toBuilder()
+          .principal(settings.serverPrimary() + "/" + serverName)).build();
       return new SaslTransport(stream, endpoint, identity, limits);
     } catch (TTransportException | RuntimeException e) {
       endpoint.dispose();

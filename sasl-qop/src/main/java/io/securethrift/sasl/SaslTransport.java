@@ -81,7 +81,8 @@ public final class SaslTransport extends FrameTransport {
       return sasl.unwrap(payload, 0, length);
     } catch (SaslException e) {
       throw new TTransportException(TTransportException.CORRUPTED_DATA, "SASL " + peerIdentity().qop().orElseThrow()
-          + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + e.getMessage(), e);
+          + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + Describe.chain(e),
+          Describe.loggable(e));
     }
   }
 

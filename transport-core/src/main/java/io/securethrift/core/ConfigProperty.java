@@ -79,11 +79,17 @@ public enum ConfigProperty {
       "SASL mechanism: GSSAPI (Kerberos) or DIGEST-MD5 (Accumulo delegation tokens).",
       (b, v) -> b.saslMechanism(SaslMechanism.parse(keyOf("SASL_MECHANISM"), v)),
       c -> c.sasl().mechanism().mechanismName()),
-  SASL_QOP("securethrift.sasl.qop", "auth",
+  SASL_QOP("securethrift.sasl.qop", "auth-conf",
       "Acceptable protection levels, most preferred first: auth, auth-int, auth-conf (for example auth-conf,auth-int)."
-          + " A connection fails when the two sides' lists share nothing; it never falls back silently.",
+          + " A connection fails when the two sides' lists share nothing; it never falls back silently. auth leaves the"
+          + " RPCs after authentication unprotected unless the mode is sasl-over-tls.",
       (b, v) -> b.qop(QualityOfProtection.parseList(keyOf("SASL_QOP"), v)),
       c -> QualityOfProtection.toSaslProperty(c.sasl().qop())),
+  SASL_DIGEST_MIN_STRENGTH("securethrift.sasl.digest.min.strength", "high",
+      "Weakest cipher a DIGEST-MD5 auth-conf connection may use, on either side: high (3des, rc4), medium (adds des,"
+          + " rc4-56) or low (adds the 40-bit rc4-40). A connection that negotiates a weaker cipher is refused.",
+      (b, v) -> b.digestMinStrength(CipherStrength.parse(keyOf("SASL_DIGEST_MIN_STRENGTH"), v)),
+      c -> c.sasl().digestMinStrength().token()),
   SASL_SERVER_PRIMARY("securethrift.sasl.kerberos.server.primary", "accumulo",
       "Kerberos primary of the server principal, as in primary/host@REALM.",
       (b, v) -> b.serverPrimary(v), c -> c.sasl().serverPrimary()),

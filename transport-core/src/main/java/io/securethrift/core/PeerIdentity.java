@@ -19,6 +19,8 @@ public final class PeerIdentity {
   private final String principal;
   private final String mechanism;
   private final QualityOfProtection qop;
+  private final String saslCipher;
+  private final CipherStrength saslStrength;
   private final String tlsProtocol;
   private final String tlsCipherSuite;
   private final boolean tlsSessionResumed;
@@ -30,6 +32,8 @@ public final class PeerIdentity {
     this.principal = b.principal;
     this.mechanism = b.mechanism;
     this.qop = b.qop;
+    this.saslCipher = b.saslCipher;
+    this.saslStrength = b.saslStrength;
     this.tlsProtocol = b.tlsProtocol;
     this.tlsCipherSuite = b.tlsCipherSuite;
     this.tlsSessionResumed = b.tlsSessionResumed;
@@ -74,6 +78,8 @@ public final class PeerIdentity {
     b.principal = principal;
     b.mechanism = mechanism;
     b.qop = qop;
+    b.saslCipher = saslCipher;
+    b.saslStrength = saslStrength;
     b.tlsProtocol = tlsProtocol;
     b.tlsCipherSuite = tlsCipherSuite;
     b.tlsSessionResumed = tlsSessionResumed;
@@ -109,6 +115,19 @@ public final class PeerIdentity {
     return Optional.ofNullable(qop);
   }
 
+  /**
+   * The cipher a DIGEST-MD5 {@code auth-conf} connection encrypts with ({@code 3des}, {@code rc4}, ...); empty for
+   * other mechanisms and levels.
+   */
+  public Optional<String> saslCipher() {
+    return Optional.ofNullable(saslCipher);
+  }
+
+  /** The strength of {@link #saslCipher()}; empty when there is no such cipher. */
+  public Optional<CipherStrength> saslStrength() {
+    return Optional.ofNullable(saslStrength);
+  }
+
   /** The negotiated TLS version, such as {@code TLSv1.3}. */
   public Optional<String> tlsProtocol() {
     return Optional.ofNullable(tlsProtocol);
@@ -138,6 +157,9 @@ public final class PeerIdentity {
     if (mechanism != null) {
       s.append(' ').append(mechanism).append(' ').append(qop);
     }
+    if (saslCipher != null) {
+      s.append(" cipher=").append(saslCipher).append(" strength=").append(saslStrength);
+    }
     if (tlsProtocol != null) {
       s.append(' ').append(tlsProtocol).append(' ').append(tlsCipherSuite).append(tlsSessionResumed ? " resumed" : "");
     }
@@ -151,6 +173,8 @@ public final class PeerIdentity {
     private String principal;
     private String mechanism;
     private QualityOfProtection qop;
+    private String saslCipher;
+    private CipherStrength saslStrength;
     private String tlsProtocol;
     private String tlsCipherSuite;
     private boolean tlsSessionResumed;
@@ -169,6 +193,13 @@ public final class PeerIdentity {
     public Builder sasl(String mechanism, QualityOfProtection qop) {
       this.mechanism = mechanism;
       this.qop = qop;
+      return this;
+    }
+
+    /** The cipher and its strength, for a DIGEST-MD5 {@code auth-conf} connection. */
+    public Builder saslCipher(String cipher, CipherStrength strength) {
+      this.saslCipher = cipher;
+      this.saslStrength = strength;
       return this;
     }
 

@@ -130,7 +130,8 @@ public final class SecurityConfig {
     private PrincipalMapping principalMapping = PrincipalMapping.CN;
     private Duration tlsReloadInterval = Duration.ofSeconds(10);
     private SaslMechanism saslMechanism = SaslMechanism.GSSAPI;
-    private List<QualityOfProtection> qop = List.of(QualityOfProtection.AUTH);
+    private List<QualityOfProtection> qop = List.of(QualityOfProtection.AUTH_CONF);
+    private CipherStrength digestMinStrength = CipherStrength.HIGH;
     private String serverPrimary = "accumulo";
     private String serverHost;
     private boolean canonicalizeHostName;
@@ -273,6 +274,12 @@ public final class SecurityConfig {
       return qop(List.of(qop));
     }
 
+    /** The weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use. */
+    public Builder digestMinStrength(CipherStrength strength) {
+      this.digestMinStrength = Objects.requireNonNull(strength);
+      return this;
+    }
+
     public Builder serverPrimary(String primary) {
       this.serverPrimary = primary;
       return this;
@@ -362,7 +369,7 @@ public final class SecurityConfig {
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
           validClientAuth(), hostnameVerification, principalMapping,
           nonNegative(ConfigProperty.TLS_RELOAD_INTERVAL, tlsReloadInterval));
-      SaslSettings sasl = new SaslSettings(saslMechanism, validQop(), validPrimary(),
+      SaslSettings sasl = new SaslSettings(saslMechanism, validQop(), digestMinStrength, validPrimary(),
           Optional.ofNullable(validHost()), canonicalizeHostName,
           Optional.ofNullable(kerberosPrincipal), Optional.ofNullable(validKeytab()),
           positive(ConfigProperty.SASL_KERBEROS_RENEWAL_PERIOD, renewalPeriod),

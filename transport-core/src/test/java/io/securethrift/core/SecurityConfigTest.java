@@ -26,7 +26,8 @@ class SecurityConfigTest {
     assertEquals(SecurityMode.NONE, config.mode());
     assertEquals(List.of("TLSv1.3", "TLSv1.2"), config.tls().protocols());
     assertTrue(config.tls().hostnameVerification());
-    assertEquals(List.of(QualityOfProtection.AUTH), config.sasl().qop());
+    assertEquals(List.of(QualityOfProtection.AUTH_CONF), config.sasl().qop());
+    assertEquals(CipherStrength.HIGH, config.sasl().digestMinStrength());
     assertEquals("accumulo", config.sasl().serverPrimary());
     assertEquals(Duration.ofSeconds(120), config.timeouts().read());
     assertEquals(16 << 20, config.limits().maxFrameSize());
@@ -59,6 +60,14 @@ class SecurityConfigTest {
     assertEquals(1 << 30, config.limits().maxFrameSize());
     assertEquals(config.toProperties(), SecurityConfig.fromProperties(config.toProperties()).toProperties());
     assertEquals(config.toProperties(), config.toBuilder().build().toProperties());
+  }
+
+  @Test
+  void digestMinimumStrengthIsReadAndWrittenAsItsToken() {
+    SecurityConfig config = SecurityConfig.fromProperties(Map.of("securethrift.sasl.digest.min.strength", "medium"));
+    assertEquals(CipherStrength.MEDIUM, config.sasl().digestMinStrength());
+    assertEquals("medium", config.toProperties().get("securethrift.sasl.digest.min.strength"));
+    assertTrue(CipherStrength.HIGH.atLeast(CipherStrength.MEDIUM) && !CipherStrength.LOW.atLeast(CipherStrength.MEDIUM));
   }
 
   @Test
@@ -115,6 +124,8 @@ class SecurityConfigTest {
       "securethrift.sasl.qop|auth,auth|securethrift.sasl.qop: 'auth' is listed twice",
       "securethrift.sasl.qop|,|securethrift.sasl.qop: empty; give one or more of auth, auth-int, auth-conf in order"
           + " of preference",
+      "securethrift.sasl.digest.min.strength|strong|securethrift.sasl.digest.min.strength: 'strong' is not accepted;"
+          + " accepted values: low, medium, high",
       "securethrift.sasl.kerberos.server.primary|accumulo/host|securethrift.sasl.kerberos.server.primary:"
           + " 'accumulo/host' must be the primary alone, without /host or @REALM",
       "securethrift.sasl.server.host|accumulo/host|securethrift.sasl.server.host: 'accumulo/host' must be a host"
