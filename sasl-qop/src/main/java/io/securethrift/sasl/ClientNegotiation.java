@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
@@ -77,7 +78,7 @@ final class ClientNegotiation {
       }
       return negotiated();
     } catch (SaslException e) {
-      String reason = Describe.chain(e);
+      String reason = PeerText.describe(e);
       negotiation.reportFailure(NegotiationStatus.BAD, reason);
       throw failed(reason, Describe.loggable(e));
     } catch (PeerFailure e) {

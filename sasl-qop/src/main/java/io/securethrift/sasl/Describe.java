@@ -5,27 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Error text for people, made safe with {@link PeerText#sanitize}: the JDK's mechanisms quote what the peer sent (a
- * DIGEST-MD5 charset, realm or digest-uri) in their exceptions, and both the text and the exceptions end up in log
- * lines and BAD replies.
+ * Exceptions made safe to attach as causes: the JDK's mechanisms quote what the peer sent (a DIGEST-MD5 charset, realm
+ * or digest-uri) in their exception messages. Their text for people is {@link PeerText#describe}.
  */
 final class Describe {
   /** Longest cause chain copied; real ones are two or three deep. */
   private static final int MAX_CHAIN = 16;
 
   private Describe() {}
-
-  /** The messages along a cause chain, each once. */
-  static String chain(Throwable e) {
-    StringBuilder s = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      String m = t.getMessage();
-      if (m != null && !s.toString().contains(m)) {
-        s.append(s.length() == 0 ? "" : ": ").append(m);
-      }
-    }
-    return s.length() == 0 ? e.getClass().getSimpleName() : PeerText.sanitize(s.toString());
-  }
 
   /**
    * {@code e} and its causes as a cause to attach: the same class names and stack traces, each message sanitized.

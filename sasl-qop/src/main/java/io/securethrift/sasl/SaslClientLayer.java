@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.DelegationToken;
@@ -81,7 +82,7 @@ final class SaslClientLayer implements MessageLayer {
           null, settings.serverPrimary(), serverName, properties, callbacks));
     } catch (SaslException e) {
       throw new TTransportException(TTransportException.UNKNOWN, "cannot start SASL " + mechanism + " for "
-          + serverName + ": " + Describe.chain(e), e);
+          + serverName + ": " + PeerText.describe(e), e);
     }
     SaslEndpoint endpoint = SaslEndpoint.client(client, subject);
     try {

@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.DelegationTokenSecrets;
@@ -92,7 +93,7 @@ final class SaslServerLayer implements MessageLayer {
       gssServer(acceptorSubject()).dispose();
     } catch (SaslException e) {
       throw new ConfigException(ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), login.principal() + " cannot accept"
-          + " Kerberos connections as " + gssProtocol + "/" + gssHost + ": " + Describe.chain(e) + "; a server logs"
+          + " Kerberos connections as " + gssProtocol + "/" + gssHost + ": " + PeerText.describe(e) + "; a server logs"
           + " in as its service principal primary/host@REALM, with the host spelled as clients address it");
     }
   }

@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.spi.FrameTransport;
@@ -81,7 +82,7 @@ public final class SaslTransport extends FrameTransport {
       return sasl.unwrap(payload, 0, length);
     } catch (SaslException e) {
       throw new TTransportException(TTransportException.CORRUPTED_DATA, "SASL " + peerIdentity().qop().orElseThrow()
-          + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + Describe.chain(e),
+          + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + PeerText.describe(e),
           Describe.loggable(e));
     }
   }

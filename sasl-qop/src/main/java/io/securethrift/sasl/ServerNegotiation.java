@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
@@ -86,7 +87,7 @@ final class ServerNegotiation {
       }
     } catch (SaslException e) {
       dispose(endpoint);
-      String reason = Describe.chain(e);
+      String reason = PeerText.describe(e);
       negotiation.reportFailure(NegotiationStatus.BAD, reason + qopHint(reason));
       throw failed(mechanism, reason + qopHint(reason), Describe.loggable(e));
     } catch (TTransportException | RuntimeException e) {
@@ -97,7 +98,7 @@ final class ServerNegotiation {
       }
       // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.
       if (e instanceof RuntimeException) {
-        throw failed(mechanism, Describe.chain(e), Describe.loggable(e));
+        throw failed(mechanism, PeerText.describe(e), Describe.loggable(e));
       }
       throw failed(mechanism, e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : ""), e);
     }
