@@ -54,11 +54,12 @@ final class AccumuloMapping {
     SecurityMode mode = mode(ssl, sasl);
     builder.mode(mode);
     if (mode.usesTls()) {
-      builder.clientAuth(clientAuth ? ClientAuth.NEED : ClientAuth.NONE);
+      // Only servers ask for certificates; in a client file the setting only makes the client present its key store.
+      builder.clientAuth(clientAuth && dialect.isServer() ? ClientAuth.NEED : ClientAuth.NONE);
       origin(ConfigProperty.TLS_CLIENT_AUTH, Setting.CLIENT_AUTH);
       builder.tlsProtocols(usableProtocols(protocols));
       if (useJsse) {
-        jsseStores();
+        jsseStores(clientAuth);
       } else {
         stores(clientAuth, keyStoreType, trustStoreType);
       }
@@ -176,8 +177,21 @@ final class AccumuloMapping {
     return dir + path.substring(Dialect.ACCUMULO_CONF_DIR.length());
   }
 
-  private void jsseStores() {
+  /**
+   * The stores named by the JVM's {@code javax.net.ssl.*} properties. A trust store named there is as explicit as one
+   * in the file; the JVM's fallback when none is named (its bundled public CAs) is not, so a server node requiring
+   * client certificates must name one, as securethrift's own keys must.
+   */
+  private void jsseStores(boolean clientAuth) {
     String reason = " (JVM system property, read because " + name(Setting.USE_JSSE) + "=true)";
+    String trustKey = JSSE_STORE_KEYS.get(1);
+    if (clientAuth && dialect.isServer()
+        && environment.systemProperties().getProperty(trustKey, "").trim().isEmpty()) {
+      throw file.error(name(Setting.CLIENT_AUTH), "true, but with " + name(Setting.USE_JSSE) + "=true the trust"
+          + " store is the JVM system property " + trustKey + ", which is not set (" + name(Setting.TRUSTSTORE_PATH)
+          + " is not read), so the JVM's default trust store (the public CAs) would vouch for client certificates;"
+          + " start the JVM with -D" + trustKey + "=<the trust store holding the CA that issues client certificates>");
+    }
     for (String key : JSSE_STORE_KEYS) {
       String path = environment.systemProperties().getProperty(key, "").trim();
       if (path.isEmpty()) {

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,8 +47,19 @@ class ClientConfigTest {
         "rpc.javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD), "rpc.javax.net.ssl.keyStoreType",
         "JKS", "rpc.javax.net.ssl.trustStore", fixture.trustStore().toString(), "rpc.ssl.client.protocol", "TLSv1.3"));
     assertEquals(fixture.keyStore(), config.tls().keyStore().orElseThrow().path());
-    assertEquals(ClientAuth.NEED, config.tls().clientAuth());
+    assertEquals(ClientAuth.NONE, config.tls().clientAuth(), "only servers ask for client certificates");
     assertEquals(List.of("TLSv1.3"), config.tls().protocols());
+  }
+
+  @Test
+  void clientConfWithJvmStoresMayLeaveTheTrustStoreToTheJvm() {
+    Properties jvm = new Properties();
+    jvm.setProperty("javax.net.ssl.keyStore", fixture.keyStore().toString());
+    jvm.setProperty("javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD));
+    SecurityConfig config = fixture.systemProperties(jvm).clientConf(props("instance.rpc.ssl.enabled", "true",
+        "instance.rpc.ssl.clientAuth", "true", "rpc.useJsse", "true", "rpc.ssl.client.protocol", "TLSv1.2"));
+    assertEquals(fixture.keyStore(), config.tls().keyStore().orElseThrow().path());
+    assertTrue(config.tls().trustStore().isEmpty(), "a client checks servers against the JVM's default CAs");
   }
 
   @Test
@@ -64,13 +76,13 @@ class ClientConfigTest {
   }
 
   @Test
-  void clientPropertiesKeyStorePathTurnsOnClientAuth() {
+  void clientPropertiesKeyStorePathPresentsTheKeyStore() {
     SecurityConfig config = fixture.clientProperties(props("instance.name", "test", "ssl.enabled", "true",
         "ssl.keystore.path", fixture.keyStore().toString(), "ssl.keystore.password", new String(Stores.KEY_PASSWORD),
         "ssl.keystore.type", "jks", "ssl.truststore.path", fixture.trustStore().toString(),
         "ssl.truststore.password", new String(Stores.TRUST_PASSWORD), "ssl.truststore.type", "jks",
         "rpc.transport.idle.timeout", "3s"));
-    assertEquals(ClientAuth.NEED, config.tls().clientAuth());
+    assertEquals(ClientAuth.NONE, config.tls().clientAuth(), "only servers ask for client certificates");
     assertEquals(fixture.keyStore(), config.tls().keyStore().orElseThrow().path());
     assertEquals(StoreType.JKS, config.tls().trustStore().orElseThrow().type());
     assertArrayEquals(Stores.TRUST_PASSWORD, config.tls().trustStore().orElseThrow().password().orElseThrow().chars());
@@ -97,6 +109,14 @@ class ClientConfigTest {
     assertEquals("acc", config.sasl().serverPrimary());
     assertEquals("alice@EXAMPLE.COM", config.sasl().kerberosPrincipal().orElseThrow());
     assertEquals(keytab, config.sasl().kerberosKeytab().orElseThrow());
+  }
+
+  @Test
+  void saslWithoutAQopKeyKeepsAccumulosAuthRatherThanTheLibraryDefault() {
+    assertEquals(List.of(QualityOfProtection.AUTH),
+        fixture.clientConf(props("instance.rpc.sasl.enabled", "true")).sasl().qop());
+    assertEquals(List.of(QualityOfProtection.AUTH),
+        fixture.clientProperties(props("sasl.enabled", "true")).sasl().qop());
   }
 
   @Test

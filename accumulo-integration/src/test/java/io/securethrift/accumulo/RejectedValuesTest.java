@@ -97,6 +97,13 @@ class RejectedValuesTest {
   void cipherSuites() {
     siteRejects("rpc.ssl.cipher.suites", "tls_aes_128_gcm_sha256", "'tls_aes_128_gcm_sha256' is not a cipher suite"
         + " name; use IANA names such as TLS_AES_128_GCM_SHA256");
+    String weak = "TLS_RSA_WITH_AES_128_CBC_SHA lacks AEAD encryption or forward secrecy (securethrift accepts only"
+        + " the TLS 1.3 suites and TLS 1.2 ECDHE or DHE suites with AES-GCM or ChaCha20-Poly1305); remove it, or set"
+        + " securethrift.tls.allow.weak.cipher.suites=true for peers that support nothing better";
+    rejected("rpc.ssl.cipher.suites", weak + site,
+        () -> fixture.site(fixture.ssl("rpc.ssl.cipher.suites", "TLS_RSA_WITH_AES_128_CBC_SHA")));
+    rejected("rpc.ssl.cipher.suites", weak + " (in " + dir.resolve("accumulo.properties") + ")",
+        () -> fixture.accumuloProperties(props("rpc.ssl.cipher.suites", "TLS_RSA_WITH_AES_128_CBC_SHA")));
   }
 
   @Test
@@ -206,6 +213,20 @@ class RejectedValuesTest {
     rejected("javax.net.ssl.trustStoreType", "'jceks' is not accepted; accepted values: jks, pkcs12, pem (JVM system"
         + " property, read because rpc.useJsse=true)", () -> fixture.systemProperties(jvm).site(props(
         "instance.rpc.ssl.enabled", "true", "rpc.useJsse", "true", "rpc.ssl.client.protocol", "TLSv1.2")));
+  }
+
+  @Test
+  void clientAuthWithJvmStoresNeedsTheJvmTrustStoreProperty() {
+    Properties jvm = new Properties();
+    jvm.setProperty("javax.net.ssl.keyStore", fixture.keyStore().toString());
+    jvm.setProperty("javax.net.ssl.keyStorePassword", new String(Stores.KEY_PASSWORD));
+    rejected("instance.rpc.ssl.clientAuth", "true, but with rpc.useJsse=true the trust store is the JVM system"
+        + " property javax.net.ssl.trustStore, which is not set (rpc.javax.net.ssl.trustStore is not read), so the"
+        + " JVM's default trust store (the public CAs) would vouch for client certificates; start the JVM with"
+        + " -Djavax.net.ssl.trustStore=<the trust store holding the CA that issues client certificates>" + site,
+        () -> fixture.systemProperties(jvm).site(props("instance.rpc.ssl.enabled", "true", "rpc.useJsse", "true",
+            "instance.rpc.ssl.clientAuth", "true", "rpc.javax.net.ssl.trustStore", fixture.trustStore().toString(),
+            "rpc.ssl.client.protocol", "TLSv1.2")));
   }
 
   @Test

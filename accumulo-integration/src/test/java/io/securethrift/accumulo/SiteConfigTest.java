@@ -127,6 +127,17 @@ class SiteConfigTest {
   }
 
   @Test
+  void useJsseClientAuthTrustsTheJvmTrustStoreProperty() {
+    Properties jvm = new Properties();
+    jvm.setProperty("javax.net.ssl.keyStore", fixture.keyStore().toString());
+    jvm.setProperty("javax.net.ssl.trustStore", fixture.trustStore().toString());
+    SecurityConfig config = fixture.systemProperties(jvm).accumuloProperties(props("instance.rpc.ssl.enabled", "true",
+        "rpc.useJsse", "true", "instance.rpc.ssl.clientAuth", "true"));
+    assertEquals(ClientAuth.NEED, config.tls().clientAuth());
+    assertEquals(fixture.trustStore(), config.tls().trustStore().orElseThrow().path());
+  }
+
+  @Test
   void useJsseWithoutSystemPropertiesUsesTheJvmDefaults() {
     SecurityConfig config = fixture.site(props("instance.rpc.ssl.enabled", "true", "rpc.useJsse", "true",
         "rpc.ssl.client.protocol", "TLSv1.2"));
@@ -173,6 +184,12 @@ class SiteConfigTest {
   }
 
   @Test
+  void saslWithoutAQopKeyKeepsAccumulosAuthRatherThanTheLibraryDefault() {
+    SecurityConfig config = fixture.site(props("instance.rpc.sasl.enabled", "true"));
+    assertEquals(List.of(QualityOfProtection.AUTH), config.sasl().qop());
+  }
+
+  @Test
   void saslOverTlsIsAnOptIn() {
     SecurityConfig config = fixture.site(fixture.ssl("instance.rpc.sasl.enabled", "true",
         "securethrift.mode", "sasl-over-tls"));
@@ -210,6 +227,14 @@ class SiteConfigTest {
         "TLS_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"));
     assertEquals(List.of("TLS_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"),
         config.tls().cipherSuites());
+  }
+
+  @Test
+  void weakCipherSuitesNeedTheLibraryOptInInTheSameFile() {
+    SecurityConfig config = fixture.site(fixture.ssl("rpc.ssl.cipher.suites", "TLS_RSA_WITH_AES_128_CBC_SHA",
+        "securethrift.tls.allow.weak.cipher.suites", "true"));
+    assertEquals(List.of("TLS_RSA_WITH_AES_128_CBC_SHA"), config.tls().cipherSuites());
+    assertTrue(config.tls().allowWeakCipherSuites());
   }
 
   @Test

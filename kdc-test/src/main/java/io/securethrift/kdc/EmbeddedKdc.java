@@ -57,6 +57,7 @@ public final class EmbeddedKdc implements AutoCloseable {
   private final String previousKrb5Conf;
   private final Map<String, KerberosIdentity> identities = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
+  private final AtomicBoolean stopped = new AtomicBoolean();
   private final AtomicBoolean closed = new AtomicBoolean();
 
   private EmbeddedKdc(
@@ -180,6 +181,25 @@ public final class EmbeddedKdc implements AutoCloseable {
   }
 
   /**
+   * Stops answering Kerberos requests, as a KDC outage would, for tests of what still works without
+   * one: logins fail from now on, tickets already issued stay valid, and the keytabs, krb5.conf and
+   * {@code java.security.krb5.conf} stay until {@link #close()}. Calling it again does nothing.
+   */
+  public void stop() {
+    if (!stopped.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      // Kerby's stop() deletes the krb5.conf, which the JVM still needs to find the realm.
+      byte[] conf = Files.readAllBytes(krb5Conf);
+      server.stop();
+      Files.write(krb5Conf, conf);
+    } catch (KrbException | IOException e) {
+      throw new IllegalStateException("cannot stop the KDC", e);
+    }
+  }
+
+  /**
    * Stops the KDC, restores {@code java.security.krb5.conf} and deletes the working directory.
    * Calling it again does nothing.
    */
@@ -189,9 +209,7 @@ public final class EmbeddedKdc implements AutoCloseable {
       return;
     }
     try {
-      server.stop();
-    } catch (KrbException e) {
-      throw new IllegalStateException("cannot stop the KDC", e);
+      stop();
     } finally {
       restoreKrb5ConfProperty(previousKrb5Conf);
       RUNNING.set(false);

@@ -137,6 +137,23 @@ class EmbeddedKdcTest {
   }
 
   @Test
+  void stoppedKdcRefusesLoginsAndKeepsKeytabsAndConfigurationUntilClosed() throws Exception {
+    try (EmbeddedKdc kdc = EmbeddedKdc.builder().start()) {
+      KerberosIdentity client = kdc.principal("client");
+      Subject before = KerberosLogin.login(client);
+
+      kdc.stop();
+      kdc.stop();
+
+      assertThrows(LoginException.class, () -> KerberosLogin.login(client));
+      assertTrue(Files.exists(client.keytab()));
+      assertEquals(kdc.krb5Conf().toString(), System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY));
+      assertTrue(Files.readString(kdc.krb5Conf()).contains("default_realm = EXAMPLE.COM"));
+      assertTrue(onlyTicket(before).isCurrent());
+    }
+  }
+
+  @Test
   void shortLivedTicketsAreRenewable() throws Exception {
     try (EmbeddedKdc kdc =
         EmbeddedKdc.builder()

@@ -1,5 +1,7 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
+import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.sasl.Negotiation.Message;
@@ -12,26 +14,31 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * The client half of a Thrift SASL negotiation. It finishes only when the server says COMPLETE and the client's own
  * mechanism is complete too: a server claiming completion early is refused (the CVE-2018-1320 hole in libthrift
- * before 0.12), and the negotiated QOP must be one the client listed.
+ * before 0.12), and the negotiated QOP must be one the client listed. A DIGEST-MD5 {@code auth-conf} cipher must be
+ * as strong as {@code securethrift.sasl.digest.min.strength}.
  */
 final class ClientNegotiation {
   private final Negotiation negotiation;
   private final SaslEndpoint sasl;
   private final SaslMechanism mechanism;
   private final List<QualityOfProtection> accepted;
+  private final CipherStrength minimumStrength;
   private final String server;
+  /** The client's answer to the DIGEST-MD5 challenge, which names the cipher it chose. */
+  private byte[] digestResponse = new byte[0];
 
   ClientNegotiation(Negotiation negotiation, SaslEndpoint sasl, SaslMechanism mechanism,
-      List<QualityOfProtection> accepted, String server) {
+      List<QualityOfProtection> accepted, CipherStrength minimumStrength, String server) {
     this.negotiation = negotiation;
     this.sasl = sasl;
     this.mechanism = mechanism;
     this.accepted = accepted;
+    this.minimumStrength = minimumStrength;
     this.server = server;
   }
 
-  /** Runs the negotiation and returns the QOP both sides settled on. */
-  QualityOfProtection run(boolean hasInitialResponse) throws TTransportException {
+  /** Runs the negotiation and returns what both sides settled on. */
+  Negotiated run(boolean hasInitialResponse) throws TTransportException {
     try {
       negotiation.send(NegotiationStatus.START, mechanism.mechanismName().getBytes(StandardCharsets.US_ASCII));
       byte[] initial = hasInitialResponse ? sasl.evaluate(new byte[0]) : new byte[0];
@@ -49,11 +56,15 @@ final class ClientNegotiation {
           }
           throw refuse("server sent OK after the client's mechanism completed; expected COMPLETE");
         }
-        if (first && mechanism == SaslMechanism.DIGEST_MD5) {
+        boolean digestChallenge = first && mechanism == SaslMechanism.DIGEST_MD5;
+        if (digestChallenge) {
           checkDigestOffer(message.payload());
         }
         first = false;
         byte[] response = sasl.evaluate(message.payload());
+        if (digestChallenge) {
+          digestResponse = response;
+        }
         if (status == NegotiationStatus.COMPLETE) {
           if (!sasl.isComplete()) {
             throw refuse("server reported COMPLETE before the client's " + mechanism + " mechanism completed");
@@ -65,11 +76,11 @@ final class ClientNegotiation {
         }
         negotiation.sendAndFlush(sasl.isComplete() ? NegotiationStatus.COMPLETE : NegotiationStatus.OK, response);
       }
-      return acceptable();
+      return negotiated();
     } catch (SaslException e) {
-      String reason = Describe.chain(e);
+      String reason = PeerText.describe(e);
       negotiation.reportFailure(NegotiationStatus.BAD, reason);
-      throw failed(reason, e);
+      throw failed(reason, Describe.loggable(e));
     } catch (PeerFailure e) {
       throw failed(e.getMessage() + qopHint(e.getMessage()), e);
     } catch (TTransportException e) {
@@ -80,12 +91,39 @@ final class ClientNegotiation {
     }
   }
 
-  /** The DIGEST-MD5 challenge names the server's levels in clear: refuse before answering if none is ours. */
+  /**
+   * The DIGEST-MD5 challenge names the server's levels and ciphers in clear: refuse before answering if none of the
+   * levels is ours, or if the level the mechanism will pick (the first of ours the server offers) is {@code auth-conf}
+   * and no offered cipher is strong enough.
+   */
   private void checkDigestOffer(byte[] challenge) throws TTransportException {
     Optional<List<QualityOfProtection>> offer = QopLists.digestOffer(challenge);
-    if (offer.isPresent() && offer.get().stream().noneMatch(accepted::contains)) {
+    if (offer.isEmpty()) {
+      return;
+    }
+    Optional<QualityOfProtection> chosen = accepted.stream().filter(offer.get()::contains).findFirst();
+    if (chosen.isEmpty()) {
       throw refuse(QopLists.noCommonLevel(accepted, QopLists.describe(offer.get())));
     }
+    if (chosen.get() == QualityOfProtection.AUTH_CONF) {
+      Optional<String> weak = DigestCiphers.checkOffer(challenge, minimumStrength);
+      if (weak.isPresent()) {
+        throw refuse(weak.get());
+      }
+    }
+  }
+
+  private Negotiated negotiated() throws TTransportException {
+    QualityOfProtection qop = acceptable();
+    DigestCiphers cipher = null;
+    if (mechanism == SaslMechanism.DIGEST_MD5 && qop == QualityOfProtection.AUTH_CONF) {
+      cipher = DigestCiphers.negotiated(sasl, digestResponse);
+      Optional<String> weak = cipher.refusal(minimumStrength, "client");
+      if (weak.isPresent()) {
+        throw refuse(weak.get());
+      }
+    }
+    return new Negotiated(sasl, mechanism.mechanismName(), qop, cipher);
   }
 
   private QualityOfProtection acceptable() throws TTransportException {
@@ -106,7 +144,7 @@ final class ClientNegotiation {
     return reason.contains("protection") ? " (client accepts " + QopLists.describe(accepted) + ")" : "";
   }
 
-  private TTransportException failed(String detail, Exception cause) {
+  private TTransportException failed(String detail, Throwable cause) {
     return new TTransportException(TTransportException.UNKNOWN, "SASL " + mechanism + " negotiation with " + server
         + " failed: " + detail, cause);
   }

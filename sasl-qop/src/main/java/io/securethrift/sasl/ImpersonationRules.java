@@ -3,6 +3,7 @@ package io.securethrift.sasl;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.PeerText;
 import io.securethrift.core.SecurityConfig;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -94,12 +95,14 @@ public final class ImpersonationRules {
    * @throws SecurityException naming the caller, the requested principal and the rule that is missing
    */
   public void checkCaller(PeerIdentity caller, String requestedPrincipal) {
+    // The requested principal comes from the request and the refusal is likely logged: quote both names safely.
+    String requested = PeerText.sanitize(requestedPrincipal);
     String principal = caller.principal().orElseThrow(() -> new SecurityException("connection from "
-        + caller.remoteAddress() + " is not authenticated; it may not act as " + requestedPrincipal));
+        + caller.remoteAddress() + " is not authenticated; it may not act as " + requested));
     if (principal.equals(requestedPrincipal)) {
       return;
     }
-    String refused = principal + " may not act as " + requestedPrincipal + ": ";
+    String refused = PeerText.sanitize(principal) + " may not act as " + requested + ": ";
     Rule rule = byProxy.get(principal);
     if (rule == null) {
       throw new SecurityException(refused + "it is not a proxy in "

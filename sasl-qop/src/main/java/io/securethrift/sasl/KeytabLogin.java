@@ -8,10 +8,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.security.auth.Subject;
 import javax.security.auth.kerberos.KerberosPrincipal;
 import javax.security.auth.kerberos.KerberosTicket;
@@ -28,8 +31,13 @@ import org.slf4j.LoggerFactory;
  * A Kerberos login from a keytab, configured in code (no JAAS file, nothing JVM-wide), kept fresh by a background
  * thread: every renewal period it checks the ticket-granting ticket and logs in again once 80 % of its lifetime has
  * passed, so connections never start with a ticket about to expire. A failed re-login is retried on a schedule with
- * doubling delays (never a sleeping thread), and a connection that finds the ticket already expired re-logs in itself
- * before giving up with a message naming the principal and realm.
+ * doubling delays (never a sleeping thread).
+ *
+ * <p>Initiators (clients) need a current ticket-granting ticket: a client connection that finds it expired re-logs in
+ * itself before giving up with a message naming the principal and realm. Acceptors (servers) need only the keys the
+ * login keeps from the keytab, so they take {@link #subject()} as it is and never wait for the KDC: a server whose
+ * ticket expired while the KDC is down keeps accepting clients that hold valid service tickets. One re-login runs at a
+ * time, and no lock is held while the KDC answers.
  */
 final class KeytabLogin implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KeytabLogin.class);
@@ -40,7 +48,10 @@ final class KeytabLogin implements AutoCloseable {
   private final Path keytab;
   private final Duration period;
   private final ScheduledExecutorService renewer;
+  /** The re-login under way, if any: connections that need one wait for its result instead of starting another. */
+  private final AtomicReference<CompletableFuture<Subject>> relogin = new AtomicReference<>();
   private volatile Subject subject;
+  /** Guarded by {@code this}, which is never held while the KDC is asked. */
   private LoginContext context;
   private Duration retryDelay;
 
@@ -80,14 +91,17 @@ final class KeytabLogin implements AutoCloseable {
     return principal;
   }
 
-  /** The subject of the latest login, as the renewal thread left it. */
+  /**
+   * The subject of the latest login, whatever its ticket's state: what an acceptor runs as, since accepting needs only
+   * the keytab keys it holds.
+   */
   Subject subject() {
     return subject;
   }
 
   /**
-   * The logged-in subject for a new connection. If its ticket has expired (renewal kept failing, or the machine
-   * slept), logs in again first.
+   * The logged-in subject for a new client connection. If its ticket has expired (renewal kept failing, or the
+   * machine slept), logs in again first.
    *
    * @throws KerberosLoginException if the ticket expired and the re-login failed too
    */
@@ -97,29 +111,52 @@ final class KeytabLogin implements AutoCloseable {
     if (tgt != null && tgt.isCurrent()) {
       return current;
     }
-    synchronized (this) {
-      if (subject != current) {
-        return subject;
+    String ended = tgt == null ? "is missing" : "expired at " + tgt.getEndTime().toInstant();
+    try {
+      return reloginReplacing(current);
+    } catch (KerberosLoginException e) {
+      throw new KerberosLoginException("Kerberos ticket of " + principal + " (realm " + realm() + ") " + ended
+          + " and the re-login failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Logs in again unless {@code stale} has been replaced already. Callers that arrive while a re-login runs wait for
+   * its result rather than asking the KDC again.
+   */
+  private Subject reloginReplacing(Subject stale) {
+    CompletableFuture<Subject> mine = new CompletableFuture<>();
+    CompletableFuture<Subject> running;
+    while ((running = relogin.get()) == null) {
+      if (relogin.compareAndSet(null, mine)) {
+        try {
+          // A re-login that finished between our look at the subject and now has done the work.
+          Subject result = subject != stale ? subject : loginNow();
+          mine.complete(result);
+          return result;
+        } catch (RuntimeException e) {
+          mine.completeExceptionally(e);
+          throw e;
+        } finally {
+          relogin.set(null);
+        }
       }
-      String ended = tgt == null ? "is missing" : "expired at " + tgt.getEndTime().toInstant();
-      try {
-        loginNow();
-      } catch (KerberosLoginException e) {
-        throw new KerberosLoginException("Kerberos ticket of " + principal + " (realm " + realm() + ") " + ended
-            + " and the re-login failed: " + e.getMessage(), e);
-      }
-      return subject;
+    }
+    try {
+      return running.join();
+    } catch (CompletionException e) {
+      // Only the RuntimeException of the thread that asked the KDC completes it exceptionally: report the same.
+      throw (RuntimeException) e.getCause();
     }
   }
 
   private void renewIfDue() {
     Duration next = period;
     try {
-      KerberosTicket tgt = ticketGrantingTicket(subject);
+      Subject current = subject;
+      KerberosTicket tgt = ticketGrantingTicket(current);
       if (tgt == null || Instant.now().isAfter(renewalTime(tgt))) {
-        synchronized (this) {
-          loginNow();
-        }
+        reloginReplacing(current);
         LOG.info("renewed the Kerberos login of {}", principal);
       }
       retryDelay = shorter(FIRST_RETRY, period);
@@ -141,15 +178,19 @@ final class KeytabLogin implements AutoCloseable {
     return Instant.ofEpochMilli(start + (long) ((end - start) * RENEW_AFTER_FRACTION));
   }
 
-  private void loginNow() {
+  /** Asks the KDC for a new ticket (no lock held meanwhile), then makes the new login current. */
+  private Subject loginNow() {
     checkKeytab();
     try {
       LoginContext fresh = new LoginContext("securethrift", new Subject(), callbacks -> {
         throw new javax.security.auth.callback.UnsupportedCallbackException(callbacks[0], "keytab login");
       }, new KeytabConfiguration(principal, keytab));
       fresh.login();
-      subject = fresh.getSubject();
-      context = fresh;
+      synchronized (this) {
+        subject = fresh.getSubject();
+        context = fresh;
+      }
+      return fresh.getSubject();
     } catch (LoginException e) {
       throw new KerberosLoginException("Kerberos login of " + principal + " (realm " + realm() + ") from keytab "
           + keytab + " failed: " + e.getMessage(), e);

@@ -1,12 +1,9 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.QualityOfProtection;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.security.sasl.Sasl;
 
 /**
@@ -15,7 +12,6 @@ import javax.security.sasl.Sasl;
  * so an operator sees at once which side to change.
  */
 final class QopLists {
-  private static final Pattern DIGEST_QOP = Pattern.compile("(?:^|,)\\s*qop\\s*=\\s*\"([^\"]*)\"");
   private static final List<QualityOfProtection> STRONGEST_FIRST =
       List.of(QualityOfProtection.AUTH_CONF, QualityOfProtection.AUTH_INT, QualityOfProtection.AUTH);
 
@@ -38,12 +34,12 @@ final class QopLists {
 
   /** The levels a DIGEST-MD5 server offers in its first challenge (plain text), if it names any. */
   static Optional<List<QualityOfProtection>> digestOffer(byte[] challenge) {
-    Matcher m = DIGEST_QOP.matcher(new String(challenge, StandardCharsets.UTF_8));
-    if (!m.find()) {
+    Optional<String> levels = DigestDirectives.value(challenge, "qop");
+    if (levels.isEmpty()) {
       return Optional.empty();
     }
     List<QualityOfProtection> offer = new ArrayList<>();
-    for (String token : m.group(1).split(",")) {
+    for (String token : levels.get().split(",")) {
       for (QualityOfProtection q : QualityOfProtection.values()) {
         if (q.token().equals(token.trim())) {
           offer.add(q);

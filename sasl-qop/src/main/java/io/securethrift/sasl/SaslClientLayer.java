@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.DelegationToken;
@@ -39,6 +40,7 @@ final class SaslClientLayer implements MessageLayer {
   private final Map<String, String> properties;
   private final KeytabLogin login;
   private final CallbackHandler callbacks;
+  private final ProtectionWarnings warnings;
 
   SaslClientLayer(SecurityConfig config) {
     this.settings = config.sasl();
@@ -52,13 +54,15 @@ final class SaslClientLayer implements MessageLayer {
       this.login = settings.kerberosPrincipal().map(principal -> KeytabLogin.start(principal,
           settings.kerberosKeytab().orElseThrow(), settings.renewalPeriod())).orElse(null);
     } else {
-      this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
+      this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()),
+          Sasl.STRENGTH, DigestCiphers.strengthProperty(settings.digestMinStrength()));
       DelegationToken token = settings.delegationToken().orElseThrow(() -> new ConfigException(
           ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 clients need a delegation token"
               + " (SecurityConfig.Builder.delegationToken)"));
       this.callbacks = new DigestClientCallbacks(token);
       this.login = null;
     }
+    this.warnings = new ProtectionWarnings("client", config, mechanism == SaslMechanism.DIGEST_MD5);
   }
 
   @Override
@@ -78,14 +82,15 @@ final class SaslClientLayer implements MessageLayer {
           null, settings.serverPrimary(), serverName, properties, callbacks));
     } catch (SaslException e) {
       throw new TTransportException(TTransportException.UNKNOWN, "cannot start SASL " + mechanism + " for "
-          + serverName + ": " + Describe.chain(e), e);
+          + serverName + ": " + PeerText.describe(e), e);
     }
     SaslEndpoint endpoint = SaslEndpoint.client(client, subject);
     try {
-      QualityOfProtection qop = new ClientNegotiation(new Negotiation(stream, limits), endpoint, mechanism,
-          settings.qop(), serverName).run(client.hasInitialResponse());
-      PeerIdentity identity = streamIdentity.toBuilder().principal(settings.serverPrimary() + "/" + serverName)
-          .sasl(mechanism.mechanismName(), qop).build();
+      Negotiated result = new ClientNegotiation(new Negotiation(stream, limits), endpoint, mechanism,
+          settings.qop(), settings.digestMinStrength(), serverName).run(client.hasInitialResponse());
+      warnings.negotiated(result.qop(), serverName);
+      PeerIdentity identity = result.describe(streamIdentity.toBuilder()
+          .principal(settings.serverPrimary() + "/" + serverName)).build();
       return new SaslTransport(stream, endpoint, identity, limits);
     } catch (TTransportException | RuntimeException e) {
       endpoint.dispose();

@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.DelegationTokenSecrets;
@@ -26,28 +27,35 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * The server side of SASL for one configuration. Like an Accumulo server it accepts GSSAPI when it has a keytab
  * login and DIGEST-MD5 when it has delegation token secrets, whichever the client asks for; the configured mechanism
- * must be one of them. GSSAPI runs as the service principal of the login ({@code primary/host@REALM}).
+ * must be one of them. GSSAPI runs as the service principal of the login ({@code primary/host@REALM}); accepting
+ * never logs in again, which is the renewal thread's job.
  */
 final class SaslServerLayer implements MessageLayer {
   private final SaslSettings settings;
   private final Limits limits;
-  private final Map<String, String> properties;
+  private final Map<String, String> gssProperties;
+  private final Map<String, String> digestProperties;
   private final KeytabLogin login;
   private final String gssProtocol;
   private final String gssHost;
   private final DelegationTokenSecrets secrets;
+  private final ProtectionWarnings warnings;
 
   SaslServerLayer(SecurityConfig config) {
     this.settings = config.sasl();
     this.limits = config.limits();
     // Parsed here only to fail at start-up on a typo; the service parses its own copy to check each request.
     ImpersonationRules.from(config);
-    this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
+    String qop = QualityOfProtection.toSaslProperty(settings.qop());
+    this.gssProperties = Map.of(Sasl.QOP, qop);
+    this.digestProperties = Map.of(Sasl.QOP, qop,
+        Sasl.STRENGTH, DigestCiphers.strengthProperty(settings.digestMinStrength()));
     this.secrets = settings.delegationTokenSecrets().orElse(null);
     if (settings.mechanism() == SaslMechanism.DIGEST_MD5 && secrets == null) {
       throw new ConfigException(ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 servers need delegation token"
           + " secrets (SecurityConfig.Builder.delegationTokenSecrets)");
     }
+    this.warnings = new ProtectionWarnings("server", config, secrets != null);
     if (settings.kerberosKeytab().isEmpty()) {
       if (settings.mechanism() == SaslMechanism.GSSAPI) {
         throw new ConfigException(ConfigProperty.SASL_KERBEROS_KEYTAB.key(), "empty, but GSSAPI servers log in"
@@ -58,24 +66,53 @@ final class SaslServerLayer implements MessageLayer {
       this.gssHost = null;
       return;
     }
-    this.login = KeytabLogin.start(settings.kerberosPrincipal().orElseThrow(), settings.kerberosKeytab().get(),
-        settings.renewalPeriod());
-    String name = login.principal();
+    String name = KeytabLogin.expandHost(settings.kerberosPrincipal().orElseThrow());
     int at = name.indexOf('@');
     String local = at < 0 ? name : name.substring(0, at);
     int slash = local.indexOf('/');
     this.gssProtocol = slash < 0 ? local : local.substring(0, slash);
-    this.gssHost = slash >= 0 ? local.substring(slash + 1) : settings.serverHost().orElseGet(SaslServerLayer::localHost);
+    this.gssHost = slash >= 0 ? local.substring(slash + 1)
+        : settings.serverHost().orElseGet(SaslServerLayer::localHost);
+    // The login starts a renewal thread: from here on a failure must close it, or every failed start leaks one.
+    this.login = KeytabLogin.start(name, settings.kerberosKeytab().get(), settings.renewalPeriod());
+    try {
+      checkAcceptor();
+    } catch (RuntimeException e) {
+      login.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Creates and disposes one GSSAPI acceptor, so a login that cannot accept (its keytab holds no key for
+   * {@code gssProtocol/gssHost}, as with a user principal) fails at start-up naming the principal, instead of
+   * refusing every Kerberos client later.
+   */
+  private void checkAcceptor() {
+    try {
+      gssServer(acceptorSubject()).dispose();
+    } catch (SaslException e) {
+      throw new ConfigException(ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), login.principal() + " cannot accept"
+          + " Kerberos connections as " + gssProtocol + "/" + gssHost + ": " + PeerText.describe(e) + "; a server logs"
+          + " in as its service principal primary/host@REALM, with the host spelled as clients address it");
+    }
+  }
+
+  private SaslServer gssServer(Subject subject) throws SaslException {
+    String mechanism = SaslMechanism.GSSAPI.mechanismName();
+    return SaslEndpoint.as(subject, () -> SaslFactories.server(mechanism).createSaslServer(mechanism, gssProtocol,
+        gssHost, gssProperties, new ServerCallbacks(null)));
   }
 
   @Override
   public SecuredTransport open(TTransport stream, PeerIdentity streamIdentity, String host)
       throws TTransportException {
-    ServerNegotiation.Result result = new ServerNegotiation(new Negotiation(stream, limits), settings.qop(),
-        String.valueOf(streamIdentity.remoteAddress())).run(this::create);
+    String client = String.valueOf(streamIdentity.remoteAddress());
+    Negotiated result = new ServerNegotiation(new Negotiation(stream, limits), settings.qop(),
+        settings.digestMinStrength(), client).run(this::create);
+    warnings.negotiated(result.qop(), client);
     try {
-      PeerIdentity identity = streamIdentity.toBuilder().principal(principal(result))
-          .sasl(result.mechanism(), result.qop()).build();
+      PeerIdentity identity = result.describe(streamIdentity.toBuilder().principal(principal(result))).build();
       return new SaslTransport(stream, result.endpoint(), identity, limits);
     } catch (RuntimeException e) {
       result.endpoint().dispose();
@@ -85,25 +122,32 @@ final class SaslServerLayer implements MessageLayer {
 
   private SaslEndpoint create(String mechanism) throws SaslException {
     if (mechanism.equals(SaslMechanism.GSSAPI.mechanismName()) && login != null) {
-      Subject subject = login.subjectForConnection();
-      SaslServer server = SaslEndpoint.as(subject, () -> SaslFactories.server(mechanism).createSaslServer(
-          mechanism, gssProtocol, gssHost, properties, new ServerCallbacks(null)));
-      return SaslEndpoint.server(server, subject);
+      Subject subject = acceptorSubject();
+      return SaslEndpoint.server(gssServer(subject), subject);
     }
     if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && secrets != null) {
       // "*" accepts the digest-uri for whatever name the client dialled, as Accumulo servers behind aliases need.
       SaslServer server = SaslFactories.server(mechanism).createSaslServer(mechanism, settings.serverPrimary(),
-          settings.serverHost().orElse("*"), properties, new ServerCallbacks(secrets));
+          settings.serverHost().orElse("*"), digestProperties, new ServerCallbacks(secrets));
       return SaslEndpoint.server(server, null);
     }
     return null;
   }
 
   /**
+   * What GSSAPI negotiations accept as: the login's latest subject, whatever the state of its ticket. Accepting needs
+   * only the keytab's keys, never the KDC, so an expired ticket and an unreachable KDC keep no client with a valid
+   * service ticket out; renewing is the renewal thread's job.
+   */
+  Subject acceptorSubject() {
+    return login.subject();
+  }
+
+  /**
    * The authenticated name: {@code user@REALM} for GSSAPI; for DIGEST-MD5 the token's owner when the secrets can
    * tell it ({@link DelegationTokenOwner}), else the Base64 token identifier the client presented.
    */
-  private String principal(ServerNegotiation.Result result) {
+  private String principal(Negotiated result) {
     String id = result.endpoint().authorizationId();
     if (result.mechanism().equals(SaslMechanism.DIGEST_MD5.mechanismName())
         && secrets instanceof DelegationTokenOwner owners) {

@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.spi.FrameTransport;
@@ -16,8 +17,9 @@ import org.apache.thrift.transport.TTransportException;
  * <p>Wrapped output is cut into tokens of at most the negotiated raw send size, which C (Cyrus) and Python peers
  * enforce, and each token goes out as soon as it is full, so wrapping overlaps with the peer's unwrapping instead of
  * waiting for the whole message; large writes are wrapped straight from the caller's array. libthrift's Java reader
- * takes frames one at a time, so it accepts a message spread over several tokens. Incoming frames are checked
- * against {@code securethrift.limit.max.frame.size} before anything is allocated.
+ * takes frames one at a time, so it accepts a message spread over several tokens, and so does this one: incoming
+ * frames are a stream ({@link Framing#STREAM}), each checked against {@code securethrift.limit.max.frame.size} before
+ * anything is allocated, and a length a message declares is backed by frames read ahead.
  */
 public final class SaslTransport extends FrameTransport {
   private static final int INITIAL_BUFFER = 1024;
@@ -31,7 +33,7 @@ public final class SaslTransport extends FrameTransport {
   private int outLength = 4;
 
   SaslTransport(TTransport stream, SaslEndpoint sasl, PeerIdentity identity, Limits limits) {
-    super(stream, identity, limits);
+    super(stream, identity, limits, Framing.STREAM);
     this.sasl = sasl;
     this.wraps = identity.qop().orElseThrow().wrapsMessages();
     this.chunkSize = wraps ? rawSendSize(sasl, limits.maxFrameSize()) : limits.maxFrameSize();
@@ -79,9 +81,9 @@ public final class SaslTransport extends FrameTransport {
     try {
       return sasl.unwrap(payload, 0, length);
     } catch (SaslException e) {
-      close();
       throw new TTransportException(TTransportException.CORRUPTED_DATA, "SASL " + peerIdentity().qop().orElseThrow()
-          + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + e.getMessage(), e);
+          + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + PeerText.describe(e),
+          Describe.loggable(e));
     }
   }
 

@@ -1,17 +1,21 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
+import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslMechanism;
 import io.securethrift.sasl.Negotiation.Message;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import javax.security.sasl.SaslException;
 import org.apache.thrift.transport.TTransportException;
 
 /**
  * The server half of a Thrift SASL negotiation. Everything the server refuses is explained to the client with BAD
- * and a reason (unknown mechanism, protocol violation, failed authentication, no common QOP), then the connection is
- * closed by the caller.
+ * and a reason (unknown mechanism, protocol violation, failed authentication, no common QOP, a DIGEST-MD5 cipher
+ * weaker than {@code securethrift.sasl.digest.min.strength}), then the connection is closed by the caller.
  */
 final class ServerNegotiation {
   /** RFC 4422 mechanism names: 1 to 20 upper-case letters, digits, hyphens and underscores. */
@@ -23,20 +27,20 @@ final class ServerNegotiation {
     SaslEndpoint create(String mechanism) throws SaslException;
   }
 
-  /** What the negotiation established. */
-  record Result(SaslEndpoint endpoint, String mechanism, QualityOfProtection qop) {}
-
   private final Negotiation negotiation;
   private final List<QualityOfProtection> accepted;
+  private final CipherStrength minimumStrength;
   private final String client;
 
-  ServerNegotiation(Negotiation negotiation, List<QualityOfProtection> accepted, String client) {
+  ServerNegotiation(Negotiation negotiation, List<QualityOfProtection> accepted, CipherStrength minimumStrength,
+      String client) {
     this.negotiation = negotiation;
     this.accepted = accepted;
+    this.minimumStrength = minimumStrength;
     this.client = client;
   }
 
-  Result run(ServerFactory factory) throws TTransportException {
+  Negotiated run(ServerFactory factory) throws TTransportException {
     String mechanism = "SASL";
     SaslEndpoint endpoint = null;
     try {
@@ -64,8 +68,17 @@ final class ServerNegotiation {
           if (!accepted.contains(qop)) {
             throw refuse("client selected " + qop + ", but server accepts " + QopLists.describe(accepted));
           }
+          DigestCiphers cipher = null;
+          if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && qop == QualityOfProtection.AUTH_CONF) {
+            // The response that completed the mechanism is the one naming the client's cipher.
+            cipher = DigestCiphers.negotiated(endpoint, message.payload());
+            Optional<String> weak = cipher.refusal(minimumStrength, "client");
+            if (weak.isPresent()) {
+              throw refuse(weak.get());
+            }
+          }
           negotiation.sendAndFlush(NegotiationStatus.COMPLETE, challenge);
-          return new Result(endpoint, mechanism, qop);
+          return new Negotiated(endpoint, mechanism, qop, cipher);
         }
         if (message.status() == NegotiationStatus.COMPLETE) {
           throw refuse("client reported COMPLETE before the server's " + mechanism + " mechanism completed");
@@ -74,17 +87,20 @@ final class ServerNegotiation {
       }
     } catch (SaslException e) {
       dispose(endpoint);
-      String reason = Describe.chain(e);
+      String reason = PeerText.describe(e);
       negotiation.reportFailure(NegotiationStatus.BAD, reason + qopHint(reason));
-      throw failed(mechanism, reason + qopHint(reason), e);
+      throw failed(mechanism, reason + qopHint(reason), Describe.loggable(e));
     } catch (TTransportException | RuntimeException e) {
       dispose(endpoint);
       if (e instanceof TTransportException t && !(e instanceof PeerFailure)
           && t.getType() == TTransportException.CORRUPTED_DATA) {
         negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
       }
-      String detail = e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : "");
-      throw failed(mechanism, detail, e);
+      // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.
+      if (e instanceof RuntimeException) {
+        throw failed(mechanism, PeerText.describe(e), Describe.loggable(e));
+      }
+      throw failed(mechanism, e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : ""), e);
     }
   }
 
@@ -103,7 +119,7 @@ final class ServerNegotiation {
     }
   }
 
-  private TTransportException failed(String mechanism, String detail, Exception cause) {
+  private TTransportException failed(String mechanism, String detail, Throwable cause) {
     return new TTransportException(TTransportException.UNKNOWN, mechanism + " negotiation with " + client
         + " failed: " + detail, cause);
   }

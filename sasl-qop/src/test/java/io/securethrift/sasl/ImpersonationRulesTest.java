@@ -49,6 +49,14 @@ class ImpersonationRulesTest {
   }
 
   @Test
+  void refusalsQuoteTheRequestedPrincipalEscaped() throws Exception {
+    SecurityException e = assertThrows(SecurityException.class,
+        () -> RULES.checkCaller(caller("alice@EX.COM", "127.0.0.1"), "bob@EX.COM\r\nINFO granted\u001b[0m"));
+    assertEquals("alice@EX.COM may not act as bob@EX.COM\\r\\nINFO granted\\u001b[0m: it is not a proxy in"
+        + " securethrift.sasl.impersonation.users", e.getMessage());
+  }
+
+  @Test
   void badSyntaxNamesTheKey() {
     ConfigException e = assertThrows(ConfigException.class, () -> ImpersonationRules.parse("proxy", "*"));
     assertEquals("securethrift.sasl.impersonation.users", e.key());

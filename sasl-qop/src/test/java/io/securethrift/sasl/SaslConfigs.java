@@ -32,9 +32,24 @@ final class SaslConfigs {
     return kdc.principal("client");
   }
 
-  static SecurityConfig.Builder base(SaslMechanism mechanism, List<QualityOfProtection> qop) {
-    return SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(mechanism).qop(qop)
+  /** The library's default QOP unless the caller sets one. */
+  static SecurityConfig.Builder base(SaslMechanism mechanism) {
+    return SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(mechanism)
         .maxFrameSize(4L << 20).handshakeTimeout(Duration.ofSeconds(10)).readTimeout(Duration.ofSeconds(30));
+  }
+
+  static SecurityConfig.Builder base(SaslMechanism mechanism, List<QualityOfProtection> qop) {
+    return base(mechanism).qop(qop);
+  }
+
+  /** A DIGEST-MD5 server that knows {@link #TOKEN}; no keytab, since delegation tokens need no KDC. */
+  static SecurityConfig.Builder digestServer() {
+    return base(SaslMechanism.DIGEST_MD5).delegationTokenSecrets(SECRETS);
+  }
+
+  /** A DIGEST-MD5 client presenting {@link #TOKEN}. */
+  static SecurityConfig.Builder digestClient() {
+    return base(SaslMechanism.DIGEST_MD5).delegationToken(TOKEN);
   }
 
   static SecurityConfig server(EmbeddedKdc kdc, SaslMechanism mechanism, QualityOfProtection... qop) {

@@ -1,10 +1,12 @@
 package io.securethrift.sasl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.ConfigException;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
@@ -17,8 +19,6 @@ import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
@@ -78,22 +78,6 @@ class SaslFailureTest {
     return socket;
   }
 
-  private static void sendMessage(DataOutputStream out, int status, byte[] payload) throws IOException {
-    out.writeByte(status);
-    out.writeInt(payload.length);
-    out.write(payload);
-    out.flush();
-  }
-
-  /** Reads one negotiation message and returns its status and UTF-8 payload as "status:payload". */
-  private static String readMessage(Socket socket) throws IOException {
-    DataInputStream in = new DataInputStream(socket.getInputStream());
-    int status = in.readUnsignedByte();
-    byte[] payload = new byte[in.readInt()];
-    in.readFully(payload);
-    return status + ":" + new String(payload, StandardCharsets.UTF_8);
-  }
-
   private static long allocatedBytes() {
     return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
   }
@@ -139,7 +123,7 @@ class SaslFailureTest {
     try (Socket socket = raw()) {
       socket.getOutputStream().write(message(1, Integer.MAX_VALUE, new byte[0]));
       socket.getOutputStream().flush();
-      assertTrue(readMessage(socket).startsWith("3:frame header declares 2147483647 bytes"));
+      assertTrue(SaslWire.read(socket).startsWith("3:frame header declares 2147483647 bytes"));
     }
     serverStillServes();
   }
@@ -147,14 +131,13 @@ class SaslFailureTest {
   @Test
   void unknownMechanismGetsBadWithTheReason() throws Exception {
     try (Socket socket = raw()) {
-      DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-      sendMessage(out, 1, "PLAIN".getBytes(StandardCharsets.US_ASCII));
-      assertEquals("3:Unsupported mechanism type PLAIN", readMessage(socket));
+      SaslWire.send(socket, 1, "PLAIN".getBytes(StandardCharsets.US_ASCII));
+      assertEquals("3:Unsupported mechanism type PLAIN", SaslWire.read(socket));
       assertEquals(-1, socket.getInputStream().read());
     }
     try (Socket socket = raw()) {
-      sendMessage(new DataOutputStream(socket.getOutputStream()), 1, "gss\napi".getBytes(StandardCharsets.UTF_8));
-      assertEquals("3:invalid SASL mechanism name (7 bytes)", readMessage(socket));
+      SaslWire.send(socket, 1, "gss\napi".getBytes(StandardCharsets.UTF_8));
+      assertEquals("3:invalid SASL mechanism name (7 bytes)", SaslWire.read(socket));
     }
     serverStillServes();
   }
@@ -172,8 +155,7 @@ class SaslFailureTest {
   @Test
   void clientThatStopsMidHandshakeIsDroppedAfterTheHandshakeTimeout() throws Exception {
     try (Socket socket = raw()) {
-      DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-      sendMessage(out, 1, "GSSAPI".getBytes(StandardCharsets.US_ASCII));
+      SaslWire.send(socket, 1, "GSSAPI".getBytes(StandardCharsets.US_ASCII));
       long start = System.nanoTime();
       serverStillServes();
       assertEquals(-1, socket.getInputStream().read(), "server must close the stalled connection");
@@ -244,6 +226,26 @@ class SaslFailureTest {
     KerberosLoginException e = assertThrows(KerberosLoginException.class, () -> ClientTransportFactory.create(config));
     assertEquals("Kerberos keytab " + other.keytab() + " holds no key for client@" + kdc.realm() + " (realm "
         + kdc.realm() + "); check securethrift.sasl.kerberos.principal and the keytab", e.getMessage());
+  }
+
+  @Test
+  void serverLoginThatCannotAcceptFailsAtCreationAndStopsItsRenewalThread(EmbeddedKdc kdc) throws Exception {
+    var user = kdc.principal("not-a-service");
+    SecurityConfig config = SaslConfigs.base(SaslMechanism.GSSAPI).serverHost(SaslConfigs.HOST)
+        .kerberosLogin(user.principal(), user.keytab()).build();
+    ConfigException e = assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config));
+    assertTrue(e.getMessage().startsWith("securethrift.sasl.kerberos.principal: not-a-service@" + kdc.realm()
+        + " cannot accept Kerberos connections as not-a-service/localhost: Failure to initialize security context: "),
+        e.getMessage());
+    assertTrue(e.getMessage().endsWith("; a server logs in as its service principal primary/host@REALM, with the host"
+        + " spelled as clients address it"), e.getMessage());
+    String renewal = "securethrift-kerberos-renewal " + user.principal();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().equals(renewal)) {
+        t.join(10_000);
+        assertFalse(t.isAlive(), "the failed start left its renewal thread running");
+      }
+    }
   }
 
   @Test

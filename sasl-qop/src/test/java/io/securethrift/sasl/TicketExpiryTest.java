@@ -9,8 +9,15 @@ import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.security.auth.Subject;
 import javax.security.auth.kerberos.KerberosTicket;
@@ -23,15 +30,10 @@ class TicketExpiryTest {
   static final KdcExtension KDC = KdcExtension.builder().ticketLifetime(Duration.ofSeconds(2))
       .clockSkew(Duration.ofSeconds(1)).build();
 
-  /** Waits until the ticket's end time has passed, on a scheduler rather than a sleeping test thread. */
-  private static void awaitExpiry(KerberosTicket ticket) throws Exception {
-    long delay = ticket.getEndTime().getTime() - System.currentTimeMillis() + 50;
-    ScheduledExecutorService clock = Executors.newSingleThreadScheduledExecutor();
-    try {
-      clock.schedule(() -> null, Math.max(0, delay), TimeUnit.MILLISECONDS).get();
-    } finally {
-      clock.shutdownNow();
-    }
+  /** Waits until the ticket's end time has passed. */
+  private static void awaitExpiry(KerberosTicket ticket) {
+    Await.until("expiry of the ticket ending " + ticket.getEndTime(), Duration.ofSeconds(30),
+        () -> !ticket.isCurrent());
   }
 
   @Test
@@ -43,6 +45,34 @@ class TicketExpiryTest {
       Subject second = login.subjectForConnection();
       assertNotSame(first, second);
       assertTrue(KeytabLogin.ticketGrantingTicket(second).isCurrent());
+    }
+  }
+
+  @Test
+  void clientConnectionsThatFindTheTicketExpiredShareOneRelogin(EmbeddedKdc kdc) throws Exception {
+    KerberosIdentity client = kdc.principal("crowd");
+    try (KeytabLogin login = KeytabLogin.start(client.principal(), client.keytab(), Duration.ofHours(1))) {
+      awaitExpiry(KeytabLogin.ticketGrantingTicket(login.subject()));
+      ExecutorService connections = Executors.newFixedThreadPool(4);
+      try {
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<Subject>> subjects = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          subjects.add(connections.submit(() -> {
+            go.await();
+            return login.subjectForConnection();
+          }));
+        }
+        go.countDown();
+        Set<Subject> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Future<Subject> s : subjects) {
+          distinct.add(s.get(30, TimeUnit.SECONDS));
+        }
+        assertEquals(1, distinct.size(), "every connection must get the one fresh login");
+        assertTrue(KeytabLogin.ticketGrantingTicket(distinct.iterator().next()).isCurrent());
+      } finally {
+        connections.shutdownNow();
+      }
     }
   }
 

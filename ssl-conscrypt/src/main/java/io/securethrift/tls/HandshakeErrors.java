@@ -10,21 +10,31 @@ import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
+import java.security.cert.X509Certificate;
 import java.util.Locale;
+import java.util.Optional;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
- * Turns the engines' handshake errors into one sentence naming the cause and the setting involved. JSSE and Conscrypt
- * (BoringSSL) word the same failure differently ("Unsupported or unrecognized SSL message" versus
- * {@code WRONG_VERSION_NUMBER}); operators should not have to know either. The engine's own text stays in the cause.
+ * Turns the engines' handshake errors into one sentence naming the cause, the setting involved and, when this side
+ * rejected the peer's certificate, whose certificate it was. JSSE and Conscrypt (BoringSSL) word the same failure
+ * differently ("Unsupported or unrecognized SSL message" versus {@code WRONG_VERSION_NUMBER}); operators should not
+ * have to know either. The engine's own text stays in the cause, escaped by {@link EngineErrors}.
  */
 final class HandshakeErrors {
   private HandshakeErrors() {}
 
-  static SSLHandshakeException explain(IOException e, Role role, TlsSettings settings, String peer) {
-    String cause = explanation(e, role, settings);
+  /**
+   * The exception to throw for a failed handshake.
+   *
+   * @param rejected the leaf of the peer's chain, when this side's trust manager rejected it
+   */
+  static SSLHandshakeException explain(IOException e, Role role, TlsSettings settings, String peer,
+      Optional<X509Certificate> rejected) {
+    String cause = explanation(e, role, settings)
+        + rejected.map(leaf -> " (" + PrincipalMapper.describe(leaf) + ")").orElse("");
     SSLHandshakeException explained = new SSLHandshakeException("TLS handshake with " + peer + " failed: " + cause);
-    explained.initCause(e);
+    explained.initCause(EngineErrors.safe(e));
     return explained;
   }
 

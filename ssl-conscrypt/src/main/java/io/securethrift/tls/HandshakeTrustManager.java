@@ -3,6 +3,7 @@ package io.securethrift.tls;
 import java.net.Socket;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
+import java.util.Optional;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedTrustManager;
 
@@ -15,6 +16,9 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * resumption on JSSE and Conscrypt alike, where session ids and creation times are not (TLS 1.3 ids are random,
  * Conscrypt's creation times have one-second resolution).
  *
+ * <p>It records, per thread, the leaf certificate of a chain it rejected, so the handshake error can say whose
+ * certificate it was (the engines' own messages do not).
+ *
  * <p>It translates Conscrypt's TLS 1.3 key-exchange name {@code GENERIC} to the {@code UNKNOWN} the JDK's checker
  * expects, without which the JDK trust manager rejects every TLS 1.3 certificate under Conscrypt ("Unknown authType:
  * GENERIC"). Hostname verification stays with the JDK: it reads the endpoint identification algorithm and peer host
@@ -22,6 +26,7 @@ import javax.net.ssl.X509ExtendedTrustManager;
  */
 final class HandshakeTrustManager extends X509ExtendedTrustManager {
   private static final ThreadLocal<Boolean> VERIFIED = ThreadLocal.withInitial(() -> Boolean.FALSE);
+  private static final ThreadLocal<X509Certificate> REJECTED = new ThreadLocal<>();
 
   private final X509ExtendedTrustManager delegate;
 
@@ -32,50 +37,68 @@ final class HandshakeTrustManager extends X509ExtendedTrustManager {
   /** Starts watching a handshake on this thread. */
   static void beginHandshake() {
     VERIFIED.set(Boolean.FALSE);
+    REJECTED.remove();
   }
 
-  /** Whether a peer chain was verified on this thread since {@link #beginHandshake()}; resets the mark. */
+  /** The leaf of the peer chain rejected on this thread since {@link #beginHandshake()}, if one was. */
+  static Optional<X509Certificate> rejectedCertificate() {
+    return Optional.ofNullable(REJECTED.get());
+  }
+
+  /** Whether a peer chain was verified on this thread since {@link #beginHandshake()}; resets both marks. */
   static boolean endHandshake() {
     boolean verified = VERIFIED.get();
     VERIFIED.remove();
+    REJECTED.remove();
     return verified;
   }
 
   @Override
   public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-    delegate.checkClientTrusted(chain, authType(authType), socket);
-    VERIFIED.set(Boolean.TRUE);
+    check(chain, () -> delegate.checkClientTrusted(chain, authType(authType), socket));
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-    delegate.checkServerTrusted(chain, authType(authType), socket);
-    VERIFIED.set(Boolean.TRUE);
+    check(chain, () -> delegate.checkServerTrusted(chain, authType(authType), socket));
   }
 
   @Override
   public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
       throws CertificateException {
-    delegate.checkClientTrusted(chain, authType(authType), engine);
-    VERIFIED.set(Boolean.TRUE);
+    check(chain, () -> delegate.checkClientTrusted(chain, authType(authType), engine));
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
       throws CertificateException {
-    delegate.checkServerTrusted(chain, authType(authType), engine);
-    VERIFIED.set(Boolean.TRUE);
+    check(chain, () -> delegate.checkServerTrusted(chain, authType(authType), engine));
   }
 
   @Override
   public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-    delegate.checkClientTrusted(chain, authType(authType));
-    VERIFIED.set(Boolean.TRUE);
+    check(chain, () -> delegate.checkClientTrusted(chain, authType(authType)));
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-    delegate.checkServerTrusted(chain, authType(authType));
+    check(chain, () -> delegate.checkServerTrusted(chain, authType(authType)));
+  }
+
+  /** One of the JDK trust manager's checks. */
+  private interface Check {
+    void run() throws CertificateException;
+  }
+
+  private static void check(X509Certificate[] chain, Check check) throws CertificateException {
+    try {
+      check.run();
+    } catch (CertificateException e) {
+      if (chain != null && chain.length > 0) {
+        REJECTED.set(chain[0]);
+      }
+      throw e;
+    }
     VERIFIED.set(Boolean.TRUE);
   }
 

@@ -1,21 +1,31 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.PrincipalMapping;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
 import javax.naming.ldap.Rdn;
 import javax.security.auth.x500.X500Principal;
 
-/** Names a peer from its leaf certificate by the configured {@link PrincipalMapping}; empty when the field is absent. */
+/**
+ * Names a peer from its leaf certificate by the configured {@link PrincipalMapping}; empty when the field is absent.
+ * The name is returned exactly as certified; whoever logs it escapes it with {@link PeerText}.
+ */
 final class PrincipalMapper {
   private static final int SAN_EMAIL = 1;
   private static final int SAN_DNS = 2;
   private static final int SAN_URI = 6;
+  private static final int SAN_IP = 7;
+  /** The alternative-name types worth showing in a message: those hostname verification and mapping read. */
+  private static final Map<Integer, String> SAN_LABELS = Map.of(SAN_EMAIL, "email", SAN_DNS, "DNS", SAN_URI, "URI",
+      SAN_IP, "IP");
 
   private PrincipalMapper() {}
 
@@ -27,6 +37,31 @@ final class PrincipalMapper {
       case SAN_EMAIL -> alternativeName(leaf, SAN_EMAIL);
       case SAN_URI -> alternativeName(leaf, SAN_URI);
     };
+  }
+
+  /**
+   * The certificate's subject and alternative names for an error message, escaped with {@link PeerText}: a CA signs
+   * whatever text an applicant put there, line breaks and terminal escapes included.
+   */
+  static String describe(X509Certificate leaf) {
+    StringBuilder s = new StringBuilder("subject ")
+        .append(leaf.getSubjectX500Principal().getName(X500Principal.RFC2253));
+    List<String> names = new ArrayList<>();
+    try {
+      Collection<List<?>> alternatives = leaf.getSubjectAlternativeNames();
+      for (List<?> name : alternatives == null ? List.<List<?>>of() : alternatives) {
+        String label = SAN_LABELS.get((Integer) name.get(0));
+        if (label != null) {
+          names.add(label + ":" + name.get(1));
+        }
+      }
+    } catch (CertificateParsingException e) {
+      names.add("(unreadable)");
+    }
+    if (!names.isEmpty()) {
+      s.append(", alternative names ").append(String.join(", ", names));
+    }
+    return PeerText.sanitize(s.toString());
   }
 
   private static Optional<String> commonName(X509Certificate leaf) {

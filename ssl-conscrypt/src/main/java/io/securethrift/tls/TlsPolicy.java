@@ -1,26 +1,23 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.CipherSuites;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
 /**
  * The one place that decides protocols, cipher suites, client authentication and endpoint identification, in the way
  * Netty's {@code SslContextBuilder} does: the configured lists are checked against what the engine supports, and the
- * defaults are safe (TLS 1.3 and 1.2, AEAD suites only).
+ * defaults are safe (TLS 1.3 and 1.2, AEAD suites with forward secrecy only, by {@link CipherSuites}).
  */
 final class TlsPolicy {
   static final String PROTOCOLS_KEY = "securethrift.tls.protocols";
   static final String CIPHER_SUITES_KEY = "securethrift.tls.cipher.suites";
-  /** TLS 1.3 suites are all AEAD; listed so an engine's extra 1.3 names (none today) are not enabled blindly. */
-  private static final Set<String> TLS13_SUITES = Set.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
-      "TLS_CHACHA20_POLY1305_SHA256");
 
   private TlsPolicy() {}
 
@@ -55,8 +52,9 @@ final class TlsPolicy {
 
   private static String[] cipherSuites(List<String> configured, String[] supported) {
     List<String> available = Arrays.asList(supported);
+    String[] strong = available.stream().filter(CipherSuites::isAeadWithForwardSecrecy).toArray(String[]::new);
     if (configured.isEmpty()) {
-      return available.stream().filter(TlsPolicy::isAead).toArray(String[]::new);
+      return strong;
     }
     List<String> unknown = new ArrayList<>();
     for (String suite : configured) {
@@ -66,17 +64,8 @@ final class TlsPolicy {
     }
     if (!unknown.isEmpty()) {
       throw new ConfigException(CIPHER_SUITES_KEY, unknown + " not supported by this TLS engine; it supports "
-          + String.join(", ", available.stream().filter(TlsPolicy::isAead).toList()) + " (AEAD suites shown)");
+          + String.join(", ", strong) + " (AEAD suites with forward secrecy shown)");
     }
     return configured.toArray(String[]::new);
-  }
-
-  /** TLS 1.3 suites, and TLS 1.2 ECDHE/DHE suites with AES-GCM or ChaCha20-Poly1305. */
-  static boolean isAead(String suite) {
-    if (TLS13_SUITES.contains(suite)) {
-      return true;
-    }
-    boolean forwardSecret = suite.startsWith("TLS_ECDHE_") || suite.startsWith("TLS_DHE_");
-    return forwardSecret && (suite.contains("_GCM_") || suite.contains("_CHACHA20_POLY1305_"));
   }
 }

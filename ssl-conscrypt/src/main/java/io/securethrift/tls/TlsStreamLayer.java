@@ -1,5 +1,6 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.CipherSuites;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TlsSettings;
@@ -56,7 +57,7 @@ final class TlsStreamLayer implements StreamLayer {
     try {
       tls.startHandshake();
     } catch (IOException e) {
-      throw HandshakeErrors.explain(e, role, settings, peer);
+      throw HandshakeErrors.explain(e, role, settings, peer, HandshakeTrustManager.rejectedCertificate());
     } finally {
       verified = HandshakeTrustManager.endHandshake();
     }
@@ -68,7 +69,7 @@ final class TlsStreamLayer implements StreamLayer {
       PrincipalMapper.map(settings.principalMapping(), chain.get(0)).ifPresent(identity::principal);
     }
     boolean conscryptServer = role == Role.SERVER && Conscrypt.isConscrypt(tls);
-    return new SecureStream(conscryptServer ? new TicketSafeSocket(tls) : tls, identity.build());
+    return new SecureStream(new TlsSocket(tls, conscryptServer), identity.build());
   }
 
   /**
@@ -76,9 +77,7 @@ final class TlsStreamLayer implements StreamLayer {
    * suites exist only in TLS 1.3, so the suite settles it.
    */
   private static String protocol(SSLSession session) {
-    String suite = session.getCipherSuite();
-    boolean tls13Suite = suite.startsWith("TLS_AES_") || suite.equals("TLS_CHACHA20_POLY1305_SHA256");
-    return tls13Suite ? "TLSv1.3" : session.getProtocol();
+    return CipherSuites.isTls13(session.getCipherSuite()) ? "TLSv1.3" : session.getProtocol();
   }
 
   private static List<X509Certificate> peerCertificates(SSLSession session) {

@@ -114,11 +114,13 @@ class StoreLoaderTest {
     SecurityConfig noKeyStore = TlsTestConfigs.tls(TlsEngine.JSSE, null, TlsTestConfigs.trustStore(ca, dir)).build();
     assertEquals("securethrift.tls.keystore.path", assertThrows(ConfigException.class,
         () -> provider.streamLayer(noKeyStore, Role.SERVER)).key());
+    // AEAD with forward secrecy, so the configuration builds, but BoringSSL has no DHE suites.
     SecurityConfig badSuite = TlsTestConfigs.tls(TlsEngine.CONSCRYPT, null, TlsTestConfigs.trustStore(ca, dir))
-        .tlsCipherSuites(java.util.List.of("TLS_RSA_WITH_NULL_SHA256")).build();
+        .tlsCipherSuites(java.util.List.of("TLS_DHE_RSA_WITH_AES_128_GCM_SHA256")).build();
     ConfigException e = assertThrows(ConfigException.class, () -> provider.streamLayer(badSuite, Role.CLIENT));
     assertEquals("securethrift.tls.cipher.suites", e.key());
-    assertTrue(e.getMessage().contains("[TLS_RSA_WITH_NULL_SHA256] not supported by this TLS engine"), e.getMessage());
+    assertTrue(e.getMessage().contains("[TLS_DHE_RSA_WITH_AES_128_GCM_SHA256] not supported by this TLS engine"),
+        e.getMessage());
   }
 
   @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.CipherSuites;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.PeerIdentity;
@@ -76,7 +77,8 @@ class TlsTransportTest {
           EchoServer.assertEchoes(client, 0, 128, 16 * 1024, 1 << 20);
           PeerIdentity identity = transport.peerIdentity();
           assertEquals(protocol, identity.tlsProtocol().orElseThrow());
-          assertTrue(TlsPolicy.isAead(identity.tlsCipherSuite().orElseThrow()), identity.toString());
+          assertTrue(CipherSuites.isAeadWithForwardSecrecy(identity.tlsCipherSuite().orElseThrow()),
+              identity.toString());
           assertFalse(identity.tlsSessionResumed(), "first connection is a full handshake");
           assertEquals("localhost", identity.principal().orElseThrow());
           assertEquals("CN=localhost", identity.peerCertificates().get(0).getSubjectX500Principal().getName());

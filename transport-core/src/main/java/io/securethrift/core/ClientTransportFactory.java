@@ -13,7 +13,7 @@ import org.apache.thrift.transport.TTransportException;
  * <pre>{@code
  * try (ClientTransportFactory factory = ClientTransportFactory.create(config);
  *      SecuredTransport transport = factory.open("tserver.example.com", 9997)) {
- *   MyService.Client client = new MyService.Client(new TCompactProtocol(transport));
+ *   MyService.Client client = new MyService.Client(transport.protocol(new TCompactProtocol.Factory()));
  *   ...
  * }
  * }</pre>

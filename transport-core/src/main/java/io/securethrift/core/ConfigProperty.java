@@ -24,8 +24,14 @@ public enum ConfigProperty {
       "Enabled TLS versions, comma-separated; only TLSv1.3 and TLSv1.2 are accepted.",
       (b, v) -> b.tlsProtocols(Tokens.splitList(v)), c -> String.join(",", c.tls().protocols())),
   TLS_CIPHER_SUITES("securethrift.tls.cipher.suites", "",
-      "Enabled cipher suites, comma-separated, on clients and servers alike; empty means the engine's AEAD suites.",
+      "Enabled cipher suites, comma-separated, on clients and servers alike; empty means the engine's AEAD suites with"
+          + " forward secrecy. A suite without both is refused unless securethrift.tls.allow.weak.cipher.suites=true.",
       (b, v) -> b.tlsCipherSuites(Tokens.splitList(v)), c -> String.join(",", c.tls().cipherSuites())),
+  TLS_ALLOW_WEAK_CIPHER_SUITES("securethrift.tls.allow.weak.cipher.suites", "false",
+      "Lets securethrift.tls.cipher.suites name suites without AEAD encryption or forward secrecy (CBC, RSA key"
+          + " exchange), for peers that support nothing better; a warning is logged once.",
+      (b, v) -> b.allowWeakCipherSuites(Values.bool(keyOf("TLS_ALLOW_WEAK_CIPHER_SUITES"), v)),
+      c -> Boolean.toString(c.tls().allowWeakCipherSuites())),
   TLS_KEYSTORE_PATH("securethrift.tls.keystore.path", "",
       "This side's certificate chain and private key (JKS, PKCS12 or PEM). Required on TLS servers; on clients it is"
           + " presented when the server asks.",
@@ -42,7 +48,8 @@ public enum ConfigProperty {
       "Which key entry to use when the key store holds several.",
       (b, v) -> b.keyStoreAlias(blankToNull(v)), c -> c.tls().keyStore().flatMap(StoreLocation::alias).orElse("")),
   TLS_TRUSTSTORE_PATH("securethrift.tls.truststore.path", "",
-      "Certificates this side trusts (JKS, PKCS12 or PEM); empty means the JVM's default trust store.",
+      "Certificates this side trusts (JKS, PKCS12 or PEM); empty means the JVM's default trust store, which a server"
+          + " asking for client certificates may not use.",
       (b, v) -> b.trustStorePath(pathOrNull(keyOf("TLS_TRUSTSTORE_PATH"), v)),
       c -> c.tls().trustStore().map(s -> s.path().toString()).orElse("")),
   TLS_TRUSTSTORE_PASSWORD("securethrift.tls.truststore.password", "",
@@ -53,7 +60,8 @@ public enum ConfigProperty {
       (b, v) -> b.trustStoreType(typeOrNull(keyOf("TLS_TRUSTSTORE_TYPE"), v)),
       c -> c.tls().trustStore().map(s -> s.type().token()).orElse("")),
   TLS_CLIENT_AUTH("securethrift.tls.client.auth", "none",
-      "Whether a TLS server asks for client certificates: none, want, or need.",
+      "Whether a TLS server asks for client certificates: none, want, or need. want and need require"
+          + " securethrift.tls.truststore.path.",
       (b, v) -> b.clientAuth(ClientAuth.parse(keyOf("TLS_CLIENT_AUTH"), v)), c -> c.tls().clientAuth().token()),
   TLS_HOSTNAME_VERIFICATION("securethrift.tls.hostname.verification", "true",
       "Whether a client checks the server certificate's DNS or IP subject alternative names against the host it"
@@ -74,11 +82,17 @@ public enum ConfigProperty {
       "SASL mechanism: GSSAPI (Kerberos) or DIGEST-MD5 (Accumulo delegation tokens).",
       (b, v) -> b.saslMechanism(SaslMechanism.parse(keyOf("SASL_MECHANISM"), v)),
       c -> c.sasl().mechanism().mechanismName()),
-  SASL_QOP("securethrift.sasl.qop", "auth",
+  SASL_QOP("securethrift.sasl.qop", "auth-conf",
       "Acceptable protection levels, most preferred first: auth, auth-int, auth-conf (for example auth-conf,auth-int)."
-          + " A connection fails when the two sides' lists share nothing; it never falls back silently.",
+          + " A connection fails when the two sides' lists share nothing; it never falls back silently. auth leaves the"
+          + " RPCs after authentication unprotected unless the mode is sasl-over-tls.",
       (b, v) -> b.qop(QualityOfProtection.parseList(keyOf("SASL_QOP"), v)),
       c -> QualityOfProtection.toSaslProperty(c.sasl().qop())),
+  SASL_DIGEST_MIN_STRENGTH("securethrift.sasl.digest.min.strength", "high",
+      "Weakest cipher a DIGEST-MD5 auth-conf connection may use, on either side: high (3des, rc4), medium (adds des,"
+          + " rc4-56) or low (adds the 40-bit rc4-40). A connection that negotiates a weaker cipher is refused.",
+      (b, v) -> b.digestMinStrength(CipherStrength.parse(keyOf("SASL_DIGEST_MIN_STRENGTH"), v)),
+      c -> c.sasl().digestMinStrength().token()),
   SASL_SERVER_PRIMARY("securethrift.sasl.kerberos.server.primary", "accumulo",
       "Kerberos primary of the server principal, as in primary/host@REALM.",
       (b, v) -> b.serverPrimary(v), c -> c.sasl().serverPrimary()),

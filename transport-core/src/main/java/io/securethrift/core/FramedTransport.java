@@ -16,7 +16,7 @@ final class FramedTransport extends FrameTransport {
   private int writeLength = 4;
 
   FramedTransport(TTransport stream, PeerIdentity identity, Limits limits) {
-    super(stream, identity, limits);
+    super(stream, identity, limits, Framing.ONE_MESSAGE_PER_FRAME);
   }
 
   @Override
@@ -47,18 +47,5 @@ final class FramedTransport extends FrameTransport {
     writeLength = 4;
     stream().write(writeBuffer, 0, payload + 4);
     stream().flush();
-  }
-
-  /**
-   * A framed message is exactly one frame, so a string or container cannot need more than what is left of it: a
-   * lying length inside a message is refused before allocation.
-   */
-  @Override
-  public void checkReadBytesAvailable(long numBytes) throws TTransportException {
-    int remaining = remainingInFrame();
-    if (remaining > 0 && numBytes > remaining) {
-      throw new TTransportException(TTransportException.CORRUPTED_DATA, "message declares " + numBytes
-          + " bytes but only " + remaining + " remain in its frame");
-    }
   }
 }

@@ -82,19 +82,9 @@ final class Layers implements AutoCloseable {
         }
         throw e instanceof TTransportException t ? t
             : new TTransportException(TTransportException.UNKNOWN, "handshake with " + peer + " failed: "
-                + describe(e), e);
+                + PeerText.describe(e), e);
       }
     }
-  }
-
-  private static String describe(Throwable e) {
-    StringBuilder s = new StringBuilder();
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t.getMessage() != null && (s.length() == 0 || !s.toString().contains(t.getMessage()))) {
-        s.append(s.length() == 0 ? "" : ": ").append(t.getMessage());
-      }
-    }
-    return s.length() == 0 ? e.getClass().getSimpleName() : s.toString();
   }
 
   private static int millis(java.time.Duration d) {

@@ -19,6 +19,8 @@ public final class PeerIdentity {
   private final String principal;
   private final String mechanism;
   private final QualityOfProtection qop;
+  private final String saslCipher;
+  private final CipherStrength saslStrength;
   private final String tlsProtocol;
   private final String tlsCipherSuite;
   private final boolean tlsSessionResumed;
@@ -30,6 +32,8 @@ public final class PeerIdentity {
     this.principal = b.principal;
     this.mechanism = b.mechanism;
     this.qop = b.qop;
+    this.saslCipher = b.saslCipher;
+    this.saslStrength = b.saslStrength;
     this.tlsProtocol = b.tlsProtocol;
     this.tlsCipherSuite = b.tlsCipherSuite;
     this.tlsSessionResumed = b.tlsSessionResumed;
@@ -74,6 +78,8 @@ public final class PeerIdentity {
     b.principal = principal;
     b.mechanism = mechanism;
     b.qop = qop;
+    b.saslCipher = saslCipher;
+    b.saslStrength = saslStrength;
     b.tlsProtocol = tlsProtocol;
     b.tlsCipherSuite = tlsCipherSuite;
     b.tlsSessionResumed = tlsSessionResumed;
@@ -91,7 +97,9 @@ public final class PeerIdentity {
 
   /**
    * The authenticated name: the SASL principal ({@code user@REALM}, or the delegation token's owner), else the name
-   * mapped from the TLS client certificate; empty when the peer is anonymous.
+   * mapped from the TLS client certificate; empty when the peer is anonymous. Exactly as authenticated, so it may hold
+   * any character a certificate or token carries: pass it through {@link PeerText#sanitize} before logging it
+   * ({@link #toString()} does).
    */
   public Optional<String> principal() {
     return Optional.ofNullable(principal);
@@ -105,6 +113,19 @@ public final class PeerIdentity {
   /** The negotiated SASL protection level. */
   public Optional<QualityOfProtection> qop() {
     return Optional.ofNullable(qop);
+  }
+
+  /**
+   * The cipher a DIGEST-MD5 {@code auth-conf} connection encrypts with ({@code 3des}, {@code rc4}, ...); empty for
+   * other mechanisms and levels.
+   */
+  public Optional<String> saslCipher() {
+    return Optional.ofNullable(saslCipher);
+  }
+
+  /** The strength of {@link #saslCipher()}; empty when there is no such cipher. */
+  public Optional<CipherStrength> saslStrength() {
+    return Optional.ofNullable(saslStrength);
   }
 
   /** The negotiated TLS version, such as {@code TLSv1.3}. */
@@ -130,10 +151,14 @@ public final class PeerIdentity {
   public String toString() {
     StringBuilder s = new StringBuilder("PeerIdentity[").append(mode).append(' ').append(remoteAddress);
     if (principal != null) {
-      s.append(" principal=").append(principal);
+      // Services log identities; a principal is whatever name a peer's certificate or token carries.
+      s.append(" principal=").append(PeerText.sanitize(principal));
     }
     if (mechanism != null) {
       s.append(' ').append(mechanism).append(' ').append(qop);
+    }
+    if (saslCipher != null) {
+      s.append(" cipher=").append(saslCipher).append(" strength=").append(saslStrength);
     }
     if (tlsProtocol != null) {
       s.append(' ').append(tlsProtocol).append(' ').append(tlsCipherSuite).append(tlsSessionResumed ? " resumed" : "");
@@ -148,6 +173,8 @@ public final class PeerIdentity {
     private String principal;
     private String mechanism;
     private QualityOfProtection qop;
+    private String saslCipher;
+    private CipherStrength saslStrength;
     private String tlsProtocol;
     private String tlsCipherSuite;
     private boolean tlsSessionResumed;
@@ -166,6 +193,13 @@ public final class PeerIdentity {
     public Builder sasl(String mechanism, QualityOfProtection qop) {
       this.mechanism = mechanism;
       this.qop = qop;
+      return this;
+    }
+
+    /** The cipher and its strength, for a DIGEST-MD5 {@code auth-conf} connection. */
+    public Builder saslCipher(String cipher, CipherStrength strength) {
+      this.saslCipher = cipher;
+      this.saslStrength = strength;
       return this;
     }
 

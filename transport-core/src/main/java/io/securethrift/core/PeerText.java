@@ -33,6 +33,21 @@ public final class PeerText {
     return out.toString();
   }
 
+  /**
+   * The messages along {@code e}'s cause chain, each once, sanitized: the JDK's TLS and SASL code quote what the peer
+   * sent in their exceptions. The class name when no message says anything.
+   */
+  public static String describe(Throwable e) {
+    StringBuilder s = new StringBuilder();
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && s.indexOf(m) < 0) {
+        s.append(s.length() == 0 ? "" : ": ").append(m);
+      }
+    }
+    return s.length() == 0 ? e.getClass().getSimpleName() : sanitize(s.toString());
+  }
+
   private static void appendSafe(StringBuilder out, int c) {
     switch (c) {
       case '\n' -> out.append("\\n");

@@ -10,6 +10,7 @@ import java.util.Optional;
  *
  * @param mechanism GSSAPI (Kerberos) or DIGEST-MD5 (delegation tokens)
  * @param qop acceptable protection levels, most preferred first; the negotiation never falls outside this list
+ * @param digestMinStrength the weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use
  * @param serverPrimary the Kerberos primary of the server principal ({@code accumulo} in {@code accumulo/host@REALM})
  * @param serverHost the host part of the server principal; empty means the host the client connects to
  * @param canonicalizeHostName whether the client resolves that host to its canonical name first, as Accumulo does
@@ -24,6 +25,7 @@ import java.util.Optional;
 public record SaslSettings(
     SaslMechanism mechanism,
     List<QualityOfProtection> qop,
+    CipherStrength digestMinStrength,
     String serverPrimary,
     Optional<String> serverHost,
     boolean canonicalizeHostName,

@@ -1,5 +1,7 @@
 package io.securethrift.core;
 
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.transport.TTransport;
 
 /**
@@ -9,4 +11,28 @@ import org.apache.thrift.transport.TTransport;
 public abstract class SecuredTransport extends TTransport {
   /** The peer and how the connection to it was secured. */
   public abstract PeerIdentity peerIdentity();
+
+  /**
+   * A protocol from {@code factory} over this transport that also bounds what the peer's messages declare: container
+   * sizes are checked against the bytes received (libthrift 0.17 lets a list of structs of any size through), and a
+   * framed message cannot run on into the next frame. Use it for clients; servers built with
+   * {@link ServerTransportFactory} get it on their input without asking.
+   *
+   * <pre>{@code
+   * MyService.Client client = new MyService.Client(transport.protocol(new TCompactProtocol.Factory()));
+   * }</pre>
+   */
+  public final TProtocol protocol(TProtocolFactory factory) {
+    return FrameBoundedProtocol.wrap(factory.getProtocol(this));
+  }
+
+  /** Called by a frame-bounded protocol when it starts reading a message; transports that bound messages override. */
+  protected void messageBegins() {
+    // Nothing to track by default.
+  }
+
+  /** Called by a frame-bounded protocol when it has read a whole message. */
+  protected void messageEnds() {
+    // Nothing to track by default.
+  }
 }

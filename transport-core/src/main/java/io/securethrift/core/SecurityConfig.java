@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The one immutable description of how securethrift secures connections. Build it with {@link #builder()} (typed
@@ -18,6 +21,9 @@ import java.util.stream.Collectors;
  * {@link Builder#build()}, and a rejected value raises a {@link ConfigException} naming its key.
  */
 public final class SecurityConfig {
+  private static final Logger LOG = LoggerFactory.getLogger(SecurityConfig.class);
+  /** The use of weak suites is logged once per JVM, not for every configuration derived from the first. */
+  private static final AtomicBoolean WEAK_SUITES_LOGGED = new AtomicBoolean();
   /** TLS versions securethrift will enable; older ones are broken and disabled by current JDKs anyway. */
   static final Set<String> ALLOWED_PROTOCOLS = Set.of("TLSv1.3", "TLSv1.2");
   static final int MIN_FRAME_SIZE = 1024;
@@ -111,6 +117,7 @@ public final class SecurityConfig {
     private TlsEngine tlsEngine = TlsEngine.AUTO;
     private List<String> tlsProtocols = List.of("TLSv1.3", "TLSv1.2");
     private List<String> tlsCipherSuites = List.of();
+    private boolean allowWeakCipherSuites;
     private Path keyStorePath;
     private Secret keyStorePassword;
     private StoreType keyStoreType;
@@ -123,7 +130,8 @@ public final class SecurityConfig {
     private PrincipalMapping principalMapping = PrincipalMapping.CN;
     private Duration tlsReloadInterval = Duration.ofSeconds(10);
     private SaslMechanism saslMechanism = SaslMechanism.GSSAPI;
-    private List<QualityOfProtection> qop = List.of(QualityOfProtection.AUTH);
+    private List<QualityOfProtection> qop = List.of(QualityOfProtection.AUTH_CONF);
+    private CipherStrength digestMinStrength = CipherStrength.HIGH;
     private String serverPrimary = "accumulo";
     private String serverHost;
     private boolean canonicalizeHostName;
@@ -173,6 +181,15 @@ public final class SecurityConfig {
 
     public Builder tlsCipherSuites(List<String> suites) {
       this.tlsCipherSuites = List.copyOf(suites);
+      return this;
+    }
+
+    /**
+     * Whether {@link #tlsCipherSuites} may name suites without AEAD encryption or forward secrecy; only for peers that
+     * support nothing better.
+     */
+    public Builder allowWeakCipherSuites(boolean allow) {
+      this.allowWeakCipherSuites = allow;
       return this;
     }
 
@@ -257,6 +274,12 @@ public final class SecurityConfig {
       return qop(List.of(qop));
     }
 
+    /** The weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use. */
+    public Builder digestMinStrength(CipherStrength strength) {
+      this.digestMinStrength = Objects.requireNonNull(strength);
+      return this;
+    }
+
     public Builder serverPrimary(String primary) {
       this.serverPrimary = primary;
       return this;
@@ -339,14 +362,14 @@ public final class SecurityConfig {
 
     /** Validates every setting and returns the immutable configuration. */
     public SecurityConfig build() {
-      TlsSettings tls = new TlsSettings(tlsEngine, validProtocols(), validCipherSuites(),
+      TlsSettings tls = new TlsSettings(tlsEngine, validProtocols(), validCipherSuites(), allowWeakCipherSuites,
           store(ConfigProperty.TLS_KEYSTORE_PATH, keyStorePath, keyStoreType, keyStorePassword, keyStoreAlias,
               ConfigProperty.TLS_KEYSTORE_PASSWORD),
           store(ConfigProperty.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword, null,
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
-          clientAuth, hostnameVerification, principalMapping,
+          validClientAuth(), hostnameVerification, principalMapping,
           nonNegative(ConfigProperty.TLS_RELOAD_INTERVAL, tlsReloadInterval));
-      SaslSettings sasl = new SaslSettings(saslMechanism, validQop(), validPrimary(),
+      SaslSettings sasl = new SaslSettings(saslMechanism, validQop(), digestMinStrength, validPrimary(),
           Optional.ofNullable(validHost()), canonicalizeHostName,
           Optional.ofNullable(kerberosPrincipal), Optional.ofNullable(validKeytab()),
           positive(ConfigProperty.SASL_KERBEROS_RENEWAL_PERIOD, renewalPeriod),
@@ -358,7 +381,9 @@ public final class SecurityConfig {
       int frame = sizeWithin(ConfigProperty.LIMIT_MAX_FRAME_SIZE, maxFrameSize, MIN_FRAME_SIZE, MAX_FRAME_SIZE);
       int negotiation = sizeWithin(ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE, maxNegotiationMessageSize,
           MIN_FRAME_SIZE, frame);
-      return new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation));
+      SecurityConfig config = new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation));
+      logWeakSuites(tls.cipherSuites());
+      return config;
     }
 
     private List<String> validProtocols() {
@@ -381,13 +406,52 @@ public final class SecurityConfig {
     }
 
     private List<String> validCipherSuites() {
+      List<String> weak = new ArrayList<>();
       for (String suite : tlsCipherSuites) {
         if (!suite.matches("[A-Z0-9_]+")) {
           throw new ConfigException(ConfigProperty.TLS_CIPHER_SUITES.key(), "'" + suite
               + "' is not a cipher suite name; use IANA names such as TLS_AES_128_GCM_SHA256");
         }
+        if (!CipherSuites.isAeadWithForwardSecrecy(suite)) {
+          weak.add(suite);
+        }
+      }
+      if (!weak.isEmpty() && !allowWeakCipherSuites) {
+        boolean one = weak.size() == 1;
+        // The text does not repeat its key, so Accumulo's mapping can report it under rpc.ssl.cipher.suites.
+        throw new ConfigException(ConfigProperty.TLS_CIPHER_SUITES.key(), String.join(", ", weak)
+            + (one ? " lacks" : " lack") + " AEAD encryption or forward secrecy (securethrift accepts only "
+            + CipherSuites.RULE + "); remove " + (one ? "it" : "them") + ", or set "
+            + ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key() + "=true for peers that support nothing better");
       }
       return tlsCipherSuites;
+    }
+
+    /** Warns once per JVM, and only about a configuration that was accepted, that weak suites are in use. */
+    private static void logWeakSuites(List<String> suites) {
+      List<String> weak = suites.stream().filter(s -> !CipherSuites.isAeadWithForwardSecrecy(s))
+          .collect(Collectors.toList());
+      if (!weak.isEmpty() && WEAK_SUITES_LOGGED.compareAndSet(false, true)) {
+        LOG.warn("{}=true: enabling {}, without AEAD encryption or forward secrecy; use them only for peers that"
+            + " support nothing better", ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key(), weak);
+      }
+    }
+
+    /**
+     * A server that asks for client certificates must name the CA that issues them: without a trust store the JVM's
+     * default one, the public CAs, would vouch for clients, and the names in their certificates would become
+     * principals. Checked whenever TLS is on, not only when a server is created, because one configuration often
+     * describes both sides of a node.
+     */
+    private ClientAuth validClientAuth() {
+      if (mode.usesTls() && clientAuth != ClientAuth.NONE && trustStorePath == null) {
+        String trustKey = ConfigProperty.TLS_TRUSTSTORE_PATH.key();
+        throw new ConfigException(ConfigProperty.TLS_CLIENT_AUTH.key(), "'" + clientAuth + "' asks TLS clients for"
+            + " certificates, but " + trustKey + " is empty, so the JVM's default trust store (the public CAs) would"
+            + " vouch for them and their names would become principals; set " + trustKey + " to the trust store"
+            + " holding the CA that issues client certificates");
+      }
+      return clientAuth;
     }
 
     private static Optional<StoreLocation> store(ConfigProperty pathKey, Path path, StoreType type, Secret password,

@@ -120,14 +120,23 @@ public final class ServerTransportFactory implements AutoCloseable {
     try {
       Layers.tune(socket);
       return layers.handshake(socket, null, peer);
-    } catch (IOException e) {
+    } catch (IOException | TTransportException e) {
       Layers.closeQuietly(socket);
-      LOG.warn("rejected connection from {}: {}", peer, e.getMessage());
-      throw new TTransportException(e);
-    } catch (TTransportException e) {
-      LOG.warn("rejected connection from {}: {}", peer, e.getMessage());
-      throw e;
+      throw rejected(peer, e);
     }
+  }
+
+  /**
+   * Logs a refused handshake once and returns what the server loop gets instead of the original exception. Handshake
+   * errors quote what the peer sent (SASL reasons, certificate names), and libthrift's loop logs whatever it is given
+   * with its causes, so it gets the sanitized text only, as an end of file: the connection is closed, and a closed
+   * peer is something the loop does not log again.
+   */
+  private static TTransportException rejected(String peer, Exception e) {
+    String reason = PeerText.sanitize(e.getMessage());
+    LOG.warn("rejected connection from {}: {}", peer, reason);
+    return new TTransportException(TTransportException.END_OF_FILE, "rejected connection from " + peer + ": "
+        + reason);
   }
 
   @Override

@@ -9,7 +9,9 @@ import java.util.Optional;
  *
  * @param engine which TLS implementation to use
  * @param protocols enabled protocol versions, most preferred first
- * @param cipherSuites enabled suites; empty means the engine's AEAD suites for the enabled protocols
+ * @param cipherSuites enabled suites; empty means the engine's AEAD suites with forward secrecy
+ * @param allowWeakCipherSuites whether {@code cipherSuites} was allowed to name suites outside {@link CipherSuites}'
+ *     rule
  * @param keyStore this side's certificate and key (required on servers, enables client authentication on clients)
  * @param trustStore the certificates this side trusts; empty means the JVM's default trust store
  * @param clientAuth whether a server asks for client certificates
@@ -21,6 +23,7 @@ public record TlsSettings(
     TlsEngine engine,
     List<String> protocols,
     List<String> cipherSuites,
+    boolean allowWeakCipherSuites,
     Optional<StoreLocation> keyStore,
     Optional<StoreLocation> trustStore,
     ClientAuth clientAuth,

@@ -16,6 +16,8 @@ class FramedTransportTest {
   private static final PeerIdentity PEER =
       PeerIdentity.builder(SecurityMode.NONE, new InetSocketAddress("127.0.0.1", 1)).build();
 
+  private static final String CLOSED = "closed the connection with /127.0.0.1:1: ";
+
   private static FramedTransport framed(byte[] wire, int maxFrame) throws TTransportException {
     return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(maxFrame, 1024));
   }
@@ -25,7 +27,7 @@ class FramedTransportTest {
     byte[] wire = ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array();
     TTransportException e =
         assertThrows(TTransportException.class, () -> framed(wire, 1 << 20).read(new byte[1], 0, 1));
-    assertEquals("frame header declares 2147483647 bytes, more than securethrift.limit.max.frame.size (1048576 bytes);"
+    assertEquals(CLOSED + "frame header declares 2147483647 bytes, more than securethrift.limit.max.frame.size (1048576 bytes);"
         + " raise the limit if the peer really sends messages this large", e.getMessage());
   }
 
@@ -34,7 +36,7 @@ class FramedTransportTest {
     byte[] wire = ByteBuffer.allocate(4).putInt(-5).array();
     TTransportException e =
         assertThrows(TTransportException.class, () -> framed(wire, 1 << 20).read(new byte[1], 0, 1));
-    assertEquals("frame header declares a negative length (-5); the peer is not speaking this protocol",
+    assertEquals(CLOSED + "frame header declares a negative length (-5); the peer is not speaking this protocol",
         e.getMessage());
   }
 
@@ -70,12 +72,23 @@ class FramedTransportTest {
   }
 
   @Test
-  void containerLongerThanItsFrameIsRefusedBeforeAllocation() throws Exception {
+  void lengthLongerThanTheRestOfItsFrameIsRefusedBeforeAllocation() throws Exception {
     byte[] wire = ByteBuffer.allocate(12).putInt(8).put(new byte[8]).array();
     FramedTransport transport = framed(wire, 1024);
     transport.read(new byte[2], 0, 2);
-    TTransportException e = assertThrows(TTransportException.class, () -> transport.checkReadBytesAvailable(100));
-    assertEquals("message declares 100 bytes but only 6 remain in its frame", e.getMessage());
     transport.checkReadBytesAvailable(6);
+    TTransportException e = assertThrows(TTransportException.class, () -> transport.checkReadBytesAvailable(100));
+    assertEquals(CLOSED + "message declares 100 bytes but only 6 remain in its frame", e.getMessage());
+    assertEquals(TTransportException.END_OF_FILE, e.getType(), "a Thrift server loop ends it without an ERROR");
+  }
+
+  @Test
+  void lengthReadAsTheFramesLastBytesIsRefusedToo() throws Exception {
+    byte[] wire = ByteBuffer.allocate(12).putInt(8).put(new byte[8]).array();
+    FramedTransport transport = framed(wire, 1024);
+    transport.read(new byte[8], 0, 8);
+    TTransportException e =
+        assertThrows(TTransportException.class, () -> transport.checkReadBytesAvailable(196_608_000));
+    assertEquals(CLOSED + "message declares 196608000 bytes but only 0 remain in its frame", e.getMessage());
   }
 }

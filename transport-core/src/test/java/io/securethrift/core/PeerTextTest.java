@@ -42,4 +42,12 @@ class PeerTextTest {
   void nullIsSpelledOut() {
     assertEquals("null", PeerText.sanitize(null));
   }
+
+  @Test
+  void describeJoinsACauseChainOnceAndSanitizesIt() {
+    Exception e = new IllegalStateException("handshake failed: bad charset x\r\ny",
+        new java.io.IOException("bad charset x\r\ny", new RuntimeException("realm\u001b[2J")));
+    assertEquals("handshake failed: bad charset x\\r\\ny: realm\\u001b[2J", PeerText.describe(e));
+    assertEquals("IllegalStateException", PeerText.describe(new IllegalStateException()));
+  }
 }

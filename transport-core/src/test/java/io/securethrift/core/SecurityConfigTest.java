@@ -26,7 +26,8 @@ class SecurityConfigTest {
     assertEquals(SecurityMode.NONE, config.mode());
     assertEquals(List.of("TLSv1.3", "TLSv1.2"), config.tls().protocols());
     assertTrue(config.tls().hostnameVerification());
-    assertEquals(List.of(QualityOfProtection.AUTH), config.sasl().qop());
+    assertEquals(List.of(QualityOfProtection.AUTH_CONF), config.sasl().qop());
+    assertEquals(CipherStrength.HIGH, config.sasl().digestMinStrength());
     assertEquals("accumulo", config.sasl().serverPrimary());
     assertEquals(Duration.ofSeconds(120), config.timeouts().read());
     assertEquals(16 << 20, config.limits().maxFrameSize());
@@ -62,6 +63,14 @@ class SecurityConfigTest {
   }
 
   @Test
+  void digestMinimumStrengthIsReadAndWrittenAsItsToken() {
+    SecurityConfig config = SecurityConfig.fromProperties(Map.of("securethrift.sasl.digest.min.strength", "medium"));
+    assertEquals(CipherStrength.MEDIUM, config.sasl().digestMinStrength());
+    assertEquals("medium", config.toProperties().get("securethrift.sasl.digest.min.strength"));
+    assertTrue(CipherStrength.HIGH.atLeast(CipherStrength.MEDIUM) && !CipherStrength.LOW.atLeast(CipherStrength.MEDIUM));
+  }
+
+  @Test
   void toStringNeverShowsPasswords() throws IOException {
     Path keystore = Files.writeString(dir.resolve("server.jks"), "x");
     SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.TLS)
@@ -82,6 +91,12 @@ class SecurityConfigTest {
       "securethrift.tls.protocols|' '|securethrift.tls.protocols: empty; give TLSv1.3, TLSv1.2 or both",
       "securethrift.tls.cipher.suites|TLS_AES_128_GCM_SHA256,aes|securethrift.tls.cipher.suites: 'aes' is not a"
           + " cipher suite name; use IANA names such as TLS_AES_128_GCM_SHA256",
+      "securethrift.tls.cipher.suites|TLS_RSA_WITH_AES_128_CBC_SHA|securethrift.tls.cipher.suites:"
+          + " TLS_RSA_WITH_AES_128_CBC_SHA lacks AEAD encryption or forward secrecy (securethrift accepts only the"
+          + " TLS 1.3 suites and TLS 1.2 ECDHE or DHE suites with AES-GCM or ChaCha20-Poly1305); remove it, or set"
+          + " securethrift.tls.allow.weak.cipher.suites=true for peers that support nothing better",
+      "securethrift.tls.allow.weak.cipher.suites|yes|securethrift.tls.allow.weak.cipher.suites: 'yes' is not"
+          + " accepted; accepted values: true, false",
       "securethrift.tls.keystore.path|/no/such/keystore.p12|securethrift.tls.keystore.path: file"
           + " /no/such/keystore.p12 does not exist",
       "securethrift.tls.keystore.password|secret|securethrift.tls.keystore.password: set, but"
@@ -109,6 +124,8 @@ class SecurityConfigTest {
       "securethrift.sasl.qop|auth,auth|securethrift.sasl.qop: 'auth' is listed twice",
       "securethrift.sasl.qop|,|securethrift.sasl.qop: empty; give one or more of auth, auth-int, auth-conf in order"
           + " of preference",
+      "securethrift.sasl.digest.min.strength|strong|securethrift.sasl.digest.min.strength: 'strong' is not accepted;"
+          + " accepted values: low, medium, high",
       "securethrift.sasl.kerberos.server.primary|accumulo/host|securethrift.sasl.kerberos.server.primary:"
           + " 'accumulo/host' must be the primary alone, without /host or @REALM",
       "securethrift.sasl.server.host|accumulo/host|securethrift.sasl.server.host: 'accumulo/host' must be a host"
@@ -157,6 +174,49 @@ class SecurityConfigTest {
         + " securethrift reads", e.getMessage());
     assertEquals(key, e.key());
     assertEquals("unknown setting; see docs/configuration.md for the keys securethrift reads", e.problem());
+  }
+
+  @Test
+  void explicitSuitesMustBeAeadWithForwardSecrecyUnlessWeakOnesAreAllowed() {
+    String aeadForwardSecret = "TLS_AES_256_GCM_SHA384,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,"
+        + "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256";
+    assertEquals(aeadForwardSecret, SecurityConfig.fromProperties(Map.of("securethrift.tls.cipher.suites",
+        aeadForwardSecret)).toProperties().get("securethrift.tls.cipher.suites"));
+    // AEAD without forward secrecy, and forward secrecy without AEAD: both refused, named in the order given.
+    ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(
+        "securethrift.tls.cipher.suites", "TLS_AES_128_GCM_SHA256,TLS_RSA_WITH_AES_128_GCM_SHA256,"
+            + "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA")));
+    assertEquals("securethrift.tls.cipher.suites", e.key());
+    assertEquals("securethrift.tls.cipher.suites: TLS_RSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA"
+        + " lack AEAD encryption or forward secrecy (securethrift accepts only the TLS 1.3 suites and TLS 1.2 ECDHE"
+        + " or DHE suites with AES-GCM or ChaCha20-Poly1305); remove them, or set"
+        + " securethrift.tls.allow.weak.cipher.suites=true for peers that support nothing better", e.getMessage());
+
+    SecurityConfig allowed = SecurityConfig.fromProperties(Map.of("securethrift.tls.cipher.suites",
+        "TLS_RSA_WITH_AES_128_CBC_SHA", "securethrift.tls.allow.weak.cipher.suites", "true"));
+    assertEquals(List.of("TLS_RSA_WITH_AES_128_CBC_SHA"), allowed.tls().cipherSuites());
+    assertTrue(allowed.tls().allowWeakCipherSuites());
+    assertEquals(allowed.toProperties(), allowed.toBuilder().build().toProperties());
+  }
+
+  @ParameterizedTest
+  @CsvSource({"want", "need"})
+  void clientAuthNeedsATrustStore(String clientAuth) throws IOException {
+    ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(
+        "securethrift.mode", "tls", "securethrift.tls.client.auth", clientAuth)));
+    assertEquals("securethrift.tls.client.auth", e.key());
+    assertEquals("securethrift.tls.client.auth: '" + clientAuth + "' asks TLS clients for certificates, but"
+        + " securethrift.tls.truststore.path is empty, so the JVM's default trust store (the public CAs) would vouch"
+        + " for them and their names would become principals; set securethrift.tls.truststore.path to the trust"
+        + " store holding the CA that issues client certificates", e.getMessage());
+
+    Path trustStore = Files.writeString(dir.resolve("ca.pem"), "x");
+    assertEquals(ClientAuth.parse("k", clientAuth), SecurityConfig.fromProperties(Map.of("securethrift.mode",
+        "sasl-over-tls", "securethrift.tls.client.auth", clientAuth, "securethrift.tls.truststore.path",
+        trustStore.toString())).tls().clientAuth());
+    // Without TLS the TLS settings are not used, so their rules do not apply.
+    assertEquals(SecurityMode.SASL, SecurityConfig.fromProperties(Map.of("securethrift.mode", "sasl",
+        "securethrift.tls.client.auth", clientAuth)).mode());
   }
 
   @Test

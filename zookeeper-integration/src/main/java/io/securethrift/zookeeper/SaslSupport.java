@@ -21,8 +21,9 @@ final class SaslSupport {
           + "' is not supported for ZooKeeper; use GSSAPI (Kerberos)");
     }
     if (!sasl.qop().contains(QualityOfProtection.AUTH)) {
-      throw new ConfigException(ConfigProperty.SASL_QOP.key(), "ZooKeeper SASL only authenticates and never protects"
-          + " data; include auth, and use mode sasl-over-tls when the traffic must be protected");
+      throw new ConfigException(ConfigProperty.SASL_QOP.key(), "'" + QualityOfProtection.toSaslProperty(sasl.qop())
+          + "' cannot be honoured: ZooKeeper SASL only authenticates and never protects data; set it to auth"
+          + " (securethrift's default is auth-conf), and use mode sasl-over-tls when the traffic must be protected");
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.securethrift.zookeeper;
 
+import io.securethrift.core.CipherSuites;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.StoreLocation;
@@ -19,8 +20,6 @@ import java.util.function.BiConsumer;
  * port and {@code ssl.quorum.} for quorum connections in zoo.cfg, so one writer serves all three.
  */
 final class TlsKeys {
-  private static final List<String> TLS13_AEAD =
-      List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256");
   private static final List<String> TLS12_AEAD = List.of(
       "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
       "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
@@ -58,7 +57,7 @@ final class TlsKeys {
     }
     List<String> suites = new ArrayList<>();
     if (tls.protocols().contains("TLSv1.3")) {
-      suites.addAll(TLS13_AEAD);
+      suites.addAll(CipherSuites.TLS13);
     }
     if (tls.protocols().contains("TLSv1.2")) {
       suites.addAll(TLS12_AEAD);

@@ -3,6 +3,7 @@ package io.securethrift.zookeeper;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.kdc.EmbeddedKdc;
@@ -30,7 +31,7 @@ class SaslKerberosTest {
   void saslAclAdmitsItsPrincipalAndKeepsAnotherOut() throws Exception {
     EmbeddedKdc k = kdc.kdc();
     KerberosIdentity service = k.principal("zookeeper/localhost");
-    SecurityConfig server = SecurityConfig.builder().mode(SecurityMode.SASL)
+    SecurityConfig server = SecurityConfig.builder().mode(SecurityMode.SASL).qop(QualityOfProtection.AUTH)
         .kerberosLogin(service.principal(), service.keytab()).serverPrimary("zookeeper").build();
     try (LocalEnsemble zk = LocalEnsemble.builder().security(server).start()) {
       zk.awaitServing(List.of(1), ZooKeeperClientSecurity.clientConfig(SecurityConfig.builder().build()),
@@ -54,6 +55,7 @@ class SaslKerberosTest {
 
   private static org.apache.zookeeper.client.ZKClientConfig clientOf(KerberosIdentity user) {
     return ZooKeeperClientSecurity.clientConfig(SecurityConfig.builder().mode(SecurityMode.SASL)
-        .kerberosLogin(user.principal(), user.keytab()).serverPrimary("zookeeper").serverHost("localhost").build());
+        .qop(QualityOfProtection.AUTH).kerberosLogin(user.principal(), user.keytab()).serverPrimary("zookeeper")
+        .serverHost("localhost").build());
   }
 }

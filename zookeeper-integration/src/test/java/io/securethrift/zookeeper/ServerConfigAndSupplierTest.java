@@ -58,6 +58,18 @@ class ServerConfigAndSupplierTest {
   }
 
   @Test
+  void kerberosWithTheLibraryDefaultQopIsRejectedSayingToSetAuth() {
+    SecurityConfig sasl = SecurityConfig.builder().mode(SecurityMode.SASL).build();
+    String message = "securethrift.sasl.qop: 'auth-conf' cannot be honoured: ZooKeeper SASL only authenticates and"
+        + " never protects data; set it to auth (securethrift's default is auth-conf), and use mode sasl-over-tls"
+        + " when the traffic must be protected";
+    assertEquals(message, assertThrows(ConfigException.class,
+        () -> ZooKeeperClientSecurity.clientConfig(sasl)).getMessage());
+    assertEquals(message, assertThrows(ConfigException.class, () -> ZooKeeperServerConfig.builder(sasl)
+        .confDir(certs.directory()).clientPort(2181).build()).getMessage());
+  }
+
+  @Test
   void supplierBuildsConscryptContextFromTheFileItsPropertyNames() throws Exception {
     Path zooCfg = ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE)).confDir(certs.directory().resolve("b"))
         .secureClientPort(2281).build().write();

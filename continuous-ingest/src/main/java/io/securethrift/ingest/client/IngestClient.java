@@ -96,7 +96,7 @@ public final class IngestClient implements AutoCloseable {
 
   private <T> T withService(ServiceCall<T> call) throws IOException {
     try (SecuredTransport transport = factory.open(host, port)) {
-      return call.on(new IngestService.Client(new TCompactProtocol(transport)));
+      return call.on(new IngestService.Client(transport.protocol(new TCompactProtocol.Factory())));
     } catch (TException e) {
       throw new IOException("ingest server " + host + ":" + port + " failed: " + e.getMessage(), e);
     }

@@ -82,7 +82,7 @@ public final class ThriftBatchSender implements BatchSender, AutoCloseable {
 
     Connection(SecuredTransport transport) {
       this.transport = transport;
-      this.client = new IngestService.Client(new TCompactProtocol(transport));
+      this.client = new IngestService.Client(transport.protocol(new TCompactProtocol.Factory()));
     }
   }
 }

@@ -15,6 +15,13 @@ import org.slf4j.LoggerFactory;
  * {@link FrameReader}, the buffer protocols read from directly, per-field size checks) and the bookkeeping every
  * such transport repeats. Subclasses say how a received frame becomes plain bytes (Thrift framing: as is; SASL:
  * unwrapped) and how writes become frames. Not thread-safe, like every Thrift transport.
+ *
+ * <p>Every length a protocol reads (a string, a binary, a container's size times its smallest element) must be
+ * backed by bytes already received: with {@link Framing#ONE_MESSAGE_PER_FRAME} by the bytes left in the current frame,
+ * even when none are left, and a message may not run on into the next frame; with {@link Framing#STREAM} (SASL,
+ * where a message may span several tokens) by frames read ahead, at most {@code securethrift.limit.max.frame.size}
+ * in all. A peer that declares more is refused before anything is allocated for it: one WARN naming the peer and the
+ * claim, the connection closed.
  */
 public abstract class FrameTransport extends SecuredTransport {
   private static final Logger LOG = LoggerFactory.getLogger(FrameTransport.class);
@@ -24,13 +31,26 @@ public abstract class FrameTransport extends SecuredTransport {
   private final int maxFrameSize;
   private final FrameReader reader;
   private final TConfiguration configuration;
+  private final Framing framing;
   private byte[] in = new byte[0];
   private int inPosition;
   private int inLength;
+  /** Set by a frame-bounded protocol between a message's begin and end; see {@link #messageBegins()}. */
+  private boolean inMessage;
+  private boolean frameReadInMessage;
 
-  protected FrameTransport(TTransport stream, PeerIdentity identity, Limits limits) {
+  /** How messages map onto frames, which decides how far a declared length may reach. */
+  public enum Framing {
+    /** Thrift framing: every message is exactly one frame, so nothing it declares reaches past that frame. */
+    ONE_MESSAGE_PER_FRAME,
+    /** SASL data: frames are a byte stream and a message may span several of them. */
+    STREAM
+  }
+
+  protected FrameTransport(TTransport stream, PeerIdentity identity, Limits limits, Framing framing) {
     this.stream = stream;
     this.identity = identity;
+    this.framing = framing;
     this.maxFrameSize = limits.maxFrameSize();
     this.reader = new FrameReader(maxFrameSize, ConfigProperty.LIMIT_MAX_FRAME_SIZE.key());
     this.configuration = new TConfiguration(maxFrameSize, maxFrameSize, TConfiguration.DEFAULT_RECURSION_DEPTH);
@@ -85,25 +105,43 @@ public abstract class FrameTransport extends SecuredTransport {
   }
 
   private void nextFrame() throws TTransportException {
+    if (framing == Framing.ONE_MESSAGE_PER_FRAME && inMessage && frameReadInMessage) {
+      throw refuse("message runs past the end of its frame");
+    }
+    byte[] next = readDecodedFrame();
+    frameReadInMessage = inMessage;
+    in = next;
+    inLength = next.length;
+    inPosition = 0;
+  }
+
+  /** The next frame with data in it, decoded; empty frames are skipped. */
+  private byte[] readDecodedFrame() throws TTransportException {
+    byte[] decoded;
     do {
       try {
         int length = reader.readFrame(stream);
-        in = length == 0 ? new byte[0] : decode(reader.buffer(), length);
+        decoded = length == 0 ? new byte[0] : decode(reader.buffer(), length);
       } catch (TTransportException e) {
         if (e.getType() == TTransportException.CORRUPTED_DATA) {
-          LOG.warn("closing connection with {}: {}", identity.remoteAddress(), e.getMessage());
-          close();
+          throw refuse(e.getMessage());
         }
         throw e;
       }
-      inLength = in.length;
-      inPosition = 0;
-    } while (inLength == 0);
+    } while (decoded.length == 0);
+    return decoded;
   }
 
-  /** Bytes of the current frame not yet read; a message cannot need more from this frame than this. */
-  protected final int remainingInFrame() {
-    return inLength - inPosition;
+  /**
+   * Refuses what the peer sent: one WARN naming the peer, the connection closed. The exception says the connection
+   * is closed (END_OF_FILE), which is what it now is, so a Thrift server loop ends the connection without logging it
+   * a second time.
+   */
+  private TTransportException refuse(String reason) {
+    LOG.warn("closing connection with {}: {}", identity.remoteAddress(), reason);
+    close();
+    return new TTransportException(TTransportException.END_OF_FILE, "closed the connection with "
+        + identity.remoteAddress() + ": " + reason);
   }
 
   @Override
@@ -137,16 +175,57 @@ public abstract class FrameTransport extends SecuredTransport {
   }
 
   /**
-   * Protocols call this before allocating a string or container of {@code numBytes}. No field of a well-behaved
-   * peer's message exceeds the frame limit, so a larger claim is refused before allocation; subclasses whose
-   * messages are exactly one frame check tighter.
+   * Protocols call this before allocating a string, binary or container that needs {@code numBytes}: the claim must
+   * be backed by bytes already received (see the class comment), so the allocation that follows is never larger than
+   * what the peer really sent.
    */
   @Override
-  public void checkReadBytesAvailable(long numBytes) throws TTransportException {
-    if (numBytes > maxFrameSize) {
-      throw new TTransportException(TTransportException.CORRUPTED_DATA, "message declares " + numBytes
-          + " bytes, more than " + ConfigProperty.LIMIT_MAX_FRAME_SIZE.key() + " (" + maxFrameSize + " bytes)");
+  public final void checkReadBytesAvailable(long numBytes) throws TTransportException {
+    int remaining = inLength - inPosition;
+    if (numBytes <= remaining) {
+      return;
     }
+    if (framing == Framing.ONE_MESSAGE_PER_FRAME) {
+      throw refuse("message declares " + numBytes + " bytes but only " + remaining + " remain in its frame");
+    }
+    if (numBytes > maxFrameSize) {
+      throw refuse("message declares " + numBytes + " bytes, more than " + ConfigProperty.LIMIT_MAX_FRAME_SIZE.key()
+          + " (" + maxFrameSize + " bytes)");
+    }
+    readAhead((int) numBytes);
+  }
+
+  /**
+   * Appends following frames to the unread rest of the current one until {@code needed} bytes are buffered. Each
+   * frame is itself bounded and grows only as bytes arrive, and {@code needed} is within the frame limit, so the
+   * buffer never outgrows twice what the peer sent. A new array keeps buffers handed out earlier intact.
+   */
+  private void readAhead(int needed) throws TTransportException {
+    while (inLength - inPosition < needed) {
+      byte[] next = readDecodedFrame();
+      int unread = inLength - inPosition;
+      byte[] joined = new byte[unread + next.length];
+      System.arraycopy(in, inPosition, joined, 0, unread);
+      System.arraycopy(next, 0, joined, unread, next.length);
+      in = joined;
+      inLength = joined.length;
+      inPosition = 0;
+    }
+  }
+
+  /**
+   * A frame-bounded protocol calls this at {@code readMessageBegin}: from here to {@link #messageEnds()}, a transport
+   * with one message per frame refuses to read a second frame.
+   */
+  @Override
+  protected final void messageBegins() {
+    inMessage = true;
+    frameReadInMessage = inPosition < inLength;
+  }
+
+  @Override
+  protected final void messageEnds() {
+    inMessage = false;
   }
 
   /** Sizes are enforced per frame; see {@link #checkReadBytesAvailable}. */

@@ -1,5 +1,6 @@
 package io.securethrift.core.testservice;
 
+import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.ServerTransportFactory;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -81,8 +82,11 @@ public final class EchoServer implements AutoCloseable {
     }
   }
 
-  /** A client of the echo service over an open transport. */
+  /** A client of the echo service over an open transport, reading through the bounded protocol when it is secured. */
   public static EchoService.Client client(TTransport transport) {
+    if (transport instanceof SecuredTransport) {
+      return new EchoService.Client(((SecuredTransport) transport).protocol(new TCompactProtocol.Factory()));
+    }
     return new EchoService.Client(new TCompactProtocol(transport));
   }
 

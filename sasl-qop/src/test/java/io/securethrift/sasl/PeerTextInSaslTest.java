@@ -1,0 +1,100 @@
+package io.securethrift.sasl;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.PeerText;
+import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.testservice.EchoServer;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.apache.thrift.transport.TTransportException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Peer-influenced text reaches the server's log and the BAD reply only escaped and bounded: no line break to forge a
+ * log line, no terminal escape, no 10 KB line. The JDK's DIGEST-MD5 server quotes the client's charset in its error
+ * ("Incompatible charset value: ..."), so a real client's response is rewritten on the way to carry a hostile one.
+ */
+class PeerTextInSaslTest {
+  private static final String FORGED_LINE = "utf-8\r\n[main] WARN io.securethrift.core.ServerTransportFactory - forged";
+
+  /** What a log must never contain: the controls above, or the forged line at the start of a line. */
+  private static void assertNoRawControls(String log) {
+    assertFalse(log.contains("\r") || log.contains("\u001b") || log.contains("\n[main] WARN"
+        + " io.securethrift.core.ServerTransportFactory - forged"), "a raw control reached the log:\n" + log);
+  }
+
+  /** One bounded line of printable text. */
+  private static void assertSafe(String text) {
+    assertFalse(text.contains("\r") || text.contains("\n") || text.contains("\u001b"), text);
+    assertTrue(text.length() < 2 * PeerText.MAX_LENGTH, "a " + text.length() + "-character line");
+  }
+
+  /** The JDK's DIGEST-MD5 server refuses responses over 4 KB, so 3 KB is the longest charset it quotes. */
+  static List<String> hostileCharsets() {
+    return List.of(FORGED_LINE, "utf-8\u001b[31m red \u001b[0m", "x".repeat(3 * 1024));
+  }
+
+  @ParameterizedTest
+  @MethodSource("hostileCharsets")
+  void hostileCharsetReachesTheLogAndTheBadReplyOnlyEscaped(String charset) throws Exception {
+    String escaped = PeerText.sanitize(charset);
+    String quoted = "Incompatible charset value: " + escaped.substring(0, Math.min(escaped.length(), 60));
+    UnaryOperator<String> toServer = response -> response.replace("charset=utf-8", "charset=\"" + charset + "\"");
+    try (CapturedLog log = CapturedLog.start();
+        ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build());
+        ClientTransportFactory clients = ClientTransportFactory.create(SaslConfigs.digestClient().build())) {
+      EchoServer server = EchoServer.start(servers);
+      try (RewritingRelay relay = RewritingRelay.to(server.port(), UnaryOperator.identity(), toServer)) {
+        TTransportException e = assertThrows(TTransportException.class,
+            () -> clients.open(SaslConfigs.HOST, relay.port()));
+        assertTrue(e.getMessage().contains(quoted), e.getMessage());
+        assertSafe(e.getMessage());
+        List<String> fromServer = relay.serverMessages();
+        String bad = fromServer.get(fromServer.size() - 1);
+        assertTrue(bad.startsWith("3:DIGEST-MD5: digest response format violation. " + quoted), bad);
+        assertSafe(bad);
+        String warning = log.awaitLine("rejected connection from", Duration.ofSeconds(10));
+        assertTrue(warning.contains(quoted), warning);
+        assertSafe(warning);
+      } finally {
+        // Stopping waits for the worker, whose libthrift server logs the failure with its whole cause chain.
+        server.close();
+      }
+      assertNoRawControls(log.text());
+    }
+  }
+
+  @Test
+  void tenKilobyteBadReasonIsLoggedCutAndEscaped() throws Exception {
+    String reason = "GSS initiate failed\r\n" + FORGED_LINE + "\u001b[2J" + "y".repeat(10 * 1024);
+    try (CapturedLog log = CapturedLog.start();
+        ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
+      EchoServer server = EchoServer.start(servers);
+      try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+        SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
+        SaslWire.send(socket, 2, new byte[0]);
+        String challenge = SaslWire.read(socket);
+        assertTrue(challenge.startsWith("2:"), challenge);
+        SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
+        String warning = log.awaitLine("rejected connection from", Duration.ofSeconds(10));
+        assertTrue(warning.contains("failed: Peer indicated failure: GSS initiate failed\\r\\nutf-8\\r\\n[main] WARN"),
+            warning);
+        assertTrue(warning.contains("\\u001b[2J") && warning.endsWith(" more characters)"), warning);
+        assertSafe(warning);
+      } finally {
+        server.close();
+      }
+      assertNoRawControls(log.text());
+    }
+  }
+}
