@@ -16,11 +16,11 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
+import io.securethrift.core.testing.AllocationMeter;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -78,10 +78,6 @@ class SaslFailureTest {
     return socket;
   }
 
-  private static long allocatedBytes() {
-    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
-  }
-
   /** What a failed negotiation measured on the thread that ran it. */
   private record Refusal(TTransportException error, long allocatedBytes) {}
 
@@ -102,9 +98,9 @@ class SaslFailureTest {
       PeerIdentity peer = PeerIdentity.builder(SecurityMode.SASL,
           (InetSocketAddress) accepted.getRemoteSocketAddress()).build();
       TSocket stream = new TSocket(accepted);
-      long before = allocatedBytes();
+      long before = AllocationMeter.allocatedBytes();
       TTransportException e = assertThrows(TTransportException.class, () -> layer.open(stream, peer, null));
-      return new Refusal(e, allocatedBytes() - before);
+      return new Refusal(e, AllocationMeter.allocatedBytes() - before);
     }
   }
 

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.spi.FrameTransport;
+import io.securethrift.core.testing.AllocationMeter;
 import java.io.ByteArrayOutputStream;
-import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -71,10 +71,6 @@ class FrameBoundedProtocolTest {
     return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(1 << 20, 1024)).protocol(factory);
   }
 
-  private static long allocatedBytes() {
-    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
-  }
-
   /** Begins a call whose first argument is a container: what a hostile peer sends before the count. */
   private static void callWithContainerArgument(TProtocol p, byte type) throws TException {
     p.writeMessageBegin(new TMessage("applyBatch", TMessageType.CALL, 1));
@@ -90,9 +86,9 @@ class FrameBoundedProtocolTest {
   }
 
   private static void assertRefusedCheaply(String expected, Executable read) {
-    long before = allocatedBytes();
+    long before = AllocationMeter.allocatedBytes();
     TTransportException e = assertThrows(TTransportException.class, read::run);
-    long allocated = allocatedBytes() - before;
+    long allocated = AllocationMeter.allocatedBytes() - before;
     assertEquals(CLOSED + expected, e.getMessage());
     assertTrue(allocated < SMALL, "allocated " + allocated + " bytes to refuse the claim");
   }
@@ -230,9 +226,9 @@ class FrameBoundedProtocolTest {
     });
     TProtocol p = new StreamTransport(frames(message, new byte[10]), 16 << 20).protocol(factory);
     p.readMessageBegin();
-    long before = allocatedBytes();
+    long before = AllocationMeter.allocatedBytes();
     TTransportException e = assertThrows(TTransportException.class, p::readListBegin);
-    long allocated = allocatedBytes() - before;
+    long allocated = AllocationMeter.allocatedBytes() - before;
     assertEquals(TTransportException.END_OF_FILE, e.getType());
     assertTrue(allocated < SMALL, "allocated " + allocated + " bytes for a claim backed by 10 bytes");
   }
