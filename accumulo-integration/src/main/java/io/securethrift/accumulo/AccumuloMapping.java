@@ -9,6 +9,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -205,7 +206,7 @@ final class AccumuloMapping {
       try {
         storeType = type.isEmpty() ? null : StoreType.parse(key + "Type", type);
       } catch (ConfigException rejected) {
-        throw new ConfigException(key + "Type", SourceFile.problem(rejected) + reason);
+        throw new ConfigException(key + "Type", rejected.problem() + reason);
       }
       Secret secret = password.isEmpty() ? null : Secret.of(password);
       if (key.equals(JSSE_STORE_KEYS.get(0))) {
@@ -221,7 +222,7 @@ final class AccumuloMapping {
     String keytab = valueOr(Setting.KERBEROS_KEYTAB, "");
     if (!principal.isEmpty() && valueOr(Setting.AUTH_TYPE, "kerberos").equals("kerberos")) {
       builder.kerberosLogin(KerberosPrincipals.expandHost(principal, environment.localHostName()),
-          keytab.isEmpty() ? null : Path.of(keytab));
+          keytab.isEmpty() ? null : path(Setting.KERBEROS_KEYTAB, keytab));
       origin(ConfigProperty.SASL_KERBEROS_PRINCIPAL, Setting.KERBEROS_PRINCIPAL);
       origin(ConfigProperty.SASL_KERBEROS_KEYTAB, Setting.KERBEROS_KEYTAB);
     } else if (!keytab.isEmpty() && dialect.isServer()) {
@@ -238,6 +239,14 @@ final class AccumuloMapping {
       Impersonation.Rules rules = Impersonation.read(file, name(Setting.USER_IMPERSONATION),
           value(Setting.USER_IMPERSONATION), name(Setting.HOST_IMPERSONATION), value(Setting.HOST_IMPERSONATION));
       builder.userImpersonation(rules.users()).hostImpersonation(rules.hosts());
+    }
+  }
+
+  private Path path(Setting setting, String value) {
+    try {
+      return Path.of(value);
+    } catch (InvalidPathException e) {
+      throw file.error(name(setting), "'" + value + "' is not a file path: " + e.getReason());
     }
   }
 

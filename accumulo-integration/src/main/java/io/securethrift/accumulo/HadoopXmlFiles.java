@@ -1,8 +1,9 @@
 package io.securethrift.accumulo;
 
 import io.securethrift.core.ConfigException;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.UnsupportedEncodingException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -52,15 +53,25 @@ final class HadoopXmlFiles {
   }
 
   private static Document parse(Path path) {
-    try (InputStream in = Files.newInputStream(path)) {
-      return builder().parse(in);
+    byte[] content;
+    try {
+      content = Files.readAllBytes(path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + path, e);
+    }
+    try {
+      return builder().parse(new ByteArrayInputStream(content));
     } catch (SAXParseException e) {
       throw new ConfigException(path.toString(), "not well-formed XML at line " + e.getLineNumber() + ": "
           + e.getMessage());
     } catch (SAXException e) {
       throw new ConfigException(path.toString(), "not well-formed XML: " + e.getMessage());
+    } catch (UnsupportedEncodingException e) {
+      throw new ConfigException(path.toString(), "declares the encoding " + e.getMessage() + ", which this JVM cannot"
+          + " read; write it in UTF-8");
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + path, e);
+      // The bytes are in memory: the parser's I/O errors are about the content, such as bytes invalid in its encoding.
+      throw new ConfigException(path.toString(), "not well-formed XML: " + e.getMessage());
     }
   }
 

@@ -1,8 +1,10 @@
 package io.securethrift.accumulo;
 
+import io.securethrift.core.ConfigException;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +23,11 @@ final class PropertiesFiles {
     Properties properties = new Properties();
     try (Reader reader = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
       properties.load(reader);
+    } catch (CharacterCodingException e) {
+      throw new ConfigException(path.toString(), "not UTF-8 text; Accumulo's properties files are read as UTF-8");
+    } catch (IllegalArgumentException e) {
+      // Properties.load's only complaint about content: a backslash-u escape without four hex digits.
+      throw new ConfigException(path.toString(), "not a valid properties file: " + e.getMessage());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + path, e);
     }

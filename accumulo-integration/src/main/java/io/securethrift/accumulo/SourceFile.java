@@ -41,13 +41,6 @@ final class SourceFile {
 
   /** Re-reports a rejection raised by securethrift's own validation under {@code key}, naming this file. */
   ConfigException rekey(String key, ConfigException cause) {
-    return error(key, problem(cause));
-  }
-
-  /** A rejection's message without its leading key. */
-  static String problem(ConfigException rejection) {
-    String message = rejection.getMessage();
-    String prefix = rejection.key() + ": ";
-    return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    return error(key, cause.problem());
   }
 }

@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URL;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
@@ -18,9 +19,17 @@ import java.util.Optional;
 final class StoreFiles {
   private StoreFiles() {}
 
-  /** The store's file, or empty when neither the file system nor the class path has it. */
+  /**
+   * The store's file, or empty when neither the file system nor the class path has it (a name no file can have,
+   * such as one with a NUL, included).
+   */
   static Optional<Path> find(String name, ClassLoader classLoader) {
-    Path path = Path.of(name);
+    Path path;
+    try {
+      path = Path.of(name);
+    } catch (InvalidPathException e) {
+      return Optional.empty();
+    }
     if (Files.isRegularFile(path)) {
       return Optional.of(path.toAbsolutePath());
     }

@@ -285,4 +285,29 @@ class RejectedValuesTest {
         + "</property><property><name>rpc.sasl.qop</name><value>auth-conf</value></property></configuration>");
     rejected("rpc.sasl.qop", "set twice" + site, () -> AccumuloSecurityConfig.fromSiteXml(file));
   }
+
+  @Test
+  void unreadableContentIsAConfigErrorNamingTheFile() throws IOException {
+    Path xml = fixture.write("accumulo-site.xml", "<?xml version=\"1.0\" encoding=\"UTF-6\"?>\n<configuration/>\n");
+    rejected(xml.toString(), "declares the encoding UTF-6, which this JVM cannot read; write it in UTF-8",
+        () -> AccumuloSecurityConfig.fromSiteXml(xml));
+    Path conf = fixture.write("client.conf", "instance.name=\\u00\n");
+    rejected(conf.toString(), "not a valid properties file: Malformed \\uxxxx encoding.",
+        () -> AccumuloSecurityConfig.fromClientConf(conf));
+    Path latin1 = Files.write(dir.resolve("accumulo.properties"), new byte[] {'a', '=', (byte) 0xe9, '\n'});
+    rejected(latin1.toString(), "not UTF-8 text; Accumulo's properties files are read as UTF-8",
+        () -> AccumuloSecurityConfig.fromAccumuloProperties(latin1));
+  }
+
+  @Test
+  void pathsWithNulAreRejectedNamingTheKey() {
+    String trustStore = "rpc.javax.net.ssl.trustStore";
+    // XML cannot carry a NUL at all; accumulo.properties can.
+    rejected(trustStore, "'/etc/ssl/trust\\u0000.jks' is neither a file nor a class-path resource (in "
+        + dir.resolve("accumulo.properties") + ")",
+        () -> fixture.accumuloProperties(fixture.ssl(trustStore, "/etc/ssl/trust\u0000.jks")));
+    rejected("auth.token", "'/etc/alice\\u0000.keytab' is not a file path: Nul character not allowed"
+        + clientProperties, () -> fixture.clientProperties(props("sasl.enabled", "true", "auth.type", "kerberos",
+            "auth.principal", "alice@EXAMPLE.COM", "auth.token", "/etc/alice\u0000.keytab")));
+  }
 }

@@ -1,5 +1,6 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.PeerText;
 import io.securethrift.core.StoreLocation;
 import java.io.IOException;
 import java.io.StringReader;
@@ -128,8 +129,10 @@ final class PemStore {
       for (Object item = parser.readObject(); item != null; item = parser.readObject()) {
         items.add(item);
       }
-    } catch (IOException e) {
-      throw new IOException(file + " is not valid PEM: " + e.getMessage(), e);
+    } catch (IOException | RuntimeException e) {
+      // BouncyCastle reports bad base64 and malformed structures with unchecked exceptions too, and its messages quote
+      // the file's lines.
+      throw new IOException(file + " is not valid PEM: " + PeerText.sanitize(e.getMessage()), e);
     }
     return items;
   }

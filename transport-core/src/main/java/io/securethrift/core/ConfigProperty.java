@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Optional;
@@ -34,7 +35,8 @@ public enum ConfigProperty {
   TLS_KEYSTORE_PATH("securethrift.tls.keystore.path", "",
       "This side's certificate chain and private key (JKS, PKCS12 or PEM). Required on TLS servers; on clients it is"
           + " presented when the server asks.",
-      (b, v) -> b.keyStorePath(pathOrNull(v)), c -> c.tls().keyStore().map(s -> s.path().toString()).orElse("")),
+      (b, v) -> b.keyStorePath(pathOrNull(keyOf("TLS_KEYSTORE_PATH"), v)),
+      c -> c.tls().keyStore().map(s -> s.path().toString()).orElse("")),
   TLS_KEYSTORE_PASSWORD("securethrift.tls.keystore.password", "",
       "Password of the key store (for PEM: of the encrypted private key).",
       (b, v) -> b.keyStorePassword(secretOrNull(v)), c -> secretText(c.tls().keyStore())),
@@ -48,7 +50,8 @@ public enum ConfigProperty {
   TLS_TRUSTSTORE_PATH("securethrift.tls.truststore.path", "",
       "Certificates this side trusts (JKS, PKCS12 or PEM); empty means the JVM's default trust store, which a server"
           + " asking for client certificates may not use.",
-      (b, v) -> b.trustStorePath(pathOrNull(v)), c -> c.tls().trustStore().map(s -> s.path().toString()).orElse("")),
+      (b, v) -> b.trustStorePath(pathOrNull(keyOf("TLS_TRUSTSTORE_PATH"), v)),
+      c -> c.tls().trustStore().map(s -> s.path().toString()).orElse("")),
   TLS_TRUSTSTORE_PASSWORD("securethrift.tls.truststore.password", "",
       "Password of the trust store, if it has one.",
       (b, v) -> b.trustStorePassword(secretOrNull(v)), c -> secretText(c.tls().trustStore())),
@@ -107,7 +110,8 @@ public enum ConfigProperty {
       (b, v) -> b.kerberosPrincipal(blankToNull(v)), c -> c.sasl().kerberosPrincipal().orElse("")),
   SASL_KERBEROS_KEYTAB("securethrift.sasl.kerberos.keytab", "",
       "Keytab holding the principal's keys; set together with securethrift.sasl.kerberos.principal.",
-      (b, v) -> b.kerberosKeytab(pathOrNull(v)), c -> c.sasl().kerberosKeytab().map(Path::toString).orElse("")),
+      (b, v) -> b.kerberosKeytab(pathOrNull(keyOf("SASL_KERBEROS_KEYTAB"), v)),
+      c -> c.sasl().kerberosKeytab().map(Path::toString).orElse("")),
   SASL_KERBEROS_RENEWAL_PERIOD("securethrift.sasl.kerberos.renewal.period", "30s",
       "How often the Kerberos login is checked and renewed before its ticket expires.",
       (b, v) -> b.renewalPeriod(Values.duration(keyOf("SASL_KERBEROS_RENEWAL_PERIOD"), v)),
@@ -193,8 +197,15 @@ public enum ConfigProperty {
     return valueOf(constant).key;
   }
 
-  private static Path pathOrNull(String v) {
-    return v == null || v.isBlank() ? null : Path.of(v.trim());
+  private static Path pathOrNull(String key, String v) {
+    if (v == null || v.isBlank()) {
+      return null;
+    }
+    try {
+      return Path.of(v.trim());
+    } catch (InvalidPathException e) {
+      throw new ConfigException(key, "'" + v.trim() + "' is not a file path: " + e.getReason());
+    }
   }
 
   private static Secret secretOrNull(String v) {

@@ -3,6 +3,7 @@ package io.securethrift.core;
 import io.securethrift.core.spi.ConfigFileReader;
 import java.io.IOException;
 import java.io.Reader;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,22 +32,27 @@ public final class SecurityConfigFiles {
           return config.get();
         }
       }
-      return readProperties(file);
+      return readProperties(file, setting);
     } catch (IOException e) {
       throw new ConfigException(setting, "cannot read " + file + ": " + e.getMessage());
     }
   }
 
-  private static SecurityConfig readProperties(Path file) throws IOException {
+  private static SecurityConfig readProperties(Path file, String setting) throws IOException {
     Properties p = new Properties();
     try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       p.load(r);
+    } catch (CharacterCodingException e) {
+      throw new ConfigException(setting, file + " is not UTF-8 text");
+    } catch (IllegalArgumentException e) {
+      // Properties.load's only complaint about content: a backslash-u escape without four hex digits.
+      throw new ConfigException(setting, file + " is not a valid properties file: " + e.getMessage());
     }
     try {
       return SecurityConfig.fromProperties(p.stringPropertyNames().stream()
           .collect(Collectors.toMap(k -> k, p::getProperty)));
     } catch (ConfigException e) {
-      throw new ConfigException(e.key(), e.getMessage().substring(e.key().length() + 2) + " (in " + file + ")");
+      throw new ConfigException(e.key(), e.problem() + " (in " + file + ")");
     }
   }
 }

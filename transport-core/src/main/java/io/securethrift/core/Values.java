@@ -19,6 +19,17 @@ final class Values {
       throw new ConfigException(key, "'" + text + "' is not a duration; write a whole number with a unit: ms, s, m, h"
           + " or d (for example 30s); a bare number means seconds");
     }
+    try {
+      Duration d = duration(m);
+      // Timeouts end up in milliseconds (sockets, formatDuration); refuse what they cannot hold.
+      d.toMillis();
+      return d;
+    } catch (NumberFormatException | ArithmeticException e) {
+      throw new ConfigException(key, "'" + text + "' is too large");
+    }
+  }
+
+  private static Duration duration(Matcher m) {
     long n = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "s" : m.group(2);
     return switch (unit) {
@@ -37,7 +48,6 @@ final class Values {
       throw new ConfigException(key, "'" + text + "' is not a size; write a whole number of bytes, optionally with K, M"
           + " or G (for example 16M)");
     }
-    long n = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "b" : m.group(2);
     int shift = switch (unit) {
       case "k" -> 10;
@@ -45,7 +55,13 @@ final class Values {
       case "g" -> 30;
       default -> 0;
     };
-    if (n > (Long.MAX_VALUE >> shift)) {
+    long n;
+    try {
+      n = Long.parseLong(m.group(1));
+    } catch (NumberFormatException e) {
+      n = -1; // more digits than a long holds
+    }
+    if (n < 0 || n > (Long.MAX_VALUE >> shift)) {
       throw new ConfigException(key, "'" + text + "' is too large");
     }
     return n << shift;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
+import io.securethrift.core.testing.AllocationMeter;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import org.apache.thrift.transport.TMemoryInputTransport;
@@ -20,10 +20,6 @@ class FramedTransportTest {
 
   private static FramedTransport framed(byte[] wire, int maxFrame) throws TTransportException {
     return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(maxFrame, 1024));
-  }
-
-  private static long allocatedBytes() {
-    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
   }
 
   @Test
@@ -49,9 +45,9 @@ class FramedTransportTest {
     int declared = 1 << 30;
     byte[] wire = ByteBuffer.allocate(14).putInt(declared).put(new byte[10]).array();
     FramedTransport transport = framed(wire, declared);
-    long before = allocatedBytes();
+    long before = AllocationMeter.allocatedBytes();
     TTransportException e = assertThrows(TTransportException.class, () -> transport.read(new byte[1], 0, 1));
-    long allocated = allocatedBytes() - before;
+    long allocated = AllocationMeter.allocatedBytes() - before;
     assertEquals("connection closed after 10 of 1073741824 bytes of a frame", e.getMessage());
     assertTrue(allocated < 256 * 1024, "allocated " + allocated + " bytes for a 1 GiB header with 10 bytes behind it");
   }

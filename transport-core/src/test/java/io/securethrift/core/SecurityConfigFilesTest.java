@@ -31,4 +31,18 @@ class SecurityConfigFilesTest {
     e = assertThrows(ConfigException.class, () -> SecurityConfigFiles.read(missing, "--config"));
     assertEquals("--config: cannot read " + missing + ": " + missing, e.getMessage());
   }
+
+  @Test
+  void malformedEscapeIsAConfigError() throws Exception {
+    Path file = Files.writeString(dir.resolve("escape.properties"), "securethrift.mode=\\u12\n");
+    ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfigFiles.read(file, "--config"));
+    assertEquals("--config: " + file + " is not a valid properties file: Malformed \\uxxxx encoding.", e.getMessage());
+  }
+
+  @Test
+  void textThatIsNotUtf8IsAConfigError() throws Exception {
+    Path file = Files.write(dir.resolve("latin1.properties"), new byte[] {'a', '=', (byte) 0xe9, '\n'});
+    ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfigFiles.read(file, "--config"));
+    assertEquals("--config: " + file + " is not UTF-8 text", e.getMessage());
+  }
 }

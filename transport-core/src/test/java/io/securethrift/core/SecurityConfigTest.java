@@ -152,10 +152,28 @@ class SecurityConfigTest {
           + " 33554432 bytes is outside the accepted range 1K to 16777216 bytes",
       "securethrift.tls.keystore|x|securethrift.tls.keystore: unknown setting; see docs/configuration.md for the"
           + " keys securethrift reads",
+      "securethrift.tls.keystore.path|/tmp/a\u0000b|securethrift.tls.keystore.path: '/tmp/a\\u0000b' is not a file"
+          + " path: Nul character not allowed",
+      "securethrift.timeout.read|99999999999999999999|securethrift.timeout.read: '99999999999999999999' is too large",
+      "securethrift.timeout.read|9999999999999999d|securethrift.timeout.read: '9999999999999999d' is too large",
+      "securethrift.limit.max.frame.size|99999999999999999999|securethrift.limit.max.frame.size:"
+          + " '99999999999999999999' is too large",
+      "securethrift.tls.protocols|TLSv1.3\u001b[31m|securethrift.tls.protocols: 'TLSv1.3\\u001b[31m' is not"
+          + " accepted; accepted values: TLSv1.3, TLSv1.2 (older versions are insecure)",
   })
   void rejectsBadValuesWithAMessageNamingTheSetting(String key, String value, String message) {
     ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(key, value)));
     assertEquals(message, e.getMessage());
+  }
+
+  @Test
+  void messagesEscapeControlCharactersButKeysStayExact() {
+    String key = "securethrift.mode\r\nsecurethrift.mode";
+    ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(key, "x")));
+    assertEquals("securethrift.mode\\r\\nsecurethrift.mode: unknown setting; see docs/configuration.md for the keys"
+        + " securethrift reads", e.getMessage());
+    assertEquals(key, e.key());
+    assertEquals("unknown setting; see docs/configuration.md for the keys securethrift reads", e.problem());
   }
 
   @Test
