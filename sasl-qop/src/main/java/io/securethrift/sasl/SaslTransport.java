@@ -80,7 +80,9 @@ public final class SaslTransport extends FrameTransport {
     }
     try {
       return sasl.unwrap(payload, 0, length);
-    } catch (SaslException e) {
+    } catch (SaslException | RuntimeException e) {
+      // The JDK's DIGEST-MD5 unwrap throws NegativeArraySizeException or ArrayIndexOutOfBoundsException on tokens
+      // shorter than its trailer: those are forged frames too.
       throw new TTransportException(TTransportException.CORRUPTED_DATA, "SASL " + peerIdentity().qop().orElseThrow()
           + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + PeerText.describe(e),
           Describe.loggable(e));

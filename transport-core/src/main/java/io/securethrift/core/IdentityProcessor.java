@@ -3,12 +3,16 @@ package io.securethrift.core;
 import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.transport.TTransportException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs each call with the connection's {@link PeerIdentity} as the {@link PeerIdentity#current()} one, reading the
  * call through a {@link FrameBoundedProtocol} so nothing the caller declares is allocated before it has arrived.
  */
 final class IdentityProcessor implements TProcessor {
+  private static final Logger LOG = LoggerFactory.getLogger(IdentityProcessor.class);
   private final TProcessor delegate;
 
   IdentityProcessor(TProcessor delegate) {
@@ -17,12 +21,23 @@ final class IdentityProcessor implements TProcessor {
 
   @Override
   public void process(TProtocol in, TProtocol out) throws TException {
-    if (in.getTransport() instanceof SecuredTransport) {
-      TProtocol bounded = FrameBoundedProtocol.wrap(in);
-      PeerIdentity.runAs(((SecuredTransport) in.getTransport()).peerIdentity(),
-          () -> delegate.process(bounded, out));
-    } else {
+    if (!(in.getTransport() instanceof SecuredTransport)) {
       delegate.process(in, out);
+      return;
+    }
+    SecuredTransport transport = (SecuredTransport) in.getTransport();
+    TProtocol bounded = FrameBoundedProtocol.wrap(in);
+    try {
+      PeerIdentity.runAs(transport.peerIdentity(), () -> delegate.process(bounded, out));
+    } catch (RuntimeException e) {
+      // Generated processors catch what a handler throws, so a RuntimeException here comes from reading the call:
+      // libthrift 0.17's readers index past the frame on malformed input (an overlong varint, a negative length).
+      // It is the peer's doing, so it ends the connection with one WARN rather than an ERROR and a stack trace.
+      String peer = String.valueOf(transport.peerIdentity().remoteAddress());
+      LOG.warn("closing connection with {}: malformed message ({})", peer, PeerText.sanitize(e.toString()));
+      transport.close();
+      throw new TTransportException(TTransportException.END_OF_FILE, "closed the connection with " + peer
+          + ": malformed message", e);
     }
   }
 }

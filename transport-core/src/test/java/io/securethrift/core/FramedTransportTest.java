@@ -83,6 +83,15 @@ class FramedTransportTest {
   }
 
   @Test
+  void negativeLengthInsideAMessageIsRefused() throws Exception {
+    byte[] wire = ByteBuffer.allocate(12).putInt(8).put(new byte[8]).array();
+    FramedTransport transport = framed(wire, 1024);
+    transport.read(new byte[2], 0, 2);
+    TTransportException e = assertThrows(TTransportException.class, () -> transport.checkReadBytesAvailable(-5));
+    assertEquals(CLOSED + "message declares a negative length (-5)", e.getMessage());
+  }
+
+  @Test
   void lengthReadAsTheFramesLastBytesIsRefusedToo() throws Exception {
     byte[] wire = ByteBuffer.allocate(12).putInt(8).put(new byte[8]).array();
     FramedTransport transport = framed(wire, 1024);

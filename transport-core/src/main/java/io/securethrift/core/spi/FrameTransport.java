@@ -182,6 +182,10 @@ public abstract class FrameTransport extends SecuredTransport {
   @Override
   public final void checkReadBytesAvailable(long numBytes) throws TTransportException {
     int remaining = inLength - inPosition;
+    if (numBytes < 0) {
+      // libthrift 0.17's compact readBinary passes a negative length on unchecked.
+      throw refuse("message declares a negative length (" + numBytes + ")");
+    }
     if (numBytes <= remaining) {
       return;
     }
