@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.testservice.LogCapture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -140,7 +141,7 @@ class DigestDowngradeTest {
   @Test
   void listingSeveralLevelsLetsTheRewriteThroughAndEachFactoryWarnsOnce() throws Exception {
     List<QualityOfProtection> both = List.of(QualityOfProtection.AUTH_CONF, QualityOfProtection.AUTH);
-    try (CapturedLog log = CapturedLog.start();
+    try (LogCapture log = LogCapture.start();
         Rig rig = new Rig(SaslConfigs.digestServer().qop(both).build(),
             challenge -> challenge.replace("qop=\"auth-conf,auth\"", "qop=\"auth\""));
         ClientTransportFactory clients = ClientTransportFactory.create(SaslConfigs.digestClient().qop(both).build())) {
@@ -155,7 +156,7 @@ class DigestDowngradeTest {
       assertEquals(1, log.lines("DIGEST-MD5 server" + warning).size(), log.text());
       assertEquals(1, log.lines("DIGEST-MD5 client" + warning).size(), log.text());
       // The server logs after it has sent COMPLETE, so the client may be done before the line is written.
-      log.awaitLine("SASL server connection with", Duration.ofSeconds(10));
+      log.awaitLines("SASL server connection with", 1, Duration.ofSeconds(10)).get(0);
       assertEquals(2, log.lines(" runs at auth without TLS underneath").size(), log.text());
     }
   }

@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.testservice.LogCapture;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -50,7 +51,7 @@ class PeerTextInSaslTest {
     String escaped = PeerText.sanitize(charset);
     String quoted = "Incompatible charset value: " + escaped.substring(0, Math.min(escaped.length(), 60));
     UnaryOperator<String> toServer = response -> response.replace("charset=utf-8", "charset=\"" + charset + "\"");
-    try (CapturedLog log = CapturedLog.start();
+    try (LogCapture log = LogCapture.start();
         ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build());
         ClientTransportFactory clients = ClientTransportFactory.create(SaslConfigs.digestClient().build())) {
       EchoServer server = EchoServer.start(servers);
@@ -63,7 +64,7 @@ class PeerTextInSaslTest {
         String bad = fromServer.get(fromServer.size() - 1);
         assertTrue(bad.startsWith("3:DIGEST-MD5: digest response format violation. " + quoted), bad);
         assertSafe(bad);
-        String warning = log.awaitLine("rejected connection from", Duration.ofSeconds(10));
+        String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
         assertTrue(warning.contains(quoted), warning);
         assertSafe(warning);
       } finally {
@@ -77,7 +78,7 @@ class PeerTextInSaslTest {
   @Test
   void tenKilobyteBadReasonIsLoggedCutAndEscaped() throws Exception {
     String reason = "GSS initiate failed\r\n" + FORGED_LINE + "\u001b[2J" + "y".repeat(10 * 1024);
-    try (CapturedLog log = CapturedLog.start();
+    try (LogCapture log = LogCapture.start();
         ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
       EchoServer server = EchoServer.start(servers);
       try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
@@ -86,7 +87,7 @@ class PeerTextInSaslTest {
         String challenge = SaslWire.read(socket);
         assertTrue(challenge.startsWith("2:"), challenge);
         SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
-        String warning = log.awaitLine("rejected connection from", Duration.ofSeconds(10));
+        String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
         assertTrue(warning.contains("failed: Peer indicated failure: GSS initiate failed\\r\\nutf-8\\r\\n[main] WARN"),
             warning);
         assertTrue(warning.contains("\\u001b[2J") && warning.endsWith(" more characters)"), warning);

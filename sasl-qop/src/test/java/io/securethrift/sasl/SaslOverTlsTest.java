@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.testservice.LogCapture;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,7 +43,7 @@ class SaslOverTlsTest {
         .mode(SecurityMode.SASL_OVER_TLS).keyStore(keyStore, StoreType.PKCS12, Secret.of(PASSWORD)).build();
     SecurityConfig client = SaslConfigs.client(kdc, SaslMechanism.GSSAPI, QualityOfProtection.AUTH).toBuilder()
         .mode(SecurityMode.SASL_OVER_TLS).trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD)).build();
-    try (CapturedLog log = CapturedLog.start();
+    try (LogCapture log = LogCapture.start();
         ServerTransportFactory serverFactory = ServerTransportFactory.create(server);
         EchoServer echo = EchoServer.start(serverFactory);
         ClientTransportFactory clientFactory = ClientTransportFactory.create(client);

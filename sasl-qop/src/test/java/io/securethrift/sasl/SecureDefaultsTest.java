@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.testservice.LogCapture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,7 +30,7 @@ class SecureDefaultsTest {
   void kerberosWithoutAQopSettingIsEncryptedAndWarnsNothing(EmbeddedKdc kdc) throws Exception {
     KerberosIdentity service = SaslConfigs.service(kdc);
     KerberosIdentity client = SaslConfigs.client(kdc);
-    try (CapturedLog log = CapturedLog.start();
+    try (LogCapture log = LogCapture.start();
         ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.base(SaslMechanism.GSSAPI)
             .kerberosLogin(service.principal(), service.keytab()).build());
         EchoServer server = EchoServer.start(servers);
@@ -46,7 +47,7 @@ class SecureDefaultsTest {
 
   @Test
   void authWithoutTlsWarnsOncePerClientAndServerFactory() throws Exception {
-    try (CapturedLog log = CapturedLog.start();
+    try (LogCapture log = LogCapture.start();
         ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer()
             .qop(QualityOfProtection.AUTH).build());
         EchoServer server = EchoServer.start(servers);

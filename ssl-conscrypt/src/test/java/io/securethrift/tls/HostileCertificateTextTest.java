@@ -1,5 +1,6 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.testservice.LogCapture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,7 +81,7 @@ class HostileCertificateTextTest {
         assertNoControls(failure(engine, expiredHostileStore, trustStore, server.port()), false);
         // This client distrusts the server; a Conscrypt server then usually reports BoringSSL's two-line error text.
         assertNoControls(failure(engine, hostileStore, otherTrustStore, server.port()), false);
-        capture.await("rejected connection from", 2, Duration.ofSeconds(30));
+        capture.awaitLines("rejected connection from", 2, Duration.ofSeconds(30));
       } finally {
         // Waits for the workers, so libthrift's own report of each failure is complete.
         server.close();
