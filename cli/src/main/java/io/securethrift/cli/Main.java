@@ -4,8 +4,6 @@ import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.cli.IngestBenchCommand;
 import io.securethrift.ingest.cli.IngestClientCommand;
 import io.securethrift.ingest.cli.IngestServerCommand;
-import io.securethrift.kdc.cli.CertsCommand;
-import io.securethrift.kdc.cli.KdcCommand;
 import io.securethrift.zookeeper.bench.ZkBenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,4 +1,4 @@
-package io.securethrift.kdc.cli;
+package io.securethrift.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.securethrift.kdc.cli;
+package io.securethrift.cli;
 
 import io.securethrift.kdc.ca.IssuedCertificate;
 import io.securethrift.kdc.ca.KeyStoreFormat;
