@@ -3,15 +3,13 @@ package io.securethrift.zookeeper.bench;
 import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.ChildJvm;
+import io.securethrift.core.testing.LineRecord;
 import io.securethrift.kdc.ca.KeyStoreFormat;
 import io.securethrift.kdc.ca.TestCertificateAuthority;
-import io.securethrift.zookeeper.ChildJvm;
 import io.securethrift.zookeeper.LocalEnsemble;
 import io.securethrift.zookeeper.ZooKeeperClientSecurity;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -20,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -87,9 +84,10 @@ public final class ZkBenchCommand implements Callable<Integer> {
             ZooKeeperClientSecurity.clientConfig(mode.tls() ? client.toBuilder().tlsEngine(TlsEngine.JSSE).build()
                 : client), Duration.ofSeconds(120));
         Path props = write(client, dir.resolve(mode.label() + "-client.properties"));
-        clients.put(mode, ChildJvm.start(BenchClientMain.class, List.of("-Xmx512m"),
-            List.of(props.toString(), zk.connectString(mode.tls()), Integer.toString(znodes)),
-            dir.resolve(mode.label() + "-client.log"), true));
+        clients.put(mode, ChildJvm.builder(BenchClientMain.class).name(mode.label() + " client")
+            .jvmOptions(List.of("-Xmx512m"))
+            .args(List.of(props.toString(), zk.connectString(mode.tls()), Integer.toString(znodes)))
+            .log(dir.resolve(mode.label() + "-client.log")).talk().start());
       }
       out.printf(Locale.ROOT, "zk-bench: %d znodes of 100 bytes per phase, %d iterations per mode after 1 warm-up,"
           + " %s, Netty client and server in every mode, TLS 1.2 with client certificates%n%n", znodes, iterations,
@@ -108,24 +106,12 @@ public final class ZkBenchCommand implements Callable<Integer> {
 
   private Map<BenchMode, List<List<Double>>> measure(Map<BenchMode, ChildJvm> clients) throws IOException {
     Map<BenchMode, List<List<Double>>> results = new EnumMap<>(BenchMode.class);
-    Map<BenchMode, BufferedReader> replies = new EnumMap<>(BenchMode.class);
-    Map<BenchMode, Writer> requests = new EnumMap<>(BenchMode.class);
-    clients.forEach((mode, jvm) -> {
-      replies.put(mode, new BufferedReader(new InputStreamReader(jvm.process().getInputStream(),
-          StandardCharsets.US_ASCII)));
-      requests.put(mode, new OutputStreamWriter(jvm.process().getOutputStream(), StandardCharsets.US_ASCII));
-      results.put(mode, new ArrayList<>());
-    });
+    clients.keySet().forEach(mode -> results.put(mode, new ArrayList<>()));
     for (int i = 0; i <= iterations; i++) {
       for (BenchMode mode : BenchMode.values()) {
-        requests.get(mode).write("run\n");
-        requests.get(mode).flush();
-        String line = replies.get(mode).readLine();
-        if (line == null) {
-          throw new IllegalStateException(mode.label() + " client stopped:\n" + clients.get(mode).logTail(30));
-        }
+        List<Double> phases = Workload.fromRecord(clients.get(mode).call(LineRecord.of(BenchClientMain.RUN)));
         if (i > 0) {
-          results.get(mode).add(Arrays.stream(line.trim().split(" ")).map(Double::valueOf).toList());
+          results.get(mode).add(phases);
         }
       }
     }

@@ -2,16 +2,13 @@ package io.securethrift.zookeeper.bench;
 
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.zookeeper.ConscryptDefaultTls;
 import io.securethrift.zookeeper.ZooKeeperClientSecurity;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
@@ -25,10 +22,12 @@ import org.apache.zookeeper.ZooKeeper;
 /**
  * zk-bench's client for one mode, in its own JVM so that engine conscrypt can make Conscrypt the JVM's TLS provider
  * (the only way into ZooKeeper's Netty client) while the other modes keep JSSE. Arguments: securethrift properties
- * file, connect string, znodes. For each {@code run} line on standard input it runs one {@link Workload} iteration
- * and prints the phase times in milliseconds, space-separated; it exits at end of input.
+ * file, connect string, znodes. For each {@code RUN} command ({@link ChildJvm}'s line protocol) it runs one
+ * {@link Workload} iteration and answers its phase times by name ({@link Workload#toRecord}); it exits at end of input.
  */
 final class BenchClientMain {
+  static final String RUN = "RUN";
+
   private BenchClientMain() {}
 
   public static void main(String[] args) throws Exception {
@@ -52,12 +51,12 @@ final class BenchClientMain {
       }
       zk.create("/bench", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
       Workload workload = new Workload(zk, Integer.parseInt(args[2]), "/bench");
-      BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        List<Double> ms = workload.run();
-        System.out.println(ms.stream().map(d -> String.format(Locale.ROOT, "%.3f", d)).collect(Collectors.joining(" ")));
-        System.out.flush();
-      }
+      ChildJvm.serve(command -> {
+        if (!command.kind().equals(RUN)) {
+          throw new IllegalArgumentException("unknown command " + command.kind());
+        }
+        return Workload.toRecord(workload.run());
+      });
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.securethrift.accumulo.ingest;
+package io.securethrift.accumulo.mac;
 
 import io.securethrift.kdc.ca.KeyStoreFormat;
 import io.securethrift.kdc.ca.LeafCertificateBuilder;

@@ -1,4 +1,4 @@
-package io.securethrift.accumulo.ingest;
+package io.securethrift.accumulo.mac;
 
 import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
 import java.io.IOException;

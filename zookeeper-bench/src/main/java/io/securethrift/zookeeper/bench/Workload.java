@@ -1,7 +1,9 @@
 package io.securethrift.zookeeper.bench;
 
+import io.securethrift.core.testing.LineRecord;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -32,6 +34,24 @@ final class Workload {
     this.zk = zk;
     this.znodes = znodes;
     this.root = root;
+  }
+
+  /** One iteration's phase times as the client JVM answers them: {@code RESULT create=ms set=ms ...}. */
+  static LineRecord toRecord(List<Double> ms) {
+    LineRecord r = LineRecord.of("RESULT");
+    for (int i = 0; i < PHASES.size(); i++) {
+      r.with(PHASES.get(i), String.format(Locale.ROOT, "%.3f", ms.get(i)));
+    }
+    return r;
+  }
+
+  /** Reads {@link #toRecord}'s answer back into phase times in the order of {@link #PHASES}. */
+  static List<Double> fromRecord(LineRecord r) {
+    List<Double> ms = new ArrayList<>();
+    for (String phase : PHASES) {
+      ms.add(r.getDouble(phase));
+    }
+    return ms;
   }
 
   /** Milliseconds of each phase, in the order of {@link #PHASES}. */

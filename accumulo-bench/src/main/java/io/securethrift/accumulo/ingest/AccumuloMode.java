@@ -3,6 +3,9 @@ package io.securethrift.accumulo.ingest;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.accumulo.mac.ClusterCertificates;
+import io.securethrift.accumulo.mac.ConscryptServers;
+import io.securethrift.accumulo.mac.KerberizedCluster;
 import io.securethrift.ingest.bench.BenchSecurity;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -16,9 +19,9 @@ import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
  */
 enum AccumuloMode {
   NONE("none", SecurityMode.NONE, null),
-  SSL_JSSE("ssl-jsse", SecurityMode.TLS, null),
-  /** As {@link #SSL_JSSE}, with the servers' TLS from Conscrypt through the drop-in ({@link ConscryptServers}). */
-  SSL_CONSCRYPT("ssl-conscrypt", SecurityMode.TLS, null),
+  TLS_JSSE("tls-jsse", SecurityMode.TLS, null),
+  /** As {@link #TLS_JSSE}, with the servers' TLS from Conscrypt through the drop-in ({@link ConscryptServers}). */
+  TLS_CONSCRYPT("tls-conscrypt", SecurityMode.TLS, null),
   SASL_AUTH("sasl-auth", SecurityMode.SASL, QualityOfProtection.AUTH),
   SASL_AUTH_INT("sasl-auth-int", SecurityMode.SASL, QualityOfProtection.AUTH_INT),
   SASL_AUTH_CONF("sasl-auth-conf", SecurityMode.SASL, QualityOfProtection.AUTH_CONF);
@@ -67,10 +70,12 @@ enum AccumuloMode {
     switch (this.security) {
       case TLS -> ClusterCertificates.issue(dir, security.storePassword().chars())
           .configure(config, security.storePassword().chars());
-      case SASL -> KerberizedCluster.configure(config, security, qop.toString());
+      case SASL -> // servers as accumulo/localhost, the benchmark's ingest principal as root
+          KerberizedCluster.configure(config, security.servicePrincipal(), security.clientPrincipal(),
+              security.krb5Conf(), qop.toString());
       default -> { }
     }
-    if (this == SSL_CONSCRYPT) {
+    if (this == TLS_CONSCRYPT) {
       ConscryptServers.install(config, dir);
     }
   }

@@ -29,7 +29,7 @@ class AccumuloBackendTest {
     assertTrue(report.contains("accumulo backend"), report);
     List<String> csv = Files.readAllLines(output.resolve("ingest-results.csv"));
     assertEquals(4, csv.size(), "a header and one row per mode: " + csv);
-    assertTrue(csv.get(1).startsWith("none,") && csv.get(2).startsWith("ssl-conscrypt,")
+    assertTrue(csv.get(1).startsWith("none,") && csv.get(2).startsWith("tls-conscrypt,")
         && csv.get(3).startsWith("sasl-auth-conf,"), csv.toString());
   }
 

@@ -1,7 +1,8 @@
 package io.securethrift.zookeeper;
 
-import io.securethrift.kdc.Directories;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.testing.ChildJvm;
+import io.securethrift.kdc.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -21,7 +22,7 @@ import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * One to a few ZooKeeper servers on loopback, each a child JVM running {@link SecureZooKeeperServerMain} with a
- * zoo.cfg from {@link ZooKeeperServerConfig}, on free ports, in a temporary directory; for tests and the benchmark.
+ * zoo.cfg from {@link ZooKeeperServerConfig}, on free ports, in a temporary directory; for tests and the benchmark (in this module's test-jar, not its library jar).
  * {@link #close()} kills the servers and deletes the directory.
  *
  * <pre>{@code
@@ -201,8 +202,9 @@ public final class LocalEnsemble implements AutoCloseable {
             }
           }
           Path zooCfg = cfg.build().write();
-          ChildJvm jvm = ChildJvm.start(SecureZooKeeperServerMain.class, jvmOptions, List.of(zooCfg.toString()),
-              dir.resolve("server-" + id + ".log"), false);
+          ChildJvm jvm = ChildJvm.builder(SecureZooKeeperServerMain.class).name("ZooKeeper server " + id)
+              .jvmOptions(jvmOptions).args(List.of(zooCfg.toString())).log(dir.resolve("server-" + id + ".log"))
+              .start();
           started.add(new Server(id, ports[i][0], ports[i][1], jvm));
         }
         return new LocalEnsemble(dir, List.copyOf(started));

@@ -1,6 +1,5 @@
-package io.securethrift.accumulo.ingest;
+package io.securethrift.accumulo.mac;
 
-import io.securethrift.ingest.bench.BenchSecurity;
 import io.securethrift.kdc.KerberosIdentity;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,11 +19,6 @@ public final class KerberizedCluster {
   private static final String HANDLERS = "org.apache.accumulo.server.security.handler.";
 
   private KerberizedCluster() {}
-
-  /** Against the benchmark's KDC: servers as {@code accumulo/localhost}, its {@code ingest} principal as root. */
-  static void configure(MiniAccumuloConfigImpl config, BenchSecurity security, String qop) {
-    configure(config, security.servicePrincipal(), security.clientPrincipal(), security.krb5Conf(), qop);
-  }
 
   /**
    * Sets the site and client properties, the {@code java.security.krb5.conf} system property of every server JVM,
