@@ -1,6 +1,6 @@
 package io.securethrift.accumulo;
 
-import io.securethrift.accumulo.ingest.KerberizedCluster;
+import io.securethrift.accumulo.mac.KerberizedCluster;
 import io.securethrift.kdc.EmbeddedKdc;
 import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
 

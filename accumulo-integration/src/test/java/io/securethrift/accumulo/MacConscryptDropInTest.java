@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
-import io.securethrift.accumulo.ingest.ClusterCertificates;
-import io.securethrift.accumulo.ingest.ConscryptServers;
+import io.securethrift.accumulo.mac.ClusterCertificates;
+import io.securethrift.accumulo.mac.ConscryptServers;
 import java.nio.file.Path;
 import javax.net.ssl.SSLContext;
 import org.apache.accumulo.core.conf.Property;

@@ -3,7 +3,7 @@ package io.securethrift.accumulo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.accumulo.ingest.ClusterCertificates;
+import io.securethrift.accumulo.mac.ClusterCertificates;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;

@@ -4,8 +4,6 @@ import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.cli.IngestBenchCommand;
 import io.securethrift.ingest.cli.IngestClientCommand;
 import io.securethrift.ingest.cli.IngestServerCommand;
-import io.securethrift.kdc.cli.CertsCommand;
-import io.securethrift.kdc.cli.KdcCommand;
 import io.securethrift.zookeeper.bench.ZkBenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -14,7 +12,7 @@ import picocli.CommandLine.Command;
  * {@code bin/securethrift <command> [options]}: one entry point for every command the modules offer. Bad input ends
  * with a one-line message naming the setting and exit code 2; other failures with their message and exit code 1.
  */
-@Command(name = "securethrift", mixinStandardHelpOptions = true,
+@Command(name = "securethrift", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "Secure Thrift transports for Accumulo and ZooKeeper, and the benchmarks that measure them.",
     subcommands = {IngestBenchCommand.class, IngestServerCommand.class, IngestClientCommand.class, TlsBenchCommand.class,
         SaslBenchCommand.class, ZkBenchCommand.class,

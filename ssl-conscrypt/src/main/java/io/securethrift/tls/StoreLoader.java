@@ -31,7 +31,9 @@ final class StoreLoader {
 
   /** The files behind a store, for change detection: the store itself, and for PEM the key file beside it. */
   static List<Path> files(StoreLocation location) {
-    return location.type() == StoreType.PEM ? PemStore.files(location.path()) : List.of(location.path());
+    // Without BouncyCastle a PEM store fails to load with PemSupport's message; PemStore itself must not be touched.
+    return location.type() == StoreType.PEM && PemSupport.available() ? PemStore.files(location.path())
+        : List.of(location.path());
   }
 
   /** The trusted certificates of a trust store. */
@@ -40,6 +42,9 @@ final class StoreLoader {
     char[] password = password(location);
     try {
       StoreType type = StoreFormat.detect(location.path(), content, location.type());
+      if (type == StoreType.PEM) {
+        PemSupport.require(location.path());
+      }
       KeyStore store = type == StoreType.PEM ? PemStore.trustStore(location.path(), content)
           : load(location, type, content, password);
       if (Collections.list(store.aliases()).stream().noneMatch(a -> isCertificate(store, a))) {
@@ -61,6 +66,9 @@ final class StoreLoader {
     char[] password = password(location);
     try {
       StoreType type = StoreFormat.detect(location.path(), content, location.type());
+      if (type == StoreType.PEM) {
+        PemSupport.require(location.path());
+      }
       KeyStore store = type == StoreType.PEM ? PemStore.keyStore(location, content, password)
           : load(location, type, content, password);
       String alias = chooseKey(location, store);

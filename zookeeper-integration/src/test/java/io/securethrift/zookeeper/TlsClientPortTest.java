@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
@@ -93,8 +94,9 @@ class TlsClientPortTest {
     Path props = dir.resolve("conscrypt-client.properties");
     Files.writeString(props, String.join("\n", client.toBuilder().tlsEngine(TlsEngine.CONSCRYPT)
         .tlsProtocols(List.of("TLSv1.2")).build().toProperties().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
-    try (ChildJvm child = ChildJvm.start(ConscryptClientMain.class, List.of("-Xmx128m"),
-        ConscryptClientMain.args(props, zk.connectString(true), "/conscrypt"), dir.resolve("conscrypt.log"), true)) {
+    try (ChildJvm child = ChildJvm.builder(ConscryptClientMain.class).jvmOptions(List.of("-Xmx128m"))
+        .args(ConscryptClientMain.args(props, zk.connectString(true), "/conscrypt")).log(dir.resolve("conscrypt.log"))
+        .talk().start()) {
       String out = new String(child.process().getInputStream().readAllBytes()).trim();
       assertTrue(child.process().waitFor(60, TimeUnit.SECONDS));
       assertEquals(0, child.process().exitValue(), child.logTail(40));

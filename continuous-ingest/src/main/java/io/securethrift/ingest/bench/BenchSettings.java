@@ -30,7 +30,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
 
   public BenchSettings {
     backendOptions = Map.copyOf(backendOptions);
-    modes = List.copyOf(modes);
+    modes = List.copyOf(ModeNames.canonical(modes));
     if (modes.isEmpty()) {
       throw new ConfigException("--modes", "empty; name at least one mode");
     }

@@ -1,6 +1,8 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.testing.ChildJvm;
+import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;
@@ -45,17 +47,21 @@ public final class EmbeddedBackend implements IngestBackend {
       serverArgs.add(work.resolve(mode + ".wal").toString());
     }
     Path krb5Conf = environment.security().krb5Conf();
-    ChildJvm server = ChildJvm.start(mode + " server", ServerWorker.class, krb5Conf, "1g",
-        serverArgs.toArray(String[]::new));
+    ChildJvm server = worker(mode + " server", ServerWorker.class, krb5Conf, serverArgs);
     try {
-      String port = server.answer().substring("PORT ".length());
-      ChildJvm client = ChildJvm.start(mode + " client", ClientWorker.class, krb5Conf, "1g",
-          clientProps.toString(), BenchSecurity.HOST, port);
+      String port = server.answer().get("port");
+      ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf,
+          List.of(clientProps.toString(), BenchSecurity.HOST, port));
       return new WorkerTarget(server, client);
     } catch (IOException | RuntimeException e) {
       server.close();
       throw e;
     }
+  }
+
+  private static ChildJvm worker(String name, Class<?> main, Path krb5Conf, List<String> args) {
+    return ChildJvm.builder(main).name(name).jvmOptions(List.of("-Xmx1g")).krb5Conf(krb5Conf).args(args).talk()
+        .start();
   }
 
   /** Writes a configuration for a worker, readable only by this user since it holds store passwords. */
@@ -69,7 +75,7 @@ public final class EmbeddedBackend implements IngestBackend {
     return file;
   }
 
-  /** Drives a client worker JVM by its line protocol (see {@link ClientWorker}). */
+  /** Drives a client worker JVM by its line protocol (see {@link WorkerProtocol}). */
   private static final class WorkerTarget implements Target {
     private final ChildJvm server;
     private final ChildJvm client;
@@ -81,24 +87,17 @@ public final class EmbeddedBackend implements IngestBackend {
 
     @Override
     public void reset() throws IOException {
-      client.call("RESET");
+      client.call(LineRecord.of(WorkerProtocol.RESET));
     }
 
     @Override
     public IngestResult ingest(IngestOptions o) throws IOException {
-      String[] r = client.call("INGEST " + o.entries() + " " + o.flushInterval() + " " + o.batchMemory() + " "
-          + o.maxLatency().toMillis() + " " + o.writeThreads() + " " + o.seed()).split(" ");
-      return new IngestResult(Long.parseLong(r[1]), Long.parseLong(r[2]), Long.parseLong(r[3]), Long.parseLong(r[4]),
-          Long.parseLong(r[5]));
+      return WorkerProtocol.result(client.call(WorkerProtocol.ingest(o)));
     }
 
     @Override
     public VerifyResult verify() throws IOException {
-      String[] v = client.call("VERIFY").split(" ");
-      List<String> undefined = v.length > 5 ? List.of(v[5].substring("undefined-rows=".length()).split(","))
-          : List.of();
-      return new VerifyResult(Long.parseLong(v[1]), Long.parseLong(v[2]), Long.parseLong(v[3]), Long.parseLong(v[4]),
-          undefined);
+      return WorkerProtocol.verified(client.call(LineRecord.of(WorkerProtocol.VERIFY)));
     }
 
     @Override

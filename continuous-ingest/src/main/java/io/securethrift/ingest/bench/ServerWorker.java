@@ -2,12 +2,13 @@ package io.securethrift.ingest.bench;
 
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityConfigFiles;
+import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.server.IngestServer;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 
 /**
- * The benchmark's server JVM: starts an ingest server from a properties file, prints {@code PORT n}, and stops when
+ * The benchmark's server JVM: starts an ingest server from a properties file, prints {@code READY port=n}, and stops when
  * its standard input closes. Arguments: properties file, optional write-ahead log file.
  */
 final class ServerWorker {
@@ -17,7 +18,7 @@ final class ServerWorker {
     Path wal = args.length > 1 ? Path.of(args[1]) : null;
     SecurityConfig config = SecurityConfigFiles.read(Path.of(args[0]), "worker configuration");
     try (IngestServer server = IngestServer.start(config, new InetSocketAddress(BenchSecurity.HOST, 0), wal)) {
-      System.out.println("PORT " + server.port());
+      System.out.println(LineRecord.of(WorkerProtocol.READY).with("port", server.port()).encode());
       System.out.flush();
       while (System.in.read() >= 0) {
         // The benchmark sends nothing; end of input is the stop signal.

@@ -35,4 +35,12 @@ class BenchSettingsTest {
     assertEquals("--entries: 0 is less than 1", error(() -> settings(List.of("none"), 1, 0, 1)));
     assertEquals("--write-threads: 65 is outside 1 to 64", error(() -> settings(List.of("none"), 1, 1, 65)));
   }
+
+  @Test
+  void accumulosSslNamesAreAliasesOfTheTlsModes() {
+    assertEquals(List.of("none", "tls-jsse", "tls-conscrypt"),
+        settings(List.of("none", "SSL-JSSE", "ssl-conscrypt"), 1, 1, 1).modes());
+    assertEquals("--modes: a mode is listed twice in [tls-jsse, tls-jsse]",
+        error(() -> settings(List.of("tls-jsse", "ssl-jsse"), 1, 1, 1)));
+  }
 }

@@ -1,0 +1,127 @@
+package io.securethrift.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+class CertsCommandTest {
+
+  @TempDir Path dir;
+
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    return new CommandLine(new CertsCommand())
+        .setOut(new PrintWriter(out))
+        .setErr(new PrintWriter(err))
+        .execute(args);
+  }
+
+  @Test
+  void writesCaAndNodesInAllFormats() throws Exception {
+    int exit =
+        run("--dir", dir.toString(), "--nodes", "2", "--key-type", "ec", "--format", "all",
+            "--password", "s3cret-pw", "--hostname", "zk.example", "--san", "10.1.2.3");
+
+    assertEquals(0, exit, err::toString);
+    Set<String> expected =
+        Set.of("ca.crt", "truststore.p12", "truststore.jks",
+            "node1.p12", "node1.jks", "node1.crt", "node1.key",
+            "node2.p12", "node2.jks", "node2.crt", "node2.key");
+    assertEquals(expected, fileNames(dir));
+    List<String> lines = out.toString().lines().toList();
+    assertEquals(expected.size(), lines.size());
+    for (String name : expected) {
+      assertTrue(lines.contains("wrote " + dir.resolve(name).toAbsolutePath()), out::toString);
+    }
+    assertFalse(out.toString().contains("s3cret-pw"));
+
+    X509Certificate ca = readPem(dir.resolve("ca.crt"));
+    KeyStore node2 = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(dir.resolve("node2.p12"))) {
+      node2.load(in, "s3cret-pw".toCharArray());
+    }
+    X509Certificate cert = (X509Certificate) node2.getCertificate("node2");
+    cert.verify(ca.getPublicKey());
+    assertEquals("CN=node2", cert.getSubjectX500Principal().getName());
+    assertEquals("EC", cert.getPublicKey().getAlgorithm());
+    Set<String> sans =
+        cert.getSubjectAlternativeNames().stream()
+            .map(n -> n.get(1).toString())
+            .collect(Collectors.toSet());
+    assertEquals(Set.of("zk.example", "10.1.2.3"), sans);
+    assertTrue(Files.readString(dir.resolve("node1.key")).contains("ENCRYPTED PRIVATE KEY"));
+  }
+
+  @Test
+  void pemWithoutPasswordWritesUnencryptedKeys() throws Exception {
+    int exit = run("--dir", dir.resolve("pem").toString(), "--format", "pem");
+
+    assertEquals(0, exit, err::toString);
+    assertEquals(Set.of("ca.crt", "node1.crt", "node1.key"), fileNames(dir.resolve("pem")));
+    assertTrue(
+        Files.readString(dir.resolve("pem/node1.key")).startsWith("-----BEGIN PRIVATE KEY-----"));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "--nodes, 0, --nodes must be at least 1",
+    "--format, pfx, --format must be pkcs12, jks, pem or all",
+    "--key-type, dsa, --key-type must be rsa or ec",
+    "--days, 0, --days must be at least 1",
+    "--nodes, many, --nodes",
+  })
+  void badInputIsAUsageError(String option, String value, String message) throws Exception {
+    int exit = run("--dir", dir.toString(), "--password", "pw", option, value);
+
+    assertEquals(2, exit);
+    assertTrue(err.toString().contains(message), err::toString);
+    assertEquals(Set.of(), fileNames(dir));
+  }
+
+  @Test
+  void keyStoresNeedAPassword() throws Exception {
+    assertEquals(2, run("--dir", dir.toString(), "--format", "jks"));
+
+    assertTrue(err.toString().contains("--password is required"), err::toString);
+    assertEquals(Set.of(), fileNames(dir));
+  }
+
+  @Test
+  void directoryIsRequired() {
+    assertEquals(2, run("--password", "pw"));
+
+    assertTrue(err.toString().contains("--dir"), err::toString);
+  }
+
+  private static Set<String> fileNames(Path dir) throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).collect(Collectors.toSet());
+    }
+  }
+
+  private static X509Certificate readPem(Path file) throws Exception {
+    try (InputStream in = Files.newInputStream(file)) {
+      return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+    }
+  }
+}

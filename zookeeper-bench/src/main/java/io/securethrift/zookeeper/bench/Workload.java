@@ -1,0 +1,143 @@
+package io.securethrift.zookeeper.bench;
+
+import io.securethrift.core.testing.LineRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.zookeeper.AsyncCallback;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher.Event.EventType;
+import org.apache.zookeeper.ZooDefs.Ids;
+import org.apache.zookeeper.ZooKeeper;
+
+/**
+ * One iteration of ZooKeeper's zk-latencies workload on one client: create, set, get and delete N permanent znodes
+ * of 100 bytes, the same for ephemeral ones, then watches (set a watch on N znodes, delete them, receive all N
+ * notifications). Requests of a phase are issued asynchronously and the phase ends with the last reply, as in
+ * zk-latencies' default asynchronous mode.
+ */
+final class Workload {
+  static final List<String> PHASES = List.of("create", "set", "get", "delete", "create-eph", "set-eph", "get-eph",
+      "delete-eph", "watch");
+  private static final byte[] DATA = new byte[100];
+  private static final long PHASE_TIMEOUT_SECONDS = 120;
+
+  private final ZooKeeper zk;
+  private final int znodes;
+  private final String root;
+
+  Workload(ZooKeeper zk, int znodes, String root) {
+    this.zk = zk;
+    this.znodes = znodes;
+    this.root = root;
+  }
+
+  /** One iteration's phase times as the client JVM answers them: {@code RESULT create=ms set=ms ...}. */
+  static LineRecord toRecord(List<Double> ms) {
+    LineRecord r = LineRecord.of("RESULT");
+    for (int i = 0; i < PHASES.size(); i++) {
+      r.with(PHASES.get(i), String.format(Locale.ROOT, "%.3f", ms.get(i)));
+    }
+    return r;
+  }
+
+  /** Reads {@link #toRecord}'s answer back into phase times in the order of {@link #PHASES}. */
+  static List<Double> fromRecord(LineRecord r) {
+    List<Double> ms = new ArrayList<>();
+    for (String phase : PHASES) {
+      ms.add(r.getDouble(phase));
+    }
+    return ms;
+  }
+
+  /** Milliseconds of each phase, in the order of {@link #PHASES}. */
+  List<Double> run() throws Exception {
+    List<Double> ms = new ArrayList<>();
+    for (CreateMode mode : List.of(CreateMode.PERSISTENT, CreateMode.EPHEMERAL)) {
+      ms.add(timed((p, done) -> zk.create(p, DATA, Ids.OPEN_ACL_UNSAFE, mode, stringCb(done), null)));
+      ms.add(timed((p, done) -> zk.setData(p, DATA, -1, statCb(done), null)));
+      ms.add(timed((p, done) -> zk.getData(p, false, dataCb(done), null)));
+      ms.add(timed((p, done) -> zk.delete(p, -1, voidCb(done), null)));
+    }
+    timed((p, done) -> zk.create(p, DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, stringCb(done), null));
+    ms.add(timedWatches());
+    return ms;
+  }
+
+  private double timedWatches() throws Exception {
+    CountDownLatch fired = new CountDownLatch(znodes);
+    long start = System.nanoTime();
+    run((p, done) -> zk.getData(p, e -> {
+      if (e.getType() == EventType.NodeDeleted) {
+        fired.countDown();
+      }
+    }, dataCb(done), null));
+    run((p, done) -> zk.delete(p, -1, voidCb(done), null));
+    await(fired, "watch notifications");
+    return (System.nanoTime() - start) / 1e6;
+  }
+
+  private interface Op {
+    void issue(String path, Completion done);
+  }
+
+  /** Counts replies and keeps the first error. */
+  private static final class Completion {
+    final CountDownLatch latch;
+    final AtomicReference<KeeperException.Code> error = new AtomicReference<>();
+
+    Completion(int n) {
+      latch = new CountDownLatch(n);
+    }
+
+    void reply(int rc) {
+      if (rc != KeeperException.Code.OK.intValue()) {
+        error.compareAndSet(null, KeeperException.Code.get(rc));
+      }
+      latch.countDown();
+    }
+  }
+
+  private double timed(Op op) throws Exception {
+    long start = System.nanoTime();
+    run(op);
+    return (System.nanoTime() - start) / 1e6;
+  }
+
+  private void run(Op op) throws Exception {
+    Completion done = new Completion(znodes);
+    for (int i = 0; i < znodes; i++) {
+      op.issue(root + "/n" + i, done);
+    }
+    await(done.latch, "replies");
+    if (done.error.get() != null) {
+      throw KeeperException.create(done.error.get());
+    }
+  }
+
+  private static void await(CountDownLatch latch, String what) throws InterruptedException {
+    if (!latch.await(PHASE_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+      throw new IllegalStateException(latch.getCount() + " " + what + " missing after " + PHASE_TIMEOUT_SECONDS + "s");
+    }
+  }
+
+  private static AsyncCallback.StringCallback stringCb(Completion done) {
+    return (rc, path, ctx, name) -> done.reply(rc);
+  }
+
+  private static AsyncCallback.StatCallback statCb(Completion done) {
+    return (rc, path, ctx, stat) -> done.reply(rc);
+  }
+
+  private static AsyncCallback.DataCallback dataCb(Completion done) {
+    return (rc, path, ctx, data, stat) -> done.reply(rc);
+  }
+
+  private static AsyncCallback.VoidCallback voidCb(Completion done) {
+    return (rc, path, ctx) -> done.reply(rc);
+  }
+}
