@@ -87,10 +87,6 @@ final class Layers implements AutoCloseable {
     }
   }
 
-    }
-    return s.length() == 0 ? e.getClass().getSimpleName() : s.toString();
-  }
-
   private static int millis(java.time.Duration d) {
     return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
   }
