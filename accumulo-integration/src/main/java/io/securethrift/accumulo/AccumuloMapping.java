@@ -8,6 +8,7 @@ import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
+import io.securethrift.core.internal.TlsVersions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -131,7 +132,7 @@ final class AccumuloMapping {
     named.forEach((setting, names) -> union.addAll(TlsProtocols.usable(file, name(setting), names,
         file.get(name(setting)).isPresent())));
     origin(ConfigProperty.TLS_PROTOCOLS, named.keySet().iterator().next());
-    return TlsProtocols.CURRENT.stream().filter(union::contains).toList();
+    return TlsVersions.ACCEPTED.stream().filter(union::contains).toList();
   }
 
   private void stores(boolean clientAuth, StoreType keyStoreType, StoreType trustStoreType) {
@@ -205,7 +206,7 @@ final class AccumuloMapping {
       try {
         storeType = type.isEmpty() ? null : StoreType.parse(key + "Type", type);
       } catch (ConfigException rejected) {
-        throw new ConfigException(key + "Type", SourceFile.problem(rejected) + reason);
+        throw new ConfigException(key + "Type", rejected.problem() + reason);
       }
       Secret secret = password.isEmpty() ? null : Secret.of(password);
       if (key.equals(JSSE_STORE_KEYS.get(0))) {

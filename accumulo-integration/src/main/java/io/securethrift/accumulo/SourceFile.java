@@ -36,18 +36,11 @@ final class SourceFile {
 
   /** A rejection of {@code key}'s value, naming this file. */
   ConfigException error(String key, String problem) {
-    return new ConfigException(key, problem + " (in " + path + ")");
+    return ConfigException.inFile(path, key, problem);
   }
 
   /** Re-reports a rejection raised by securethrift's own validation under {@code key}, naming this file. */
   ConfigException rekey(String key, ConfigException cause) {
-    return error(key, problem(cause));
-  }
-
-  /** A rejection's message without its leading key. */
-  static String problem(ConfigException rejection) {
-    String message = rejection.getMessage();
-    String prefix = rejection.key() + ": ";
-    return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    return error(key, cause.problem());
   }
 }

@@ -46,7 +46,7 @@ public final class SecurityConfigFiles {
       return SecurityConfig.fromProperties(p.stringPropertyNames().stream()
           .collect(Collectors.toMap(k -> k, p::getProperty)));
     } catch (ConfigException e) {
-      throw new ConfigException(e.key(), e.getMessage().substring(e.key().length() + 2) + " (in " + file + ")");
+      throw e.from(file.toString());
     }
   }
 }
