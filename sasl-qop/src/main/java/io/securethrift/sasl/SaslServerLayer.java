@@ -145,13 +145,12 @@ final class SaslServerLayer implements MessageLayer {
 
   /**
    * The authenticated name: {@code user@REALM} for GSSAPI; for DIGEST-MD5 the token's owner when the secrets can
-   * tell it ({@link DelegationTokenOwner}), else the Base64 token identifier the client presented.
+   * tell it ({@link DelegationTokenSecrets#ownerOf}), else the Base64 token identifier the client presented.
    */
   private String principal(Negotiated result) {
     String id = result.endpoint().authorizationId();
-    if (result.mechanism().equals(SaslMechanism.DIGEST_MD5.mechanismName())
-        && secrets instanceof DelegationTokenOwner owners) {
-      return owners.ownerOf(Base64.getDecoder().decode(id));
+    if (result.mechanism().equals(SaslMechanism.DIGEST_MD5.mechanismName())) {
+      return secrets.ownerOf(Base64.getDecoder().decode(id)).orElse(id);
     }
     return id;
   }

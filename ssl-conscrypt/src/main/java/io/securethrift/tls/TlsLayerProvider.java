@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Plugs TLS into transport-core for the modes {@code tls} and {@code sasl-over-tls}, found through
- * {@code META-INF/services}. Each layer holds one cached, reloading context made by the
- * {@link SslContextFactories#selected() selected} {@link SslContextFactory}.
+ * {@code META-INF/services}. Each layer holds one cached, reloading context made by its configuration's
+ * {@link io.securethrift.core.SslContextFactory}, or by {@link StandardSslContextFactory} when it sets none.
  */
 public final class TlsLayerProvider implements LayerProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TlsLayerProvider.class);
@@ -37,7 +37,8 @@ public final class TlsLayerProvider implements LayerProvider {
       LOG.warn("securethrift.tls.hostname.verification=false: TLS clients accept any certificate from a trusted CA,"
           + " whichever host it names; anyone holding such a certificate can impersonate a server");
     }
-    ReloadingContext context = new ReloadingContext(SslContextFactories.selected(), tls, role);
+    ReloadingContext context = new ReloadingContext(
+        tls.sslContextFactory().orElse(StandardSslContextFactory.INSTANCE), tls, role);
     return Optional.of(new TlsStreamLayer(config.mode(), tls, role, context));
   }
 

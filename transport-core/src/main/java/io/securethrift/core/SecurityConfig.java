@@ -144,6 +144,7 @@ public final class SecurityConfig {
     private String kerberosPrincipal;
     private Path kerberosKeytab;
     private Duration renewalPeriod;
+    private SslContextFactory sslContextFactory;
     private DelegationToken delegationToken;
     private DelegationTokenSecrets delegationTokenSecrets;
     private String userImpersonation;
@@ -176,6 +177,7 @@ public final class SecurityConfig {
       hostnameVerification = t.hostnameVerification();
       principalMapping = t.principalMapping();
       tlsReloadInterval = t.reloadInterval();
+      sslContextFactory = t.sslContextFactory().orElse(null);
       saslMechanism = a.mechanism();
       qop = a.qop();
       digestMinStrength = a.digestMinStrength();
@@ -305,6 +307,15 @@ public final class SecurityConfig {
       return this;
     }
 
+    /**
+     * The TLS context factory of this configuration only; default none (null), which means the TLS module's standard
+     * factory reading the configured files. Code, not a property: {@link #toProperties()} leaves it out.
+     */
+    public Builder sslContextFactory(SslContextFactory factory) {
+      this.sslContextFactory = factory;
+      return this;
+    }
+
     public Builder saslMechanism(SaslMechanism mechanism) {
       this.saslMechanism = Objects.requireNonNull(mechanism);
       return this;
@@ -414,7 +425,7 @@ public final class SecurityConfig {
           store(ConfigProperty.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword, null,
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
           validClientAuth(), hostnameVerification, principalMapping,
-          nonNegative(ConfigProperty.TLS_RELOAD_INTERVAL, tlsReloadInterval));
+          nonNegative(ConfigProperty.TLS_RELOAD_INTERVAL, tlsReloadInterval), Optional.ofNullable(sslContextFactory));
       SaslSettings sasl = new SaslSettings(saslMechanism, validQop(), digestMinStrength, validPrimary(),
           Optional.ofNullable(validHost()), canonicalizeHostName,
           Optional.ofNullable(kerberosPrincipal), Optional.ofNullable(validKeytab()),
