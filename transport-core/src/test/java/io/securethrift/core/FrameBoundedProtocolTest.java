@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.spi.FrameTransport;
+import io.securethrift.core.internal.FrameTransport;
 import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
