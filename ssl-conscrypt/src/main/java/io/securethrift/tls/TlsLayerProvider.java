@@ -1,6 +1,7 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider;
@@ -24,7 +25,7 @@ public final class TlsLayerProvider implements LayerProvider {
   public TlsLayerProvider() {}
 
   @Override
-  public Optional<StreamLayer> streamLayer(SecurityConfig config, Role role) {
+  public Optional<StreamLayer> streamLayer(SecurityConfig config, Role role, PeerIdentity.Issuer identities) {
     if (!config.mode().usesTls()) {
       return Optional.empty();
     }
@@ -39,11 +40,11 @@ public final class TlsLayerProvider implements LayerProvider {
     }
     ReloadingContext context = new ReloadingContext(
         tls.sslContextFactory().orElse(StandardSslContextFactory.INSTANCE), tls, role);
-    return Optional.of(new TlsStreamLayer(config.mode(), tls, role, context));
+    return Optional.of(new TlsStreamLayer(config.mode(), tls, role, context, identities));
   }
 
   @Override
-  public Optional<MessageLayer> messageLayer(SecurityConfig config, Role role) {
+  public Optional<MessageLayer> messageLayer(SecurityConfig config, Role role, PeerIdentity.Issuer identities) {
     return Optional.empty();
   }
 }
