@@ -8,6 +8,7 @@ import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
+import io.securethrift.core.internal.TlsVersions;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -132,7 +133,7 @@ final class AccumuloMapping {
     named.forEach((setting, names) -> union.addAll(TlsProtocols.usable(file, name(setting), names,
         file.get(name(setting)).isPresent())));
     origin(ConfigProperty.TLS_PROTOCOLS, named.keySet().iterator().next());
-    return TlsProtocols.CURRENT.stream().filter(union::contains).toList();
+    return TlsVersions.ACCEPTED.stream().filter(union::contains).toList();
   }
 
   private void stores(boolean clientAuth, StoreType keyStoreType, StoreType trustStoreType) {

@@ -36,7 +36,7 @@ final class SourceFile {
 
   /** A rejection of {@code key}'s value, naming this file. */
   ConfigException error(String key, String problem) {
-    return new ConfigException(key, problem + " (in " + path + ")");
+    return ConfigException.inFile(path, key, problem);
   }
 
   /** Re-reports a rejection raised by securethrift's own validation under {@code key}, naming this file. */

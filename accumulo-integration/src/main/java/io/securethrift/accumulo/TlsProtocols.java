@@ -1,5 +1,6 @@
 package io.securethrift.accumulo;
 
+import io.securethrift.core.internal.TlsVersions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -13,8 +14,6 @@ import org.slf4j.LoggerFactory;
  */
 final class TlsProtocols {
   private static final Logger LOG = LoggerFactory.getLogger(TlsProtocols.class);
-  /** Newest first, which is also the order securethrift prefers them in. */
-  static final List<String> CURRENT = List.of("TLSv1.3", "TLSv1.2");
   static final List<String> DISABLED = List.of("TLSv1.1", "TLSv1");
 
   private TlsProtocols() {}
@@ -23,15 +22,16 @@ final class TlsProtocols {
   static List<String> parse(SourceFile file, String key, String value, boolean single) {
     List<String> names = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     if (names.isEmpty()) {
-      throw file.error(key, "empty; give " + (single ? "TLSv1.3 or TLSv1.2" : "TLSv1.3, TLSv1.2 or both"));
+      throw file.error(key, "empty; give " + (single ? TlsVersions.either() : TlsVersions.someOf()));
     }
     if (single && names.size() > 1) {
-      throw file.error(key, "'" + value + "' names several protocols; this key takes exactly one: TLSv1.3 or TLSv1.2");
+      throw file.error(key, "'" + value + "' names several protocols; this key takes exactly one: "
+          + TlsVersions.either());
     }
     for (String name : names) {
-      if (!CURRENT.contains(name) && !DISABLED.contains(name)) {
-        throw file.error(key, "'" + name + "' is not accepted; accepted values: TLSv1.3, TLSv1.2 (TLSv1.1 and TLSv1"
-            + " are read but JDK 17 disables them)");
+      if (!TlsVersions.ACCEPTED.contains(name) && !DISABLED.contains(name)) {
+        throw file.error(key, "'" + name + "' is not accepted; accepted values: " + TlsVersions.listed()
+            + " (TLSv1.1 and TLSv1 are read but JDK 17 disables them)");
       }
     }
     return names;

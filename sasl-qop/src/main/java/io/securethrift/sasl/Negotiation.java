@@ -3,7 +3,7 @@ package io.securethrift.sasl;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerText;
-import io.securethrift.core.spi.FrameReader;
+import io.securethrift.core.internal.FrameReader;
 import java.nio.charset.StandardCharsets;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;

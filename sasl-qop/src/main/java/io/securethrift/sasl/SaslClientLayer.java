@@ -41,8 +41,10 @@ final class SaslClientLayer implements MessageLayer {
   private final KeytabLogin login;
   private final CallbackHandler callbacks;
   private final ProtectionWarnings warnings;
+  private final PeerIdentity.Issuer identities;
 
-  SaslClientLayer(SecurityConfig config) {
+  SaslClientLayer(SecurityConfig config, PeerIdentity.Issuer identities) {
+    this.identities = identities;
     this.settings = config.sasl();
     this.limits = config.limits();
     this.mechanism = settings.mechanism();
@@ -89,7 +91,7 @@ final class SaslClientLayer implements MessageLayer {
       Negotiated result = new ClientNegotiation(new Negotiation(stream, limits), endpoint, mechanism,
           settings.qop(), settings.digestMinStrength(), serverName).run(client.hasInitialResponse());
       warnings.negotiated(result.qop(), serverName);
-      PeerIdentity identity = result.describe(streamIdentity.toBuilder()
+      PeerIdentity identity = result.describe(identities.from(streamIdentity)
           .principal(settings.serverPrimary() + "/" + serverName)).build();
       return new SaslTransport(stream, endpoint, identity, limits);
     } catch (TTransportException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.spi.LayerProvider;
 import io.securethrift.core.spi.MessageLayer;
@@ -13,15 +14,16 @@ import java.util.Optional;
  */
 public final class SaslLayerProvider implements LayerProvider {
   @Override
-  public Optional<StreamLayer> streamLayer(SecurityConfig config, Role role) {
+  public Optional<StreamLayer> streamLayer(SecurityConfig config, Role role, PeerIdentity.Issuer identities) {
     return Optional.empty();
   }
 
   @Override
-  public Optional<MessageLayer> messageLayer(SecurityConfig config, Role role) {
+  public Optional<MessageLayer> messageLayer(SecurityConfig config, Role role, PeerIdentity.Issuer identities) {
     if (!config.mode().usesSasl()) {
       return Optional.empty();
     }
-    return Optional.of(role == Role.CLIENT ? new SaslClientLayer(config) : new SaslServerLayer(config));
+    return Optional.of(role == Role.CLIENT ? new SaslClientLayer(config, identities)
+        : new SaslServerLayer(config, identities));
   }
 }

@@ -40,8 +40,10 @@ final class SaslServerLayer implements MessageLayer {
   private final String gssHost;
   private final DelegationTokenSecrets secrets;
   private final ProtectionWarnings warnings;
+  private final PeerIdentity.Issuer identities;
 
-  SaslServerLayer(SecurityConfig config) {
+  SaslServerLayer(SecurityConfig config, PeerIdentity.Issuer identities) {
+    this.identities = identities;
     this.settings = config.sasl();
     this.limits = config.limits();
     // Parsed here only to fail at start-up on a typo; the service parses its own copy to check each request.
@@ -112,7 +114,7 @@ final class SaslServerLayer implements MessageLayer {
         settings.digestMinStrength(), client).run(this::create);
     warnings.negotiated(result.qop(), client);
     try {
-      PeerIdentity identity = result.describe(streamIdentity.toBuilder().principal(principal(result))).build();
+      PeerIdentity identity = result.describe(identities.from(streamIdentity).principal(principal(result))).build();
       return new SaslTransport(stream, result.endpoint(), identity, limits);
     } catch (RuntimeException e) {
       result.endpoint().dispose();
@@ -145,13 +147,12 @@ final class SaslServerLayer implements MessageLayer {
 
   /**
    * The authenticated name: {@code user@REALM} for GSSAPI; for DIGEST-MD5 the token's owner when the secrets can
-   * tell it ({@link DelegationTokenOwner}), else the Base64 token identifier the client presented.
+   * tell it ({@link DelegationTokenSecrets#ownerOf}), else the Base64 token identifier the client presented.
    */
   private String principal(Negotiated result) {
     String id = result.endpoint().authorizationId();
-    if (result.mechanism().equals(SaslMechanism.DIGEST_MD5.mechanismName())
-        && secrets instanceof DelegationTokenOwner owners) {
-      return owners.ownerOf(Base64.getDecoder().decode(id));
+    if (result.mechanism().equals(SaslMechanism.DIGEST_MD5.mechanismName())) {
+      return secrets.ownerOf(Base64.getDecoder().decode(id)).orElse(id);
     }
     return id;
   }

@@ -3,7 +3,7 @@ package io.securethrift.sasl;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
-import io.securethrift.core.spi.FrameTransport;
+import io.securethrift.core.internal.FrameTransport;
 import java.util.Arrays;
 import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslException;
@@ -21,7 +21,7 @@ import org.apache.thrift.transport.TTransportException;
  * frames are a stream ({@link Framing#STREAM}), each checked against {@code securethrift.limit.max.frame.size} before
  * anything is allocated, and a length a message declares is backed by frames read ahead.
  */
-public final class SaslTransport extends FrameTransport {
+final class SaslTransport extends FrameTransport {
   private static final int INITIAL_BUFFER = 1024;
 
   private final SaslEndpoint sasl;

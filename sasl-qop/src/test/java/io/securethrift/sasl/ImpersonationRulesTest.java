@@ -7,13 +7,14 @@ import io.securethrift.core.ConfigException;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.TestIdentities;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;
 
 class ImpersonationRulesTest {
   private static PeerIdentity caller(String principal, String address) throws Exception {
-    return PeerIdentity.builder(SecurityMode.SASL, new InetSocketAddress(InetAddress.getByName(address), 4000))
+    return TestIdentities.builder(SecurityMode.SASL, new InetSocketAddress(InetAddress.getByName(address), 4000))
         .principal(principal).sasl("GSSAPI", QualityOfProtection.AUTH).build();
   }
 

@@ -10,6 +10,7 @@ import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.TestIdentities;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
@@ -46,7 +47,7 @@ class KdcOutageTest {
     // A one-second renewal period makes the server try, and fail, to log in again during the outage.
     SecurityConfig serverConfig = SaslConfigs.server(kdc, SaslMechanism.GSSAPI, QualityOfProtection.AUTH_CONF)
         .toBuilder().renewalPeriod(Duration.ofSeconds(1)).build();
-    try (SaslServerLayer server = (SaslServerLayer) new SaslLayerProvider().messageLayer(serverConfig, Role.SERVER)
+    try (SaslServerLayer server = (SaslServerLayer) new SaslLayerProvider().messageLayer(serverConfig, Role.SERVER, TestIdentities.issuer())
             .orElseThrow();
         ServerSocket listening = new ServerSocket(0, 4, InetAddress.getLoopbackAddress())) {
       KerberosTicket serverTicket = KeytabLogin.ticketGrantingTicket(server.acceptorSubject());
@@ -114,7 +115,7 @@ class KdcOutageTest {
     CompletableFuture<String> principal = CompletableFuture.supplyAsync(() -> {
       try (Socket accepted = listening.accept()) {
         accepted.setSoTimeout(10_000);
-        PeerIdentity stream = PeerIdentity.builder(SecurityMode.SASL,
+        PeerIdentity stream = TestIdentities.builder(SecurityMode.SASL,
             (InetSocketAddress) accepted.getRemoteSocketAddress()).build();
         try (SecuredTransport transport = server.open(new TSocket(accepted), stream, null)) {
           return transport.peerIdentity().principal().orElseThrow();

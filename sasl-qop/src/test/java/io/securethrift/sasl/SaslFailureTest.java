@@ -13,6 +13,7 @@ import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.TestIdentities;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
@@ -86,7 +87,7 @@ class SaslFailureTest {
    * {@code wire} and then, if {@code endStream}, closes its output.
    */
   private static Refusal negotiateAgainst(SecurityConfig config, byte[] wire, boolean endStream) throws Exception {
-    try (MessageLayer layer = new SaslLayerProvider().messageLayer(config, Role.SERVER).orElseThrow();
+    try (MessageLayer layer = new SaslLayerProvider().messageLayer(config, Role.SERVER, TestIdentities.issuer()).orElseThrow();
         ServerSocket listening = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         Socket client = new Socket(listening.getInetAddress(), listening.getLocalPort());
         Socket accepted = listening.accept()) {
@@ -95,7 +96,7 @@ class SaslFailureTest {
       if (endStream) {
         client.shutdownOutput();
       }
-      PeerIdentity peer = PeerIdentity.builder(SecurityMode.SASL,
+      PeerIdentity peer = TestIdentities.builder(SecurityMode.SASL,
           (InetSocketAddress) accepted.getRemoteSocketAddress()).build();
       TSocket stream = new TSocket(accepted);
       long before = AllocationMeter.allocatedBytes();

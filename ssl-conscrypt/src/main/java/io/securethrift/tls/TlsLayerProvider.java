@@ -1,6 +1,7 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider;
@@ -13,8 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Plugs TLS into transport-core for the modes {@code tls} and {@code sasl-over-tls}, found through
- * {@code META-INF/services}. Each layer holds one cached, reloading context made by the
- * {@link SslContextFactories#selected() selected} {@link SslContextFactory}.
+ * {@code META-INF/services}. Each layer holds one cached, reloading context made by its configuration's
+ * {@link io.securethrift.core.SslContextFactory}, or by {@link StandardSslContextFactory} when it sets none.
  */
 public final class TlsLayerProvider implements LayerProvider {
   private static final Logger LOG = LoggerFactory.getLogger(TlsLayerProvider.class);
@@ -24,7 +25,7 @@ public final class TlsLayerProvider implements LayerProvider {
   public TlsLayerProvider() {}
 
   @Override
-  public Optional<StreamLayer> streamLayer(SecurityConfig config, Role role) {
+  public Optional<StreamLayer> streamLayer(SecurityConfig config, Role role, PeerIdentity.Issuer identities) {
     if (!config.mode().usesTls()) {
       return Optional.empty();
     }
@@ -37,12 +38,13 @@ public final class TlsLayerProvider implements LayerProvider {
       LOG.warn("securethrift.tls.hostname.verification=false: TLS clients accept any certificate from a trusted CA,"
           + " whichever host it names; anyone holding such a certificate can impersonate a server");
     }
-    ReloadingContext context = new ReloadingContext(SslContextFactories.selected(), tls, role);
-    return Optional.of(new TlsStreamLayer(config.mode(), tls, role, context));
+    ReloadingContext context = new ReloadingContext(
+        tls.sslContextFactory().orElse(StandardSslContextFactory.INSTANCE), tls, role);
+    return Optional.of(new TlsStreamLayer(config.mode(), tls, role, context, identities));
   }
 
   @Override
-  public Optional<MessageLayer> messageLayer(SecurityConfig config, Role role) {
+  public Optional<MessageLayer> messageLayer(SecurityConfig config, Role role, PeerIdentity.Issuer identities) {
     return Optional.empty();
   }
 }

@@ -29,12 +29,15 @@ final class TlsStreamLayer implements StreamLayer {
   private final TlsSettings settings;
   private final Role role;
   private final ReloadingContext context;
+  private final PeerIdentity.Issuer identities;
 
-  TlsStreamLayer(SecurityMode mode, TlsSettings settings, Role role, ReloadingContext context) {
+  TlsStreamLayer(SecurityMode mode, TlsSettings settings, Role role, ReloadingContext context,
+      PeerIdentity.Issuer identities) {
     this.mode = mode;
     this.settings = settings;
     this.role = role;
     this.context = context;
+    this.identities = identities;
   }
 
   @Override
@@ -63,7 +66,7 @@ final class TlsStreamLayer implements StreamLayer {
     }
     SSLSession session = tls.getSession();
     List<X509Certificate> chain = peerCertificates(session);
-    PeerIdentity.Builder identity = PeerIdentity.builder(mode, remote)
+    PeerIdentity.Builder identity = identities.builder(mode, remote)
         .tls(protocol(session), session.getCipherSuite(), !chain.isEmpty() && !verified, chain);
     if (!chain.isEmpty()) {
       PrincipalMapper.map(settings.principalMapping(), chain.get(0)).ifPresent(identity::principal);

@@ -11,6 +11,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.Secret;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.StoreType;
+import io.securethrift.core.TestIdentities;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.kdc.ca.CertificateAuthorityExtension;
@@ -113,11 +114,11 @@ class StoreLoaderTest {
     TlsLayerProvider provider = new TlsLayerProvider();
     SecurityConfig noKeyStore = TlsTestConfigs.tls(TlsEngine.JSSE, null, TlsTestConfigs.trustStore(ca, dir)).build();
     assertEquals("securethrift.tls.keystore.path", assertThrows(ConfigException.class,
-        () -> provider.streamLayer(noKeyStore, Role.SERVER)).key());
+        () -> provider.streamLayer(noKeyStore, Role.SERVER, TestIdentities.issuer())).key());
     // AEAD with forward secrecy, so the configuration builds, but BoringSSL has no DHE suites.
     SecurityConfig badSuite = TlsTestConfigs.tls(TlsEngine.CONSCRYPT, null, TlsTestConfigs.trustStore(ca, dir))
         .tlsCipherSuites(java.util.List.of("TLS_DHE_RSA_WITH_AES_128_GCM_SHA256")).build();
-    ConfigException e = assertThrows(ConfigException.class, () -> provider.streamLayer(badSuite, Role.CLIENT));
+    ConfigException e = assertThrows(ConfigException.class, () -> provider.streamLayer(badSuite, Role.CLIENT, TestIdentities.issuer()));
     assertEquals("securethrift.tls.cipher.suites", e.key());
     assertTrue(e.getMessage().contains("[TLS_DHE_RSA_WITH_AES_128_GCM_SHA256] not supported by this TLS engine"),
         e.getMessage());

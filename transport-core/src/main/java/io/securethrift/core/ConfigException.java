@@ -1,33 +1,71 @@
 package io.securethrift.core;
 
+import java.nio.file.Path;
+import java.util.Objects;
+
 /**
  * A configuration value was rejected. The message always names the setting (its property key), what was wrong and
- * what is accepted, so an operator can fix the file without reading code. Never carries a secret value. Values are
- * quoted as {@link PeerText} writes them, so a control character in a file cannot break or forge the log line that
+ * what is accepted, so an operator can fix the file without reading code; {@link #key()}, {@link #problem()} and
+ * {@link #source()} give the same parts to code that reports them differently. Never carries a secret value. Values
+ * are quoted as {@link PeerText} writes them, so a control character in a file cannot break or forge the log line that
  * reports it.
  */
 public final class ConfigException extends IllegalArgumentException {
+  /** {@link #source()} of a value given to a {@link SecurityConfig.Builder} setter. */
+  public static final String BUILDER = "builder";
+  /** {@link #source()} of a value read by {@link SecurityConfig#fromProperties}. */
+  public static final String PROPERTIES = "properties";
+
   private static final long serialVersionUID = 1L;
   private final String key;
   private final String problem;
+  private final String source;
 
+  /** A rejection of a value set in code ({@link #BUILDER}). */
   public ConfigException(String key, String problem) {
-    this(key, PeerText.sanitize(key), PeerText.sanitize(problem));
+    this(key, problem, BUILDER);
   }
 
-  private ConfigException(String key, String printableKey, String problem) {
-    super(printableKey + ": " + problem);
-    this.key = key;
-    this.problem = problem;
+  /**
+   * A rejection of a value that came from {@code source}: {@link #BUILDER}, {@link #PROPERTIES}, or the file holding
+   * it, which the message then names.
+   */
+  public ConfigException(String key, String problem, String source) {
+    super(PeerText.sanitize(key) + ": " + PeerText.sanitize(problem)
+        + (isFile(source) ? " (in " + PeerText.sanitize(source) + ")" : ""));
+    this.key = Objects.requireNonNull(key, "key");
+    this.problem = PeerText.sanitize(Objects.requireNonNull(problem, "problem"));
+    this.source = Objects.requireNonNull(source, "source");
   }
 
-  /** The property key of the rejected setting. */
+  /** A rejection of {@code key}'s value in {@code file}. */
+  public static ConfigException inFile(Path file, String key, String problem) {
+    return new ConfigException(key, problem, file.toString());
+  }
+
+  private static boolean isFile(String source) {
+    return !source.equals(BUILDER) && !source.equals(PROPERTIES);
+  }
+
+  /** The property key of the rejected setting, as written where it came from. */
   public String key() {
     return key;
   }
 
-  /** The message without its leading key, to report the same problem under another key or with more context. */
+  /** What was wrong and what is accepted, without the key and the source; control characters escaped. */
   public String problem() {
     return problem;
+  }
+
+  /** Where the value came from: {@link #BUILDER}, {@link #PROPERTIES}, or the path of the file that held it. */
+  public String source() {
+    return source;
+  }
+
+  /** The same rejection, attributed to {@code otherSource}. */
+  ConfigException from(String otherSource) {
+    ConfigException moved = new ConfigException(key, problem, otherSource);
+    moved.setStackTrace(getStackTrace());
+    return moved;
   }
 }

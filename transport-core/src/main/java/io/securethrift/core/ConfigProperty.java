@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.internal.TlsVersions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -20,8 +21,8 @@ public enum ConfigProperty {
       "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL), or auto (Conscrypt when its native library loads,"
           + " else JSSE).",
       (b, v) -> b.tlsEngine(TlsEngine.parse(keyOf("TLS_ENGINE"), v)), c -> c.tls().engine().token()),
-  TLS_PROTOCOLS("securethrift.tls.protocols", "TLSv1.3,TLSv1.2",
-      "Enabled TLS versions, comma-separated; only TLSv1.3 and TLSv1.2 are accepted.",
+  TLS_PROTOCOLS("securethrift.tls.protocols", TlsVersions.asProperty(),
+      "Enabled TLS versions, comma-separated; only " + String.join(" and ", TlsVersions.ACCEPTED) + " are accepted.",
       (b, v) -> b.tlsProtocols(Tokens.splitList(v)), c -> String.join(",", c.tls().protocols())),
   TLS_CIPHER_SUITES("securethrift.tls.cipher.suites", "",
       "Enabled cipher suites, comma-separated, on clients and servers alike; empty means the engine's AEAD suites with"
@@ -177,6 +178,21 @@ public enum ConfigProperty {
   /** Whether the value is a secret, which {@code toString} and the docs never show. */
   public boolean isSecret() {
     return this == TLS_KEYSTORE_PASSWORD || this == TLS_TRUSTSTORE_PASSWORD;
+  }
+
+  /** The value for {@link SecurityConfig#toString()}: a secret that is set shows as {@code ****}, never as text. */
+  String shown(SecurityConfig config) {
+    if (this == TLS_KEYSTORE_PASSWORD) {
+      return masked(config.tls().keyStore());
+    }
+    if (this == TLS_TRUSTSTORE_PASSWORD) {
+      return masked(config.tls().trustStore());
+    }
+    return read(config);
+  }
+
+  private static String masked(Optional<StoreLocation> store) {
+    return store.flatMap(StoreLocation::password).isPresent() ? "****" : "";
   }
 
   /** Looks a key up; empty when no property has that key. */

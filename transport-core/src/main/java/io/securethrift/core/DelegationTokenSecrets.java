@@ -13,4 +13,14 @@ public interface DelegationTokenSecrets {
    * refused).
    */
   Optional<byte[]> passwordFor(byte[] identifier);
+
+  /**
+   * The principal that owns the token with this identifier, which becomes the connection's principal (for Accumulo,
+   * the principal inside the decoded {@code AuthenticationTokenIdentifier}). Called only after the DIGEST-MD5 exchange
+   * has verified the identifier. The default, empty, makes the principal the Base64 token identifier the client
+   * presented, which is unique but not a user name.
+   */
+  default Optional<String> ownerOf(byte[] identifier) {
+    return Optional.empty();
+  }
 }

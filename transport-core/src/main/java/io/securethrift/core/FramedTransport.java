@@ -1,6 +1,6 @@
 package io.securethrift.core;
 
-import io.securethrift.core.spi.FrameTransport;
+import io.securethrift.core.internal.FrameTransport;
 import java.util.Arrays;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;

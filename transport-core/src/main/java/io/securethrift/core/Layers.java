@@ -31,12 +31,12 @@ final class Layers implements AutoCloseable {
   static Layers resolve(SecurityConfig config, Role role) {
     SecurityMode mode = config.mode();
     StreamLayer stream = mode.usesTls()
-        ? provided(config, p -> p.streamLayer(config, role), "securethrift-ssl-conscrypt")
+        ? provided(config, p -> p.streamLayer(config, role, PeerIdentity.ISSUER), "securethrift-ssl-conscrypt")
         : new PlainStreamLayer(mode);
     MessageLayer message;
     try {
       message = mode.usesSasl()
-          ? provided(config, p -> p.messageLayer(config, role), "securethrift-sasl-qop")
+          ? provided(config, p -> p.messageLayer(config, role, PeerIdentity.ISSUER), "securethrift-sasl-qop")
           : new FramedMessageLayer(config.limits());
     } catch (RuntimeException e) {
       stream.close();

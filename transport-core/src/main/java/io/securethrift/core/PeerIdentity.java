@@ -13,6 +13,8 @@ import java.util.Optional;
  */
 public final class PeerIdentity {
   private static final ThreadLocal<PeerIdentity> CURRENT = new ThreadLocal<>();
+  /** The only issuer; core hands it to the layers it loads, so only they can describe a connection's peer. */
+  static final Issuer ISSUER = new Issuer();
 
   private final SecurityMode mode;
   private final InetSocketAddress remoteAddress;
@@ -68,12 +70,11 @@ public final class PeerIdentity {
     void run() throws E;
   }
 
-  public static Builder builder(SecurityMode mode, InetSocketAddress remoteAddress) {
+  static Builder builder(SecurityMode mode, InetSocketAddress remoteAddress) {
     return new Builder(mode, remoteAddress);
   }
 
-  /** A builder starting from this identity, for a layer that adds what it learned (SASL over TLS). */
-  public Builder toBuilder() {
+  private Builder toBuilder() {
     Builder b = new Builder(mode, remoteAddress);
     b.principal = principal;
     b.mechanism = mechanism;
@@ -166,7 +167,27 @@ public final class PeerIdentity {
     return s.append(']').toString();
   }
 
-  /** Builds a {@link PeerIdentity}; used by the layers that authenticate a connection. */
+  /**
+   * The capability to create identities. An identity is what a service trusts to say who called it, so no code may
+   * fabricate one: there is exactly one issuer, and transport-core passes it only to the TLS and SASL layers it loads
+   * through {@link io.securethrift.core.spi.LayerProvider}. A layer module keeps it in its layers, never in a static
+   * field or anywhere else other code can reach.
+   */
+  public static final class Issuer {
+    private Issuer() {}
+
+    /** A new identity for a connection from {@code remoteAddress}, secured by {@code mode}. */
+    public Builder builder(SecurityMode mode, InetSocketAddress remoteAddress) {
+      return PeerIdentity.builder(mode, remoteAddress);
+    }
+
+    /** A builder starting from {@code identity}, for a layer that adds what it learned (SASL over TLS). */
+    public Builder from(PeerIdentity identity) {
+      return identity.toBuilder();
+    }
+  }
+
+  /** Builds a {@link PeerIdentity}; only an {@link Issuer} makes one. */
   public static final class Builder {
     private final SecurityMode mode;
     private final InetSocketAddress remoteAddress;

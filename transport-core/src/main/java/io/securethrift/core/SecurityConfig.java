@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.internal.TlsVersions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
+import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -24,8 +25,6 @@ public final class SecurityConfig {
   private static final Logger LOG = LoggerFactory.getLogger(SecurityConfig.class);
   /** The use of weak suites is logged once per JVM, not for every configuration derived from the first. */
   private static final AtomicBoolean WEAK_SUITES_LOGGED = new AtomicBoolean();
-  /** TLS versions securethrift will enable; older ones are broken and disabled by current JDKs anyway. */
-  static final Set<String> ALLOWED_PROTOCOLS = Set.of("TLSv1.3", "TLSv1.2");
   static final int MIN_FRAME_SIZE = 1024;
   /** Leaves room for the 4-byte header in a Java array. */
   static final long MAX_FRAME_SIZE = Integer.MAX_VALUE - 8;
@@ -53,9 +52,13 @@ public final class SecurityConfig {
    * application configuration. An unknown {@code securethrift.*} key is an error, since it is almost always a typo.
    */
   public static SecurityConfig fromProperties(Map<String, String> properties) {
-    Builder builder = builder();
-    properties.forEach(builder::set);
-    return builder.build();
+    try {
+      Builder builder = builder();
+      properties.forEach(builder::set);
+      return builder.build();
+    } catch (ConfigException e) {
+      throw e.from(ConfigException.PROPERTIES);
+    }
   }
 
   public SecurityMode mode() {
@@ -93,30 +96,33 @@ public final class SecurityConfig {
     return map;
   }
 
-  /** A builder holding this configuration's values, to derive a variant. */
+  /**
+   * A builder holding this configuration's values, to derive a variant. The values are copied as they are (store
+   * passwords stay {@link Secret}s, extensions stay the same instances); nothing goes through text.
+   */
   public Builder toBuilder() {
-    Builder b = builder();
-    toProperties().forEach(b::set);
-    sasl.delegationToken().ifPresent(b::delegationToken);
-    sasl.delegationTokenSecrets().ifPresent(b::delegationTokenSecrets);
-    return b;
+    return new Builder(this);
   }
 
+  /** Every non-empty setting by key; secrets show as {@code ****} and are never turned into text. */
   @Override
   public String toString() {
-    return toProperties().entrySet().stream()
-        .filter(e -> !e.getValue().isEmpty())
-        .map(e -> e.getKey() + "="
-            + (ConfigProperty.forKey(e.getKey()).orElseThrow().isSecret() ? "****" : e.getValue()))
-        .collect(Collectors.joining(", ", "SecurityConfig[", "]"));
+    StringJoiner s = new StringJoiner(", ", "SecurityConfig[", "]");
+    for (ConfigProperty p : ConfigProperty.values()) {
+      String value = p.shown(this);
+      if (!value.isEmpty()) {
+        s.add(p.key() + "=" + value);
+      }
+    }
+    return s.toString();
   }
 
   /** Collects settings; {@link #build()} validates them all at once. Not thread-safe. */
   public static final class Builder {
-    private SecurityMode mode = SecurityMode.NONE;
-    private TlsEngine tlsEngine = TlsEngine.AUTO;
-    private List<String> tlsProtocols = List.of("TLSv1.3", "TLSv1.2");
-    private List<String> tlsCipherSuites = List.of();
+    private SecurityMode mode;
+    private TlsEngine tlsEngine;
+    private List<String> tlsProtocols;
+    private List<String> tlsCipherSuites;
     private boolean allowWeakCipherSuites;
     private Path keyStorePath;
     private Secret keyStorePassword;
@@ -125,30 +131,72 @@ public final class SecurityConfig {
     private Path trustStorePath;
     private Secret trustStorePassword;
     private StoreType trustStoreType;
-    private ClientAuth clientAuth = ClientAuth.NONE;
-    private boolean hostnameVerification = true;
-    private PrincipalMapping principalMapping = PrincipalMapping.CN;
-    private Duration tlsReloadInterval = Duration.ofSeconds(10);
-    private SaslMechanism saslMechanism = SaslMechanism.GSSAPI;
-    private List<QualityOfProtection> qop = List.of(QualityOfProtection.AUTH_CONF);
-    private CipherStrength digestMinStrength = CipherStrength.HIGH;
-    private String serverPrimary = "accumulo";
+    private ClientAuth clientAuth;
+    private boolean hostnameVerification;
+    private PrincipalMapping principalMapping;
+    private Duration tlsReloadInterval;
+    private SaslMechanism saslMechanism;
+    private List<QualityOfProtection> qop;
+    private CipherStrength digestMinStrength;
+    private String serverPrimary;
     private String serverHost;
     private boolean canonicalizeHostName;
     private String kerberosPrincipal;
     private Path kerberosKeytab;
-    private Duration renewalPeriod = Duration.ofSeconds(30);
+    private Duration renewalPeriod;
+    private SslContextFactory sslContextFactory;
     private DelegationToken delegationToken;
     private DelegationTokenSecrets delegationTokenSecrets;
-    private String userImpersonation = "";
-    private String hostImpersonation = "";
-    private Duration connectTimeout = Duration.ofSeconds(10);
-    private Duration readTimeout = Duration.ofSeconds(120);
-    private Duration handshakeTimeout = Duration.ofSeconds(10);
-    private long maxFrameSize = 16L << 20;
-    private long maxNegotiationMessageSize = 64L << 10;
+    private String userImpersonation;
+    private String hostImpersonation;
+    private Duration connectTimeout;
+    private Duration readTimeout;
+    private Duration handshakeTimeout;
+    private long maxFrameSize;
+    private long maxNegotiationMessageSize;
 
-    private Builder() {}
+    /** Starts from the defaults, which {@link ConfigProperty} defines. */
+    private Builder() {
+      for (ConfigProperty p : ConfigProperty.values()) {
+        p.apply(this, p.defaultValue());
+      }
+    }
+
+    private Builder(SecurityConfig c) {
+      TlsSettings t = c.tls;
+      SaslSettings a = c.sasl;
+      mode = c.mode;
+      tlsEngine = t.engine();
+      tlsProtocols = t.protocols();
+      tlsCipherSuites = t.cipherSuites();
+      allowWeakCipherSuites = t.allowWeakCipherSuites();
+      t.keyStore().ifPresent(k -> keyStore(k.path(), k.type(), k.password().orElse(null))
+          .keyStoreAlias(k.alias().orElse(null)));
+      t.trustStore().ifPresent(k -> trustStore(k.path(), k.type(), k.password().orElse(null)));
+      clientAuth = t.clientAuth();
+      hostnameVerification = t.hostnameVerification();
+      principalMapping = t.principalMapping();
+      tlsReloadInterval = t.reloadInterval();
+      sslContextFactory = t.sslContextFactory().orElse(null);
+      saslMechanism = a.mechanism();
+      qop = a.qop();
+      digestMinStrength = a.digestMinStrength();
+      serverPrimary = a.serverPrimary();
+      serverHost = a.serverHost().orElse(null);
+      canonicalizeHostName = a.canonicalizeHostName();
+      kerberosPrincipal = a.kerberosPrincipal().orElse(null);
+      kerberosKeytab = a.kerberosKeytab().orElse(null);
+      renewalPeriod = a.renewalPeriod();
+      delegationToken = a.delegationToken().orElse(null);
+      delegationTokenSecrets = a.delegationTokenSecrets().orElse(null);
+      userImpersonation = a.userImpersonation();
+      hostImpersonation = a.hostImpersonation();
+      connectTimeout = c.timeouts.connect();
+      readTimeout = c.timeouts.read();
+      handshakeTimeout = c.timeouts.handshake();
+      maxFrameSize = c.limits.maxFrameSize();
+      maxNegotiationMessageSize = c.limits.maxNegotiationMessageSize();
+    }
 
     /**
      * Sets one property by its key. Keys outside {@code securethrift.*} are ignored; an unknown key inside it is an
@@ -256,6 +304,15 @@ public final class SecurityConfig {
 
     public Builder tlsReloadInterval(Duration interval) {
       this.tlsReloadInterval = Objects.requireNonNull(interval);
+      return this;
+    }
+
+    /**
+     * The TLS context factory of this configuration only; default none (null), which means the TLS module's standard
+     * factory reading the configured files. Code, not a property: {@link #toProperties()} leaves it out.
+     */
+    public Builder sslContextFactory(SslContextFactory factory) {
+      this.sslContextFactory = factory;
       return this;
     }
 
@@ -368,7 +425,7 @@ public final class SecurityConfig {
           store(ConfigProperty.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword, null,
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
           validClientAuth(), hostnameVerification, principalMapping,
-          nonNegative(ConfigProperty.TLS_RELOAD_INTERVAL, tlsReloadInterval));
+          nonNegative(ConfigProperty.TLS_RELOAD_INTERVAL, tlsReloadInterval), Optional.ofNullable(sslContextFactory));
       SaslSettings sasl = new SaslSettings(saslMechanism, validQop(), digestMinStrength, validPrimary(),
           Optional.ofNullable(validHost()), canonicalizeHostName,
           Optional.ofNullable(kerberosPrincipal), Optional.ofNullable(validKeytab()),
@@ -389,12 +446,12 @@ public final class SecurityConfig {
     private List<String> validProtocols() {
       String key = ConfigProperty.TLS_PROTOCOLS.key();
       if (tlsProtocols.isEmpty()) {
-        throw new ConfigException(key, "empty; give TLSv1.3, TLSv1.2 or both");
+        throw new ConfigException(key, "empty; give " + TlsVersions.someOf());
       }
       List<String> seen = new ArrayList<>();
       for (String p : tlsProtocols) {
-        if (!ALLOWED_PROTOCOLS.contains(p)) {
-          throw new ConfigException(key, "'" + p + "' is not accepted; accepted values: TLSv1.3, TLSv1.2"
+        if (!TlsVersions.ACCEPTED.contains(p)) {
+          throw new ConfigException(key, "'" + p + "' is not accepted; accepted values: " + TlsVersions.listed()
               + " (older versions are insecure)");
         }
         if (seen.contains(p)) {

@@ -52,7 +52,7 @@ public final class SecurityConfigFiles {
       return SecurityConfig.fromProperties(p.stringPropertyNames().stream()
           .collect(Collectors.toMap(k -> k, p::getProperty)));
     } catch (ConfigException e) {
-      throw new ConfigException(e.key(), e.problem() + " (in " + file + ")");
+      throw e.from(file.toString());
     }
   }
 }

@@ -18,6 +18,7 @@ import java.util.Optional;
  * @param hostnameVerification whether a client checks the server certificate's SAN against the host it dialled
  * @param principalMapping how a server names a client from its certificate
  * @param reloadInterval how often key and trust files are checked for changes; zero disables reloading
+ * @param sslContextFactory this configuration's TLS context factory; empty means the TLS module's standard one
  */
 public record TlsSettings(
     TlsEngine engine,
@@ -29,7 +30,8 @@ public record TlsSettings(
     ClientAuth clientAuth,
     boolean hostnameVerification,
     PrincipalMapping principalMapping,
-    Duration reloadInterval) {
+    Duration reloadInterval,
+    Optional<SslContextFactory> sslContextFactory) {
 
   public TlsSettings {
     protocols = List.copyOf(protocols);

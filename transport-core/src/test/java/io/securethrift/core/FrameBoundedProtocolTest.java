@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.spi.FrameTransport;
+import io.securethrift.core.internal.FrameTransport;
 import io.securethrift.core.testing.AllocationMeter;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class FrameBoundedProtocolTest {
   private static final PeerIdentity PEER =
-      PeerIdentity.builder(SecurityMode.NONE, new InetSocketAddress("127.0.0.1", 1)).build();
+      TestIdentities.builder(SecurityMode.NONE, new InetSocketAddress("127.0.0.1", 1)).build();
   private static final String CLOSED = "closed the connection with /127.0.0.1:1: ";
   /** Far below every claim refused here; what a refusal costs is a log line and an exception. */
   private static final long SMALL = 1 << 20;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The framed transport's limits, checked on the test thread so its allocations can be counted exactly. */
 class FramedTransportTest {
   private static final PeerIdentity PEER =
-      PeerIdentity.builder(SecurityMode.NONE, new InetSocketAddress("127.0.0.1", 1)).build();
+      TestIdentities.builder(SecurityMode.NONE, new InetSocketAddress("127.0.0.1", 1)).build();
 
   private static final String CLOSED = "closed the connection with /127.0.0.1:1: ";
 

@@ -27,6 +27,8 @@ class SecurityConfigFilesTest {
     ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfigFiles.read(file, "--config"));
     assertEquals("securethrift.mode: 'ssl' is not accepted; accepted values: none, tls, sasl, sasl-over-tls (in " + file
         + ")", e.getMessage());
+    assertEquals(file.toString(), e.source());
+    assertEquals("securethrift.mode", e.key());
     Path missing = dir.resolve("missing.properties");
     e = assertThrows(ConfigException.class, () -> SecurityConfigFiles.read(missing, "--config"));
     assertEquals("--config: cannot read " + missing + ": " + missing, e.getMessage());

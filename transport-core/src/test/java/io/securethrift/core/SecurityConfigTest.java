@@ -71,6 +71,37 @@ class SecurityConfigTest {
   }
 
   @Test
+  void toBuilderCopiesValuesIncludingSecretsAndExtensions() throws IOException {
+    Path keystore = Files.writeString(dir.resolve("server.pem"), "x");
+    Secret password = Secret.of(new char[] {'p', '\u00e9', ' ', '='});
+    DelegationTokenSecrets secrets = id -> java.util.Optional.empty();
+    SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.TLS).keyStore(keystore, null, password)
+        .keyStoreAlias("node").delegationTokenSecrets(secrets).readTimeout(Duration.ofMillis(1500)).build();
+    SecurityConfig copy = config.toBuilder().build();
+    StoreLocation store = copy.tls().keyStore().orElseThrow();
+    assertEquals(password, store.password().orElseThrow());
+    assertEquals(StoreType.PEM, store.type());
+    assertEquals("node", store.alias().orElseThrow());
+    assertTrue(copy.sasl().delegationTokenSecrets().orElseThrow() == secrets);
+    assertEquals(config.toProperties(), copy.toProperties());
+  }
+
+  @Test
+  void rejectionsCarryKeyProblemAndSource() {
+    ConfigException fromBuilder = assertThrows(ConfigException.class,
+        () -> SecurityConfig.builder().readTimeout(Duration.ofSeconds(-1)).build());
+    assertEquals("securethrift.timeout.read", fromBuilder.key());
+    assertEquals("'-1s' must not be negative", fromBuilder.problem());
+    assertEquals(ConfigException.BUILDER, fromBuilder.source());
+    assertEquals("securethrift.timeout.read: '-1s' must not be negative", fromBuilder.getMessage());
+    ConfigException fromProperties = assertThrows(ConfigException.class,
+        () -> SecurityConfig.fromProperties(Map.of("securethrift.timeout.read", "soon")));
+    assertEquals(ConfigException.PROPERTIES, fromProperties.source());
+    assertEquals("securethrift.timeout.read", fromProperties.key());
+    assertTrue(fromProperties.problem().startsWith("'soon' is not a duration"), fromProperties.problem());
+  }
+
+  @Test
   void toStringNeverShowsPasswords() throws IOException {
     Path keystore = Files.writeString(dir.resolve("server.jks"), "x");
     SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.TLS)

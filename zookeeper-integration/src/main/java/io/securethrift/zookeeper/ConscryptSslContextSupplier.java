@@ -4,7 +4,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
-import io.securethrift.tls.SslContextFactories;
+import io.securethrift.tls.StandardSslContextFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -56,7 +56,8 @@ public final class ConscryptSslContextSupplier implements Supplier<SSLContext> {
           SecureZooKeeperServerMain.asMap(SecureZooKeeperServerMain.load(Path.of(file))));
       TlsSettings conscrypt = config.toBuilder().tlsEngine(TlsEngine.CONSCRYPT).build().tls();
       // Quorum peers dial and accept with the same context, so it is built as a server's: the key store is required.
-      return SslContextFactories.selected().createContext(conscrypt, Role.SERVER);
+      // A properties file cannot name a context factory, so it is always the standard one.
+      return StandardSslContextFactory.INSTANCE.createContext(conscrypt, Role.SERVER);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the TLS material named in " + file, e);
     } catch (GeneralSecurityException e) {

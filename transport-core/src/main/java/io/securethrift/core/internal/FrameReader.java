@@ -1,4 +1,4 @@
-package io.securethrift.core.spi;
+package io.securethrift.core.internal;
 
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
@@ -9,6 +9,9 @@ import org.apache.thrift.transport.TTransportException;
  * declares a large frame and sends nothing costs at most the first 64 KiB. Each frame gets its own array, never
  * reused: Thrift protocols hand out {@code ByteBuffer}s that wrap the transport's buffer, and a service may keep them.
  * Not thread-safe.
+ *
+ * <p>Not API: {@code io.securethrift.core.internal} is shared between securethrift's own modules (the SASL module's
+ * transport is one) and may change in any release.
  */
 public final class FrameReader {
   /** First allocation for a frame; doubles as the payload arrives. */

@@ -1,4 +1,4 @@
-package io.securethrift.core.spi;
+package io.securethrift.core.internal;
 
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * where a message may span several tokens) by frames read ahead, at most {@code securethrift.limit.max.frame.size}
  * in all. A peer that declares more is refused before anything is allocated for it: one WARN naming the peer and the
  * claim, the connection closed.
+ *
+ * <p>Not API: {@code io.securethrift.core.internal} is shared between securethrift's own modules (the SASL module's
+ * transport is one) and may change in any release.
  */
 public abstract class FrameTransport extends SecuredTransport {
   private static final Logger LOG = LoggerFactory.getLogger(FrameTransport.class);
