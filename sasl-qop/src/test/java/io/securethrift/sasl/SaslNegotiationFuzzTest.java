@@ -6,6 +6,7 @@ import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.TestIdentities;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.testing.ParserOracle;
@@ -30,12 +31,12 @@ class SaslNegotiationFuzzTest {
       List.of(QualityOfProtection.AUTH_CONF, QualityOfProtection.AUTH_INT, QualityOfProtection.AUTH);
   private static final MessageLayer SERVER = new SaslLayerProvider().messageLayer(
       SaslConfigs.base(SaslMechanism.DIGEST_MD5, ALL_LEVELS).delegationTokenSecrets(SaslConfigs.SECRETS).build(),
-      Role.SERVER).orElseThrow();
+      Role.SERVER, TestIdentities.issuer()).orElseThrow();
   private static final MessageLayer CLIENT = new SaslLayerProvider().messageLayer(
       SaslConfigs.base(SaslMechanism.DIGEST_MD5, ALL_LEVELS).delegationToken(SaslConfigs.TOKEN).build(),
-      Role.CLIENT).orElseThrow();
+      Role.CLIENT, TestIdentities.issuer()).orElseThrow();
   private static final PeerIdentity PEER =
-      PeerIdentity.builder(SecurityMode.SASL, new InetSocketAddress("127.0.0.1", 1)).build();
+      TestIdentities.builder(SecurityMode.SASL, new InetSocketAddress("127.0.0.1", 1)).build();
 
   /** Directive names and values of RFC 2831, which the JDK parses but Jazzer cannot see compared. */
   @FuzzTest(maxDuration = "60s")

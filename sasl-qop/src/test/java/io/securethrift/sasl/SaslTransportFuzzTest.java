@@ -6,6 +6,7 @@ import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.TestIdentities;
 import io.securethrift.core.testing.EchoConnection;
 import io.securethrift.core.testing.ParserOracle;
 import java.io.ByteArrayInputStream;
@@ -51,7 +52,7 @@ class SaslTransportFuzzTest {
     ParserOracle.expectOnlyWithinAllocation(script.length, () -> {
       DigestPair pair = DigestPair.negotiate(qop);
       byte[] wire = play(script, pair.client);
-      PeerIdentity identity = PeerIdentity.builder(SecurityMode.SASL, new InetSocketAddress("127.0.0.1", 1))
+      PeerIdentity identity = TestIdentities.builder(SecurityMode.SASL, new InetSocketAddress("127.0.0.1", 1))
           .principal("fuzzer").sasl("DIGEST-MD5", qop).build();
       TTransport client = new TIOStreamTransport(new ByteArrayInputStream(wire), OutputStream.nullOutputStream());
       EchoConnection.serveUntilFailure(new SaslTransport(client, pair.server, identity, LIMITS),
