@@ -20,13 +20,17 @@ class ConfigurationReferenceTest {
   private static final Path PAGE = Path.of("configuration.md");
 
   static String table() {
-    StringBuilder s = new StringBuilder("| key | default | meaning |\n|---|---|---|\n");
+    StringBuilder s = new StringBuilder("| key | type | default | accepted | meaning |\n|---|---|---|---|---|\n");
     for (ConfigProperty p : ConfigProperty.values()) {
       String value = p.defaultValue().isEmpty() ? "(empty)" : "`" + p.defaultValue() + "`";
-      s.append("| `").append(p.key()).append("` | ").append(value).append(" | ")
-          .append(p.description().replace("|", "\\|")).append(" |\n");
+      s.append("| `").append(p.key()).append("` | ").append(p.type().token()).append(" | ").append(value)
+          .append(" | ").append(cell(p.accepted())).append(" | ").append(cell(p.description())).append(" |\n");
     }
     return s.toString();
+  }
+
+  private static String cell(String text) {
+    return text.replace("|", "\\|");
   }
 
   @Test

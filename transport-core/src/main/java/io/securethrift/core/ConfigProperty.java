@@ -4,6 +4,7 @@ import io.securethrift.core.internal.TlsVersions;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -13,149 +14,187 @@ import java.util.function.Function;
  * single source of the configuration reference in {@code docs/configuration.md}; a test keeps the two identical.
  */
 public enum ConfigProperty {
-  MODE("securethrift.mode", "none",
+  MODE("securethrift.mode", Type.CHOICE, "none", Validator.oneOf(SecurityMode.values(), SecurityMode::token),
       "How connections are secured: none, tls, sasl, or sasl-over-tls (Kerberos authenticates, TLS protects).",
       (b, v) -> b.mode(SecurityMode.parse(keyOf("MODE"), v)), c -> c.mode().token()),
 
-  TLS_ENGINE("securethrift.tls.engine", "auto",
+  TLS_ENGINE("securethrift.tls.engine", Type.CHOICE, "auto", Validator.oneOf(TlsEngine.values(), TlsEngine::token),
       "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL), or auto (Conscrypt when its native library loads,"
           + " else JSSE).",
       (b, v) -> b.tlsEngine(TlsEngine.parse(keyOf("TLS_ENGINE"), v)), c -> c.tls().engine().token()),
-  TLS_PROTOCOLS("securethrift.tls.protocols", TlsVersions.asProperty(),
+  TLS_PROTOCOLS("securethrift.tls.protocols", Type.LIST, TlsVersions.asProperty(), Validator.tlsVersions(),
       "Enabled TLS versions, comma-separated; only " + String.join(" and ", TlsVersions.ACCEPTED) + " are accepted.",
       (b, v) -> b.tlsProtocols(Tokens.splitList(v)), c -> String.join(",", c.tls().protocols())),
-  TLS_CIPHER_SUITES("securethrift.tls.cipher.suites", "",
+  TLS_CIPHER_SUITES("securethrift.tls.cipher.suites", Type.LIST, "", Validator.cipherSuiteNames(),
       "Enabled cipher suites, comma-separated, on clients and servers alike; empty means the engine's AEAD suites with"
           + " forward secrecy. A suite without both is refused unless securethrift.tls.allow.weak.cipher.suites=true.",
       (b, v) -> b.tlsCipherSuites(Tokens.splitList(v)), c -> String.join(",", c.tls().cipherSuites())),
-  TLS_ALLOW_WEAK_CIPHER_SUITES("securethrift.tls.allow.weak.cipher.suites", "false",
+  TLS_ALLOW_WEAK_CIPHER_SUITES("securethrift.tls.allow.weak.cipher.suites", Type.BOOLEAN, "false", Validator.ANY,
       "Lets securethrift.tls.cipher.suites name suites without AEAD encryption or forward secrecy (CBC, RSA key"
           + " exchange), for peers that support nothing better; a warning is logged once.",
       (b, v) -> b.allowWeakCipherSuites(Values.bool(keyOf("TLS_ALLOW_WEAK_CIPHER_SUITES"), v)),
       c -> Boolean.toString(c.tls().allowWeakCipherSuites())),
-  TLS_KEYSTORE_PATH("securethrift.tls.keystore.path", "",
+  TLS_KEYSTORE_PATH("securethrift.tls.keystore.path", Type.PATH, "", Validator.readableFile(),
       "This side's certificate chain and private key (JKS, PKCS12 or PEM). Required on TLS servers; on clients it is"
           + " presented when the server asks.",
       (b, v) -> b.keyStorePath(pathOrNull(keyOf("TLS_KEYSTORE_PATH"), v)),
       c -> c.tls().keyStore().map(s -> s.path().toString()).orElse("")),
-  TLS_KEYSTORE_PASSWORD("securethrift.tls.keystore.password", "",
+  TLS_KEYSTORE_PASSWORD("securethrift.tls.keystore.password", Type.PASSWORD, "", Validator.ANY,
       "Password of the key store (for PEM: of the encrypted private key).",
       (b, v) -> b.keyStorePassword(secretOrNull(v)), c -> secretText(c.tls().keyStore())),
-  TLS_KEYSTORE_TYPE("securethrift.tls.keystore.type", "",
+  TLS_KEYSTORE_TYPE("securethrift.tls.keystore.type", Type.CHOICE, "",
+      Validator.oneOf(StoreType.values(), StoreType::token),
       "jks, pkcs12 or pem; empty means detected from the file.",
       (b, v) -> b.keyStoreType(typeOrNull(keyOf("TLS_KEYSTORE_TYPE"), v)),
       c -> c.tls().keyStore().map(s -> s.type().token()).orElse("")),
-  TLS_KEYSTORE_ALIAS("securethrift.tls.keystore.alias", "",
+  TLS_KEYSTORE_ALIAS("securethrift.tls.keystore.alias", Type.TEXT, "", Validator.ANY,
       "Which key entry to use when the key store holds several.",
       (b, v) -> b.keyStoreAlias(blankToNull(v)), c -> c.tls().keyStore().flatMap(StoreLocation::alias).orElse("")),
-  TLS_TRUSTSTORE_PATH("securethrift.tls.truststore.path", "",
+  TLS_TRUSTSTORE_PATH("securethrift.tls.truststore.path", Type.PATH, "", Validator.readableFile(),
       "Certificates this side trusts (JKS, PKCS12 or PEM); empty means the JVM's default trust store, which a server"
           + " asking for client certificates may not use.",
       (b, v) -> b.trustStorePath(pathOrNull(keyOf("TLS_TRUSTSTORE_PATH"), v)),
       c -> c.tls().trustStore().map(s -> s.path().toString()).orElse("")),
-  TLS_TRUSTSTORE_PASSWORD("securethrift.tls.truststore.password", "",
+  TLS_TRUSTSTORE_PASSWORD("securethrift.tls.truststore.password", Type.PASSWORD, "", Validator.ANY,
       "Password of the trust store, if it has one.",
       (b, v) -> b.trustStorePassword(secretOrNull(v)), c -> secretText(c.tls().trustStore())),
-  TLS_TRUSTSTORE_TYPE("securethrift.tls.truststore.type", "",
+  TLS_TRUSTSTORE_TYPE("securethrift.tls.truststore.type", Type.CHOICE, "",
+      Validator.oneOf(StoreType.values(), StoreType::token),
       "jks, pkcs12 or pem; empty means detected from the file.",
       (b, v) -> b.trustStoreType(typeOrNull(keyOf("TLS_TRUSTSTORE_TYPE"), v)),
       c -> c.tls().trustStore().map(s -> s.type().token()).orElse("")),
-  TLS_CLIENT_AUTH("securethrift.tls.client.auth", "none",
+  TLS_CLIENT_AUTH("securethrift.tls.client.auth", Type.CHOICE, "none",
+      Validator.oneOf(ClientAuth.values(), ClientAuth::token),
       "Whether a TLS server asks for client certificates: none, want, or need. want and need require"
           + " securethrift.tls.truststore.path.",
       (b, v) -> b.clientAuth(ClientAuth.parse(keyOf("TLS_CLIENT_AUTH"), v)), c -> c.tls().clientAuth().token()),
-  TLS_HOSTNAME_VERIFICATION("securethrift.tls.hostname.verification", "true",
+  TLS_HOSTNAME_VERIFICATION("securethrift.tls.hostname.verification", Type.BOOLEAN, "true", Validator.ANY,
       "Whether a client checks the server certificate's DNS or IP subject alternative names against the host it"
           + " connects to. Turning it off logs a warning.",
       (b, v) -> b.hostnameVerification(Values.bool(keyOf("TLS_HOSTNAME_VERIFICATION"), v)),
       c -> Boolean.toString(c.tls().hostnameVerification())),
-  TLS_PRINCIPAL_MAPPING("securethrift.tls.principal.mapping", "cn",
+  TLS_PRINCIPAL_MAPPING("securethrift.tls.principal.mapping", Type.CHOICE, "cn",
+      Validator.oneOf(PrincipalMapping.values(), PrincipalMapping::token),
       "How a server names a client from its certificate: subject, cn, san-dns, san-email or san-uri.",
       (b, v) -> b.principalMapping(PrincipalMapping.parse(keyOf("TLS_PRINCIPAL_MAPPING"), v)),
       c -> c.tls().principalMapping().token()),
-  TLS_RELOAD_INTERVAL("securethrift.tls.reload.interval", "10s",
+  TLS_RELOAD_INTERVAL("securethrift.tls.reload.interval", Type.DURATION, "10s", Validator.nonNegativeDuration(),
       "How often key and trust files are checked for changes; new handshakes use new material, open connections carry"
           + " on. 0 disables reloading.",
       (b, v) -> b.tlsReloadInterval(Values.duration(keyOf("TLS_RELOAD_INTERVAL"), v)),
       c -> Values.formatDuration(c.tls().reloadInterval())),
 
-  SASL_MECHANISM("securethrift.sasl.mechanism", "GSSAPI",
+  SASL_MECHANISM("securethrift.sasl.mechanism", Type.CHOICE, "GSSAPI",
+      Validator.oneOf(SaslMechanism.values(), SaslMechanism::mechanismName),
       "SASL mechanism: GSSAPI (Kerberos) or DIGEST-MD5 (Accumulo delegation tokens).",
       (b, v) -> b.saslMechanism(SaslMechanism.parse(keyOf("SASL_MECHANISM"), v)),
       c -> c.sasl().mechanism().mechanismName()),
-  SASL_QOP("securethrift.sasl.qop", "auth-conf",
+  SASL_QOP("securethrift.sasl.qop", Type.LIST, "auth-conf", Validator.qopLevels(),
       "Acceptable protection levels, most preferred first: auth, auth-int, auth-conf (for example auth-conf,auth-int)."
           + " A connection fails when the two sides' lists share nothing; it never falls back silently. auth leaves the"
           + " RPCs after authentication unprotected unless the mode is sasl-over-tls.",
       (b, v) -> b.qop(QualityOfProtection.parseList(keyOf("SASL_QOP"), v)),
       c -> QualityOfProtection.toSaslProperty(c.sasl().qop())),
-  SASL_DIGEST_MIN_STRENGTH("securethrift.sasl.digest.min.strength", "high",
+  SASL_DIGEST_MIN_STRENGTH("securethrift.sasl.digest.min.strength", Type.CHOICE, "high",
+      Validator.oneOf(CipherStrength.values(), CipherStrength::token),
       "Weakest cipher a DIGEST-MD5 auth-conf connection may use, on either side: high (3des, rc4), medium (adds des,"
           + " rc4-56) or low (adds the 40-bit rc4-40). A connection that negotiates a weaker cipher is refused.",
       (b, v) -> b.digestMinStrength(CipherStrength.parse(keyOf("SASL_DIGEST_MIN_STRENGTH"), v)),
       c -> c.sasl().digestMinStrength().token()),
-  SASL_SERVER_PRIMARY("securethrift.sasl.kerberos.server.primary", "accumulo",
+  SASL_SERVER_PRIMARY("securethrift.sasl.kerberos.server.primary", Type.TEXT, "accumulo", Validator.kerberosPrimary(),
       "Kerberos primary of the server principal, as in primary/host@REALM.",
       (b, v) -> b.serverPrimary(v), c -> c.sasl().serverPrimary()),
-  SASL_SERVER_HOST("securethrift.sasl.server.host", "",
+  SASL_SERVER_HOST("securethrift.sasl.server.host", Type.TEXT, "", Validator.hostName(),
       "Host part of the server principal; empty means the host the client connects to.",
       (b, v) -> b.serverHost(blankToNull(v)), c -> c.sasl().serverHost().orElse("")),
-  SASL_CANONICALIZE_HOSTNAME("securethrift.sasl.canonicalize.hostname", "false",
+  SASL_CANONICALIZE_HOSTNAME("securethrift.sasl.canonicalize.hostname", Type.BOOLEAN, "false", Validator.ANY,
       "Whether a client resolves the server host to its canonical name (reverse DNS) before naming the principal, as"
           + " Accumulo does.",
       (b, v) -> b.canonicalizeHostName(Values.bool(keyOf("SASL_CANONICALIZE_HOSTNAME"), v)),
       c -> Boolean.toString(c.sasl().canonicalizeHostName())),
-  SASL_KERBEROS_PRINCIPAL("securethrift.sasl.kerberos.principal", "",
+  SASL_KERBEROS_PRINCIPAL("securethrift.sasl.kerberos.principal", Type.TEXT, "", Validator.ANY,
       "Principal this process logs in as from the keytab; _HOST becomes the local canonical host name. Empty uses the"
           + " caller's existing Kerberos login.",
       (b, v) -> b.kerberosPrincipal(blankToNull(v)), c -> c.sasl().kerberosPrincipal().orElse("")),
-  SASL_KERBEROS_KEYTAB("securethrift.sasl.kerberos.keytab", "",
+  SASL_KERBEROS_KEYTAB("securethrift.sasl.kerberos.keytab", Type.PATH, "", Validator.readableFile(),
       "Keytab holding the principal's keys; set together with securethrift.sasl.kerberos.principal.",
       (b, v) -> b.kerberosKeytab(pathOrNull(keyOf("SASL_KERBEROS_KEYTAB"), v)),
       c -> c.sasl().kerberosKeytab().map(Path::toString).orElse("")),
-  SASL_KERBEROS_RENEWAL_PERIOD("securethrift.sasl.kerberos.renewal.period", "30s",
+  SASL_KERBEROS_RENEWAL_PERIOD("securethrift.sasl.kerberos.renewal.period", Type.DURATION, "30s",
+      Validator.positiveDuration(),
       "How often the Kerberos login is checked and renewed before its ticket expires.",
       (b, v) -> b.renewalPeriod(Values.duration(keyOf("SASL_KERBEROS_RENEWAL_PERIOD"), v)),
       c -> Values.formatDuration(c.sasl().renewalPeriod())),
-  SASL_USER_IMPERSONATION("securethrift.sasl.impersonation.users", "",
+  SASL_USER_IMPERSONATION("securethrift.sasl.impersonation.users", Type.TEXT, "", Validator.ANY,
       "Who may act for whom, in Accumulo's syntax: proxy:userA,userB;proxy2:*",
       (b, v) -> b.userImpersonation(v), c -> c.sasl().userImpersonation()),
-  SASL_HOST_IMPERSONATION("securethrift.sasl.impersonation.hosts", "",
+  SASL_HOST_IMPERSONATION("securethrift.sasl.impersonation.hosts", Type.TEXT, "", Validator.ANY,
       "From which hosts each impersonating principal may connect, one ;-separated entry per user rule: host1,host2;*",
       (b, v) -> b.hostImpersonation(v), c -> c.sasl().hostImpersonation()),
 
-  TIMEOUT_CONNECT("securethrift.timeout.connect", "10s",
+  TIMEOUT_CONNECT("securethrift.timeout.connect", Type.DURATION, "10s", Validator.positiveDuration(),
       "How long a client waits for TCP to connect.",
       (b, v) -> b.connectTimeout(Values.duration(keyOf("TIMEOUT_CONNECT"), v)),
       c -> Values.formatDuration(c.timeouts().connect())),
-  TIMEOUT_READ("securethrift.timeout.read", "120s",
+  TIMEOUT_READ("securethrift.timeout.read", Type.DURATION, "120s", Validator.nonNegativeDuration(),
       "How long either side waits for the next bytes of a message (Accumulo's general.rpc.timeout); 0 waits forever.",
       (b, v) -> b.readTimeout(Values.duration(keyOf("TIMEOUT_READ"), v)),
       c -> Values.formatDuration(c.timeouts().read())),
-  TIMEOUT_HANDSHAKE("securethrift.timeout.handshake", "10s",
+  TIMEOUT_HANDSHAKE("securethrift.timeout.handshake", Type.DURATION, "10s", Validator.positiveDuration(),
       "Deadline for the whole TLS handshake and SASL negotiation; a peer that stalls is dropped and its thread freed.",
       (b, v) -> b.handshakeTimeout(Values.duration(keyOf("TIMEOUT_HANDSHAKE"), v)),
       c -> Values.formatDuration(c.timeouts().handshake())),
 
-  LIMIT_MAX_FRAME_SIZE("securethrift.limit.max.frame.size", "16M",
+  LIMIT_MAX_FRAME_SIZE("securethrift.limit.max.frame.size", Type.SIZE, "16M",
+      Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
       "Largest data frame either side accepts, checked before any allocation (1K to 2047M).",
       (b, v) -> b.maxFrameSize(Values.size(keyOf("LIMIT_MAX_FRAME_SIZE"), v)),
       c -> Values.formatSize(c.limits().maxFrameSize())),
-  LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE("securethrift.limit.max.negotiation.message.size", "64K",
+  LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE("securethrift.limit.max.negotiation.message.size", Type.SIZE, "64K",
+      Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
       "Largest SASL negotiation message accepted before authentication (Kerberos tokens are a few KiB).",
       (b, v) -> b.maxNegotiationMessageSize(Values.size(keyOf("LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE"), v)),
       c -> Values.formatSize(c.limits().maxNegotiationMessageSize()));
 
+  /** The form a setting's value takes in a properties file. */
+  public enum Type {
+    /** Free text. */
+    TEXT,
+    /** {@code true} or {@code false}. */
+    BOOLEAN,
+    /** A whole number with {@code ms}, {@code s}, {@code m}, {@code h} or {@code d}; a bare number is seconds. */
+    DURATION,
+    /** Bytes, optionally with {@code K}, {@code M} or {@code G} (binary multiples). */
+    SIZE,
+    /** Comma-separated values. */
+    LIST,
+    /** One token out of a fixed set. */
+    CHOICE,
+    /** A file path. */
+    PATH,
+    /** A secret, never shown. */
+    PASSWORD;
+
+    /** The lower-case name the configuration reference shows. */
+    public String token() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
   private final String key;
+  private final Type type;
   private final String defaultValue;
+  private final Validator validator;
   private final String description;
   private final BiConsumer<SecurityConfig.Builder, String> applier;
   private final Function<SecurityConfig, String> reader;
 
-  ConfigProperty(String key, String defaultValue, String description,
+  ConfigProperty(String key, Type type, String defaultValue, Validator validator, String description,
       BiConsumer<SecurityConfig.Builder, String> applier, Function<SecurityConfig, String> reader) {
     this.key = key;
+    this.type = type;
     this.defaultValue = defaultValue;
+    this.validator = validator;
     this.description = description;
     this.applier = applier;
     this.reader = reader;
@@ -171,13 +210,30 @@ public enum ConfigProperty {
     return defaultValue;
   }
 
+  /** The form of the value. */
+  public Type type() {
+    return type;
+  }
+
+  /** Which values are accepted beyond the form of {@link #type()}, in words; empty when any value of the form is. */
+  public String accepted() {
+    return validator.accepted();
+  }
+
+  /** What the setting means, as the configuration reference shows it. */
   public String description() {
     return description;
   }
 
   /** Whether the value is a secret, which {@code toString} and the docs never show. */
   public boolean isSecret() {
-    return this == TLS_KEYSTORE_PASSWORD || this == TLS_TRUSTSTORE_PASSWORD;
+    return type == Type.PASSWORD;
+  }
+
+  /** Checks a typed value against this setting's own rule, raising a {@link ConfigException} under its key. */
+  <T> T valid(T value) {
+    validator.check(key, value);
+    return value;
   }
 
   /** The value for {@link SecurityConfig#toString()}: a secret that is set shows as {@code ****}, never as text. */

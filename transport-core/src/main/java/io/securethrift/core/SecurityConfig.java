@@ -1,10 +1,8 @@
 package io.securethrift.core;
 
 import io.securethrift.core.internal.TlsVersions;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +41,7 @@ public final class SecurityConfig {
     this.limits = limits;
   }
 
+  /** A builder starting from every setting's default, which {@link ConfigProperty} lists. */
   public static Builder builder() {
     return new Builder();
   }
@@ -61,6 +60,7 @@ public final class SecurityConfig {
     }
   }
 
+  /** How connections are secured. */
   public SecurityMode mode() {
     return mode;
   }
@@ -75,10 +75,12 @@ public final class SecurityConfig {
     return sasl;
   }
 
+  /** Connect, read and handshake timeouts. */
   public Timeouts timeouts() {
     return timeouts;
   }
 
+  /** Frame and negotiation message size limits. */
   public Limits limits() {
     return limits;
   }
@@ -212,21 +214,28 @@ public final class SecurityConfig {
       return this;
     }
 
+    /** How connections are secured ({@code securethrift.mode}); default {@link SecurityMode#NONE}. */
     public Builder mode(SecurityMode mode) {
       this.mode = Objects.requireNonNull(mode);
       return this;
     }
 
+    /** Which TLS implementation runs ({@code securethrift.tls.engine}); default {@link TlsEngine#AUTO}. */
     public Builder tlsEngine(TlsEngine engine) {
       this.tlsEngine = Objects.requireNonNull(engine);
       return this;
     }
 
+    /** Enabled TLS versions, newest preferred ({@code securethrift.tls.protocols}); default TLSv1.3 and TLSv1.2. */
     public Builder tlsProtocols(List<String> protocols) {
       this.tlsProtocols = List.copyOf(protocols);
       return this;
     }
 
+    /**
+     * Enabled cipher suites by IANA name ({@code securethrift.tls.cipher.suites}); default empty: the engine's AEAD
+     * suites with forward secrecy.
+     */
     public Builder tlsCipherSuites(List<String> suites) {
       this.tlsCipherSuites = List.copyOf(suites);
       return this;
@@ -234,29 +243,40 @@ public final class SecurityConfig {
 
     /**
      * Whether {@link #tlsCipherSuites} may name suites without AEAD encryption or forward secrecy; only for peers that
-     * support nothing better.
+     * support nothing better ({@code securethrift.tls.allow.weak.cipher.suites}); default false.
      */
     public Builder allowWeakCipherSuites(boolean allow) {
       this.allowWeakCipherSuites = allow;
       return this;
     }
 
-    /** Key store file; type and password may follow. A null path clears the key store. */
+    /**
+     * This side's certificate chain and private key ({@code securethrift.tls.keystore.path}); default null: none.
+     * Type and password may follow; a null path clears the key store.
+     */
     public Builder keyStorePath(Path path) {
       this.keyStorePath = path;
       return this;
     }
 
+    /**
+     * Password of the key store, or of a PEM private key ({@code securethrift.tls.keystore.password}); default none.
+     */
     public Builder keyStorePassword(Secret password) {
       this.keyStorePassword = password;
       return this;
     }
 
+    /** Key store format ({@code securethrift.tls.keystore.type}); default null: detected from the file. */
     public Builder keyStoreType(StoreType type) {
       this.keyStoreType = type;
       return this;
     }
 
+    /**
+     * Which key entry to use when the key store holds several ({@code securethrift.tls.keystore.alias}); default
+     * none: the only one.
+     */
     public Builder keyStoreAlias(String alias) {
       this.keyStoreAlias = alias;
       return this;
@@ -267,16 +287,22 @@ public final class SecurityConfig {
       return keyStorePath(path).keyStoreType(type).keyStorePassword(password);
     }
 
+    /**
+     * Certificates this side trusts ({@code securethrift.tls.truststore.path}); default null: the JVM's default
+     * trust store.
+     */
     public Builder trustStorePath(Path path) {
       this.trustStorePath = path;
       return this;
     }
 
+    /** Password of the trust store ({@code securethrift.tls.truststore.password}); default none. */
     public Builder trustStorePassword(Secret password) {
       this.trustStorePassword = password;
       return this;
     }
 
+    /** Trust store format ({@code securethrift.tls.truststore.type}); default null: detected from the file. */
     public Builder trustStoreType(StoreType type) {
       this.trustStoreType = type;
       return this;
@@ -287,21 +313,37 @@ public final class SecurityConfig {
       return trustStorePath(path).trustStoreType(type).trustStorePassword(password);
     }
 
+    /**
+     * Whether a TLS server asks for client certificates ({@code securethrift.tls.client.auth}); default
+     * {@link ClientAuth#NONE}.
+     */
     public Builder clientAuth(ClientAuth clientAuth) {
       this.clientAuth = Objects.requireNonNull(clientAuth);
       return this;
     }
 
+    /**
+     * Whether a TLS client checks the server certificate's names ({@code securethrift.tls.hostname.verification});
+     * default true.
+     */
     public Builder hostnameVerification(boolean verify) {
       this.hostnameVerification = verify;
       return this;
     }
 
+    /**
+     * How a TLS server names a client from its certificate ({@code securethrift.tls.principal.mapping}); default
+     * {@link PrincipalMapping#CN}.
+     */
     public Builder principalMapping(PrincipalMapping mapping) {
       this.principalMapping = Objects.requireNonNull(mapping);
       return this;
     }
 
+    /**
+     * How often key and trust files are checked for changes ({@code securethrift.tls.reload.interval}); default
+     * 10 seconds; zero disables reloading.
+     */
     public Builder tlsReloadInterval(Duration interval) {
       this.tlsReloadInterval = Objects.requireNonNull(interval);
       return this;
@@ -316,47 +358,72 @@ public final class SecurityConfig {
       return this;
     }
 
+    /** SASL mechanism ({@code securethrift.sasl.mechanism}); default {@link SaslMechanism#GSSAPI}. */
     public Builder saslMechanism(SaslMechanism mechanism) {
       this.saslMechanism = Objects.requireNonNull(mechanism);
       return this;
     }
 
-    /** Acceptable QOP levels, most preferred first. */
+    /**
+     * Acceptable QOP levels, most preferred first ({@code securethrift.sasl.qop}); default
+     * {@link QualityOfProtection#AUTH_CONF} alone.
+     */
     public Builder qop(List<QualityOfProtection> qop) {
       this.qop = List.copyOf(qop);
       return this;
     }
 
+    /** Acceptable QOP levels, most preferred first; see {@link #qop(List)}. */
     public Builder qop(QualityOfProtection... qop) {
       return qop(List.of(qop));
     }
 
-    /** The weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use. */
+    /**
+     * The weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use
+     * ({@code securethrift.sasl.digest.min.strength}); default {@link CipherStrength#HIGH}.
+     */
     public Builder digestMinStrength(CipherStrength strength) {
       this.digestMinStrength = Objects.requireNonNull(strength);
       return this;
     }
 
+    /**
+     * Kerberos primary of the server principal ({@code securethrift.sasl.kerberos.server.primary}); default
+     * {@code accumulo}.
+     */
     public Builder serverPrimary(String primary) {
-      this.serverPrimary = primary;
+      this.serverPrimary = primary == null ? null : primary.trim();
       return this;
     }
 
+    /**
+     * Host part of the server principal ({@code securethrift.sasl.server.host}); default null: the host the
+     * client connects to.
+     */
     public Builder serverHost(String host) {
       this.serverHost = host;
       return this;
     }
 
+    /**
+     * Whether a client resolves the server host to its canonical name first
+     * ({@code securethrift.sasl.canonicalize.hostname}); default false.
+     */
     public Builder canonicalizeHostName(boolean canonicalize) {
       this.canonicalizeHostName = canonicalize;
       return this;
     }
 
+    /**
+     * Principal to log in as from the keytab ({@code securethrift.sasl.kerberos.principal}); default null: the
+     * caller's existing Kerberos login.
+     */
     public Builder kerberosPrincipal(String principal) {
       this.kerberosPrincipal = principal;
       return this;
     }
 
+    /** Keytab holding the principal's keys ({@code securethrift.sasl.kerberos.keytab}); default none. */
     public Builder kerberosKeytab(Path keytab) {
       this.kerberosKeytab = keytab;
       return this;
@@ -367,51 +434,82 @@ public final class SecurityConfig {
       return kerberosPrincipal(principal).kerberosKeytab(keytab);
     }
 
+    /**
+     * How often the Kerberos login is checked and renewed ({@code securethrift.sasl.kerberos.renewal.period});
+     * default 30 seconds.
+     */
     public Builder renewalPeriod(Duration period) {
       this.renewalPeriod = Objects.requireNonNull(period);
       return this;
     }
 
+    /** The delegation token a DIGEST-MD5 client authenticates with; default none. Code, not a property. */
     public Builder delegationToken(DelegationToken token) {
       this.delegationToken = token;
       return this;
     }
 
+    /**
+     * How a DIGEST-MD5 server looks up the secret of a presented token; default none, which a DIGEST-MD5 server
+     * refuses. Code, not a property.
+     */
     public Builder delegationTokenSecrets(DelegationTokenSecrets secrets) {
       this.delegationTokenSecrets = secrets;
       return this;
     }
 
+    /**
+     * Who may act for whom, in Accumulo's syntax ({@code securethrift.sasl.impersonation.users}); default empty:
+     * nobody.
+     */
     public Builder userImpersonation(String rules) {
       this.userImpersonation = rules == null ? "" : rules.trim();
       return this;
     }
 
+    /**
+     * From which hosts each impersonating principal may connect ({@code securethrift.sasl.impersonation.hosts});
+     * default empty.
+     */
     public Builder hostImpersonation(String rules) {
       this.hostImpersonation = rules == null ? "" : rules.trim();
       return this;
     }
 
+    /** How long a client waits for TCP to connect ({@code securethrift.timeout.connect}); default 10 seconds. */
     public Builder connectTimeout(Duration timeout) {
       this.connectTimeout = Objects.requireNonNull(timeout);
       return this;
     }
 
+    /**
+     * How long either side waits for the next bytes of a message ({@code securethrift.timeout.read}); default
+     * 120 seconds; zero waits forever.
+     */
     public Builder readTimeout(Duration timeout) {
       this.readTimeout = Objects.requireNonNull(timeout);
       return this;
     }
 
+    /**
+     * Deadline for the TLS handshake and SASL negotiation ({@code securethrift.timeout.handshake}); default
+     * 10 seconds.
+     */
     public Builder handshakeTimeout(Duration timeout) {
       this.handshakeTimeout = Objects.requireNonNull(timeout);
       return this;
     }
 
+    /** Largest data frame either side accepts ({@code securethrift.limit.max.frame.size}); default 16 MiB. */
     public Builder maxFrameSize(long bytes) {
       this.maxFrameSize = bytes;
       return this;
     }
 
+    /**
+     * Largest SASL negotiation message accepted before authentication
+     * ({@code securethrift.limit.max.negotiation.message.size}); default 64 KiB.
+     */
     public Builder maxNegotiationMessageSize(long bytes) {
       this.maxNegotiationMessageSize = bytes;
       return this;
@@ -419,60 +517,33 @@ public final class SecurityConfig {
 
     /** Validates every setting and returns the immutable configuration. */
     public SecurityConfig build() {
-      TlsSettings tls = new TlsSettings(tlsEngine, validProtocols(), validCipherSuites(), allowWeakCipherSuites,
+      TlsSettings tls = new TlsSettings(tlsEngine, ConfigProperty.TLS_PROTOCOLS.valid(tlsProtocols),
+          validCipherSuites(), allowWeakCipherSuites,
           store(ConfigProperty.TLS_KEYSTORE_PATH, keyStorePath, keyStoreType, keyStorePassword, keyStoreAlias,
               ConfigProperty.TLS_KEYSTORE_PASSWORD),
           store(ConfigProperty.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword, null,
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
           validClientAuth(), hostnameVerification, principalMapping,
-          nonNegative(ConfigProperty.TLS_RELOAD_INTERVAL, tlsReloadInterval), Optional.ofNullable(sslContextFactory));
-      SaslSettings sasl = new SaslSettings(saslMechanism, validQop(), digestMinStrength, validPrimary(),
-          Optional.ofNullable(validHost()), canonicalizeHostName,
+          ConfigProperty.TLS_RELOAD_INTERVAL.valid(tlsReloadInterval), Optional.ofNullable(sslContextFactory));
+      SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), digestMinStrength,
+          ConfigProperty.SASL_SERVER_PRIMARY.valid(serverPrimary),
+          Optional.ofNullable(ConfigProperty.SASL_SERVER_HOST.valid(serverHost)), canonicalizeHostName,
           Optional.ofNullable(kerberosPrincipal), Optional.ofNullable(validKeytab()),
-          positive(ConfigProperty.SASL_KERBEROS_RENEWAL_PERIOD, renewalPeriod),
+          ConfigProperty.SASL_KERBEROS_RENEWAL_PERIOD.valid(renewalPeriod),
           Optional.ofNullable(delegationToken), Optional.ofNullable(delegationTokenSecrets),
           userImpersonation, hostImpersonation);
-      Timeouts timeouts = new Timeouts(positive(ConfigProperty.TIMEOUT_CONNECT, connectTimeout),
-          nonNegative(ConfigProperty.TIMEOUT_READ, readTimeout),
-          positive(ConfigProperty.TIMEOUT_HANDSHAKE, handshakeTimeout));
-      int frame = sizeWithin(ConfigProperty.LIMIT_MAX_FRAME_SIZE, maxFrameSize, MIN_FRAME_SIZE, MAX_FRAME_SIZE);
-      int negotiation = sizeWithin(ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE, maxNegotiationMessageSize,
-          MIN_FRAME_SIZE, frame);
+      Timeouts timeouts = new Timeouts(ConfigProperty.TIMEOUT_CONNECT.valid(connectTimeout),
+          ConfigProperty.TIMEOUT_READ.valid(readTimeout), ConfigProperty.TIMEOUT_HANDSHAKE.valid(handshakeTimeout));
+      int frame = (int) (long) ConfigProperty.LIMIT_MAX_FRAME_SIZE.valid(maxFrameSize);
+      int negotiation = validNegotiationSize(frame);
       SecurityConfig config = new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation));
       logWeakSuites(tls.cipherSuites());
       return config;
     }
 
-    private List<String> validProtocols() {
-      String key = ConfigProperty.TLS_PROTOCOLS.key();
-      if (tlsProtocols.isEmpty()) {
-        throw new ConfigException(key, "empty; give " + TlsVersions.someOf());
-      }
-      List<String> seen = new ArrayList<>();
-      for (String p : tlsProtocols) {
-        if (!TlsVersions.ACCEPTED.contains(p)) {
-          throw new ConfigException(key, "'" + p + "' is not accepted; accepted values: " + TlsVersions.listed()
-              + " (older versions are insecure)");
-        }
-        if (seen.contains(p)) {
-          throw new ConfigException(key, "'" + p + "' is listed twice");
-        }
-        seen.add(p);
-      }
-      return seen;
-    }
-
     private List<String> validCipherSuites() {
-      List<String> weak = new ArrayList<>();
-      for (String suite : tlsCipherSuites) {
-        if (!suite.matches("[A-Z0-9_]+")) {
-          throw new ConfigException(ConfigProperty.TLS_CIPHER_SUITES.key(), "'" + suite
-              + "' is not a cipher suite name; use IANA names such as TLS_AES_128_GCM_SHA256");
-        }
-        if (!CipherSuites.isAeadWithForwardSecrecy(suite)) {
-          weak.add(suite);
-        }
-      }
+      List<String> weak = ConfigProperty.TLS_CIPHER_SUITES.valid(tlsCipherSuites).stream()
+          .filter(suite -> !CipherSuites.isAeadWithForwardSecrecy(suite)).collect(Collectors.toList());
       if (!weak.isEmpty() && !allowWeakCipherSuites) {
         boolean one = weak.size() == 1;
         // The text does not repeat its key, so Accumulo's mapping can report it under rpc.ssl.cipher.suites.
@@ -520,38 +591,8 @@ public final class SecurityConfig {
         }
         return Optional.empty();
       }
-      readableFile(pathKey.key(), path);
+      pathKey.valid(path);
       return Optional.of(new StoreLocation(path, type == null ? StoreType.fromFileName(path) : type, password, alias));
-    }
-
-    private List<QualityOfProtection> validQop() {
-      if (qop.isEmpty()) {
-        throw new ConfigException(ConfigProperty.SASL_QOP.key(),
-            "empty; give one or more of auth, auth-int, auth-conf");
-      }
-      if (qop.stream().distinct().count() != qop.size()) {
-        throw new ConfigException(ConfigProperty.SASL_QOP.key(), "a level is listed twice in " + qop);
-      }
-      return qop;
-    }
-
-    private String validPrimary() {
-      String key = ConfigProperty.SASL_SERVER_PRIMARY.key();
-      if (serverPrimary == null || serverPrimary.isBlank()) {
-        throw new ConfigException(key, "empty; give the primary of the server principal, for example accumulo");
-      }
-      if (serverPrimary.contains("/") || serverPrimary.contains("@")) {
-        throw new ConfigException(key, "'" + serverPrimary + "' must be the primary alone, without /host or @REALM");
-      }
-      return serverPrimary.trim();
-    }
-
-    private String validHost() {
-      if (serverHost != null && (serverHost.contains("/") || serverHost.contains("@"))) {
-        throw new ConfigException(ConfigProperty.SASL_SERVER_HOST.key(), "'" + serverHost
-            + "' must be a host name alone, without primary/ or @REALM");
-      }
-      return serverHost;
     }
 
     private Path validKeytab() {
@@ -563,39 +604,16 @@ public final class SecurityConfig {
         throw new ConfigException(ConfigProperty.SASL_KERBEROS_KEYTAB.key(), "empty, but "
             + ConfigProperty.SASL_KERBEROS_PRINCIPAL.key() + " is set; give the keytab to log in from");
       }
-      if (kerberosKeytab != null) {
-        readableFile(ConfigProperty.SASL_KERBEROS_KEYTAB.key(), kerberosKeytab);
-      }
-      return kerberosKeytab;
+      return ConfigProperty.SASL_KERBEROS_KEYTAB.valid(kerberosKeytab);
     }
 
-    private static void readableFile(String key, Path path) {
-      if (!Files.exists(path)) {
-        throw new ConfigException(key, "file " + path + " does not exist");
-      }
-      if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
-        throw new ConfigException(key, path + " is not a readable file");
-      }
-    }
-
-    private static Duration positive(ConfigProperty p, Duration d) {
-      if (d.isNegative() || d.isZero()) {
-        throw new ConfigException(p.key(), "'" + Values.formatDuration(d) + "' must be greater than zero");
-      }
-      return d;
-    }
-
-    private static Duration nonNegative(ConfigProperty p, Duration d) {
-      if (d.isNegative()) {
-        throw new ConfigException(p.key(), "'" + Values.formatDuration(d) + "' must not be negative");
-      }
-      return d;
-    }
-
-    private static int sizeWithin(ConfigProperty p, long bytes, long min, long max) {
-      if (bytes < min || bytes > max) {
-        throw new ConfigException(p.key(), bytes + " bytes is outside the accepted range " + Values.formatSize(min)
-            + " to " + max + " bytes");
+    /** A negotiation message must also fit in a frame. */
+    private int validNegotiationSize(int frame) {
+      ConfigProperty p = ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE;
+      long bytes = p.valid(maxNegotiationMessageSize);
+      if (bytes > frame) {
+        throw new ConfigException(p.key(), bytes + " bytes is larger than " + ConfigProperty.LIMIT_MAX_FRAME_SIZE.key()
+            + " (" + frame + " bytes); a negotiation message must fit in a frame");
       }
       return (int) bytes;
     }

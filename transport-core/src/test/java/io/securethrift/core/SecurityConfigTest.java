@@ -180,7 +180,8 @@ class SecurityConfigTest {
       "securethrift.limit.max.frame.size|lots|securethrift.limit.max.frame.size: 'lots' is not a size; write a"
           + " whole number of bytes, optionally with K, M or G (for example 16M)",
       "securethrift.limit.max.negotiation.message.size|32M|securethrift.limit.max.negotiation.message.size:"
-          + " 33554432 bytes is outside the accepted range 1K to 16777216 bytes",
+          + " 33554432 bytes is larger than securethrift.limit.max.frame.size (16777216 bytes); a negotiation"
+          + " message must fit in a frame",
       "securethrift.tls.keystore|x|securethrift.tls.keystore: unknown setting; see docs/configuration.md for the"
           + " keys securethrift reads",
       "securethrift.tls.keystore.path|/tmp/a\u0000b|securethrift.tls.keystore.path: '/tmp/a\\u0000b' is not a file"
@@ -195,6 +196,39 @@ class SecurityConfigTest {
   void rejectsBadValuesWithAMessageNamingTheSetting(String key, String value, String message) {
     ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(key, value)));
     assertEquals(message, e.getMessage());
+  }
+
+  @Test
+  void typedSettersMeetTheSameRulesAsProperties() {
+    // Each rule lives on its ConfigProperty, so a value given in code is refused with the property's own message.
+    assertRefused("securethrift.timeout.connect: '0s' must be greater than zero",
+        SecurityConfig.builder().connectTimeout(Duration.ZERO));
+    assertRefused("securethrift.tls.protocols: 'TLSv1.1' is not accepted; accepted values: TLSv1.3, TLSv1.2 (older"
+        + " versions are insecure)", SecurityConfig.builder().tlsProtocols(List.of("TLSv1.1")));
+    assertRefused("securethrift.sasl.qop: a level is listed twice in [auth, auth]",
+        SecurityConfig.builder().qop(QualityOfProtection.AUTH, QualityOfProtection.AUTH));
+    assertRefused("securethrift.sasl.kerberos.server.primary: 'accumulo/host' must be the primary alone, without"
+        + " /host or @REALM", SecurityConfig.builder().serverPrimary("accumulo/host"));
+    assertRefused("securethrift.limit.max.frame.size: 100 bytes is outside the accepted range 1K to 2147483639"
+        + " bytes", SecurityConfig.builder().maxFrameSize(100));
+  }
+
+  private static void assertRefused(String message, SecurityConfig.Builder builder) {
+    assertEquals(message, assertThrows(ConfigException.class, builder::build).getMessage());
+  }
+
+  @Test
+  void everySettingDocumentsItsTypeAndWhatItAccepts() {
+    for (ConfigProperty p : ConfigProperty.values()) {
+      assertFalse(p.description().isBlank(), p.key());
+      if (p.type() == ConfigProperty.Type.CHOICE) {
+        assertFalse(p.accepted().isEmpty(), p.key() + " lists its choices");
+      }
+    }
+    assertEquals("none, tls, sasl, sasl-over-tls", ConfigProperty.MODE.accepted());
+    assertEquals("greater than 0", ConfigProperty.TIMEOUT_HANDSHAKE.accepted());
+    assertTrue(ConfigProperty.TLS_KEYSTORE_PASSWORD.isSecret());
+    assertFalse(ConfigProperty.TLS_KEYSTORE_PATH.isSecret());
   }
 
   @Test
