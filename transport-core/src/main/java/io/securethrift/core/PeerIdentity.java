@@ -206,11 +206,13 @@ public final class PeerIdentity {
       this.remoteAddress = remoteAddress;
     }
 
+    /** The authenticated name; default none, for a connection that authenticated nobody. */
     public Builder principal(String principal) {
       this.principal = principal;
       return this;
     }
 
+    /** The SASL mechanism and the QOP negotiated; default none, for a connection without SASL. */
     public Builder sasl(String mechanism, QualityOfProtection qop) {
       this.mechanism = mechanism;
       this.qop = qop;
@@ -224,6 +226,7 @@ public final class PeerIdentity {
       return this;
     }
 
+    /** The TLS session's facts and the peer's certificates; default none, for a connection without TLS. */
     public Builder tls(String protocol, String cipherSuite, boolean resumed, List<X509Certificate> certificates) {
       this.tlsProtocol = protocol;
       this.tlsCipherSuite = cipherSuite;

@@ -63,6 +63,7 @@ public final class ZooKeeperServerConfig {
     this.entries = entries(b, dataDir, confDir);
   }
 
+  /** A builder for a server secured as {@code security} describes. */
   public static Builder builder(SecurityConfig security) {
     return new Builder(security);
   }
@@ -192,7 +193,7 @@ public final class ZooKeeperServerConfig {
       return this;
     }
 
-    /** This server's id in an ensemble; written to {@code dataDir/myid}. */
+    /** This server's id in an ensemble, written to {@code dataDir/myid}; default 0: a standalone server. */
     public Builder myid(int id) {
       this.myid = id;
       return this;
@@ -204,18 +205,19 @@ public final class ZooKeeperServerConfig {
       return this;
     }
 
-    /** Adds an ensemble member, {@code server.id=host:quorumPort:electionPort}. */
+    /** Adds an ensemble member, {@code server.id=host:quorumPort:electionPort}; default none: standalone. */
     public Builder server(int id, String host, int quorumPort, int electionPort) {
       servers.put("server." + id, host + ":" + quorumPort + ":" + electionPort);
       return this;
     }
 
-    /** Whether quorum connections use TLS ({@code sslQuorum=true} and {@code ssl.quorum.*}). */
+    /** Whether quorum connections use TLS ({@code sslQuorum=true} and {@code ssl.quorum.*}); default false. */
     public Builder quorumTls(boolean enabled) {
       this.quorumTls = enabled;
       return this;
     }
 
+    /** Checks the settings against each other and the security configuration, and returns the configuration. */
     public ZooKeeperServerConfig build() {
       Objects.requireNonNull(confDir, "confDir");
       if (clientPort == 0 && secureClientPort == 0) {
