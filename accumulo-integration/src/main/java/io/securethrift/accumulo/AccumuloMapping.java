@@ -237,9 +237,8 @@ final class AccumuloMapping {
       origin(ConfigProperty.SASL_SERVER_PRIMARY, Setting.KERBEROS_PRINCIPAL);
     }
     if (dialect.key(Setting.USER_IMPERSONATION).isPresent()) {
-      Impersonation.Rules rules = Impersonation.read(file, name(Setting.USER_IMPERSONATION),
-          value(Setting.USER_IMPERSONATION), name(Setting.HOST_IMPERSONATION), value(Setting.HOST_IMPERSONATION));
-      builder.userImpersonation(rules.users()).hostImpersonation(rules.hosts());
+      Impersonation.read(file, name(Setting.USER_IMPERSONATION), value(Setting.USER_IMPERSONATION),
+          name(Setting.HOST_IMPERSONATION), value(Setting.HOST_IMPERSONATION), builder);
     }
   }
 

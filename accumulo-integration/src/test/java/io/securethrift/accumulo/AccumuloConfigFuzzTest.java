@@ -2,6 +2,7 @@ package io.securethrift.accumulo;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testing.ParserOracle;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,8 +13,9 @@ import java.util.Properties;
 import java.util.function.Function;
 
 /**
- * Fuzzes reading Accumulo's four configuration files and its impersonation rules. The input is the file's content;
- * a bad file may only raise a {@link ConfigException} naming the key and the file. The environment is fixed, with
+ * Fuzzes reading Accumulo's four configuration files and its impersonation keys (converted from the per-user form if
+ * need be, then parsed by transport-core's {@code ImpersonationRules}). The input is the file's content; a bad file
+ * may only raise a {@link ConfigException} naming the key and the file. The environment is fixed, with
  * {@code $ACCUMULO_CONF_DIR} holding (empty) default stores, so inputs reach the mapping rules without depending on
  * this machine. Seeds: {@code AccumuloConfigFuzzTestInputs/<method>/}.
  */
@@ -68,7 +70,9 @@ class AccumuloConfigFuzzTest {
     String hosts = "instance.rpc.sasl.allowed.host.impersonation";
     read("accumulo.properties", content, file -> {
       SourceFile source = PropertiesFiles.read(file);
-      return Impersonation.read(source, users, source.get(users).orElse(""), hosts, source.get(hosts).orElse(""));
+      SecurityConfig.Builder builder = SecurityConfig.builder();
+      Impersonation.read(source, users, source.get(users).orElse(""), hosts, source.get(hosts).orElse(""), builder);
+      return builder;
     });
   }
 

@@ -250,22 +250,40 @@ class RejectedValuesTest {
   void impersonationRules() {
     String users = "instance.rpc.sasl.allowed.user.impersonation";
     String hosts = "instance.rpc.sasl.allowed.host.impersonation";
+    String legacyUsers = "instance.rpc.sasl.impersonation.a.users";
+    String legacyHosts = "instance.rpc.sasl.impersonation.a.hosts";
+    String oneHostListPerRule = "give one host list (host1,host2 or *) per proxy rule, in the same order, separated"
+        + " by ;";
+    // The syntax, checked by transport-core's ImpersonationRules (whose own test has every case), named under the
+    // Accumulo key and file.
     rejected(users, "'alice' is not a rule; write proxy:user1,user2 or proxy:*, rules separated by ;" + site,
         () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "alice", hosts, "*")));
-    rejected(hosts, "has 1 entries but " + users + " has 2; give one host list (or *) per user rule, separated by ;"
-        + site, () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "a:*;b:c", hosts, "*")));
-    rejected(hosts, "an entry is empty; give a comma-separated host list or *" + site,
+    rejected(hosts, "has 1 entry but " + users + " has 2 entries; " + oneHostListPerRule + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "a:*;b:c", hosts, "*")));
+    rejected(hosts, "has 0 entries but " + users + " has 1 entry; " + oneHostListPerRule + site,
         () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "a:*")));
-    rejected(hosts, "set, but " + users + " is empty; give one host list per user rule" + site,
+    rejected(hosts, "set, but " + users + " is empty; " + oneHostListPerRule + site,
         () -> fixture.site(props("instance.rpc.sasl.enabled", "true", hosts, "*")));
+    rejected(users, "'b,,c' has an empty name; separate names with single commas" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "a:b,,c", hosts, "*")));
+    // Accumulo 1.7.0's per-user form: its keys, then the same syntax under the per-user key that holds it.
     rejected(users, "set together with instance.rpc.sasl.impersonation.*; use one form or the other" + site,
         () -> fixture.site(props("instance.rpc.sasl.enabled", "true", users, "a:*", hosts, "*",
-            "instance.rpc.sasl.impersonation.a.users", "*", "instance.rpc.sasl.impersonation.a.hosts", "*")));
-    rejected("instance.rpc.sasl.impersonation.a.hosts", "empty or missing; give a comma-separated list or *" + site,
-        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", "instance.rpc.sasl.impersonation.a.users", "*")));
+            legacyUsers, "*", legacyHosts, "*")));
+    rejected(legacyHosts, "empty or missing; give a comma-separated list or *" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", legacyUsers, "*")));
     rejected("instance.rpc.sasl.impersonation.a", "not an impersonation key; write"
         + " instance.rpc.sasl.impersonation.<user>.users and instance.rpc.sasl.impersonation.<user>.hosts" + site,
         () -> fixture.site(props("instance.rpc.sasl.enabled", "true", "instance.rpc.sasl.impersonation.a", "*")));
+    rejected("instance.rpc.sasl.impersonation.a;b.users", "the user name 'a;b' holds ':' or ';'; name a Kerberos"
+        + " principal" + site, () -> fixture.site(props("instance.rpc.sasl.enabled", "true",
+            "instance.rpc.sasl.impersonation.a;b.users", "*", "instance.rpc.sasl.impersonation.a;b.hosts", "*")));
+    rejected(legacyHosts, "holds ';'; give a comma-separated list or *" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", legacyUsers, "*", legacyHosts, "h1;h2")));
+    rejected(legacyUsers, "'*,bob' mixes * with names; use * alone" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", legacyUsers, "*,bob", legacyHosts, "*")));
+    rejected(legacyHosts, "'h1,,h2' has an empty name; separate names with single commas" + site,
+        () -> fixture.site(props("instance.rpc.sasl.enabled", "true", legacyUsers, "bob", legacyHosts, "h1,,h2")));
   }
 
   @Test

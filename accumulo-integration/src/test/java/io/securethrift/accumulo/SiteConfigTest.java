@@ -4,15 +4,20 @@ import static io.securethrift.accumulo.Stores.props;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.ClientAuth;
+import io.securethrift.core.ImpersonationRules;
+import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.StoreType;
+import io.securethrift.core.TestIdentities;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -181,6 +186,25 @@ class SiteConfigTest {
         "instance.rpc.sasl.impersonation.admin.hosts", "*"));
     assertEquals("proxy:alice,bob;admin:*", config.sasl().userImpersonation());
     assertEquals("gw1;*", config.sasl().hostImpersonation());
+  }
+
+  @Test
+  void accumulo2ImpersonationRulesAreEnforcedByTheOneParser() {
+    SecurityConfig config = fixture.accumuloProperties(props("instance.rpc.sasl.enabled", "true",
+        "instance.rpc.sasl.allowed.user.impersonation", "proxy@EX.COM:alice@EX.COM;admin@EX.COM:*",
+        "instance.rpc.sasl.allowed.host.impersonation", "127.0.0.1;*"));
+    ImpersonationRules rules = ImpersonationRules.from(config);
+    rules.checkCaller(caller("proxy@EX.COM", "127.0.0.1"), "alice@EX.COM");
+    rules.checkCaller(caller("admin@EX.COM", "192.0.2.7"), "bob@EX.COM");
+    SecurityException refused = assertThrows(SecurityException.class,
+        () -> rules.checkCaller(caller("proxy@EX.COM", "127.0.0.1"), "bob@EX.COM"));
+    assertEquals("proxy@EX.COM may not act as bob@EX.COM: it may impersonate only [alice@EX.COM]",
+        refused.getMessage());
+  }
+
+  private static PeerIdentity caller(String principal, String address) {
+    return TestIdentities.builder(SecurityMode.SASL, new InetSocketAddress(address, 4000)).principal(principal)
+        .sasl("GSSAPI", QualityOfProtection.AUTH).build();
   }
 
   @Test

@@ -4,6 +4,7 @@ import io.securethrift.core.PeerText;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.DelegationTokenSecrets;
+import io.securethrift.core.ImpersonationRules;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;

@@ -246,6 +246,15 @@ class SaslFailureTest {
   }
 
   @Test
+  void malformedImpersonationRulesFailServerCreationNamingTheKey() {
+    SecurityConfig config = SaslConfigs.digestServer().userImpersonation("proxy@EX.COM:alice@EX.COM")
+        .hostImpersonation("gw1,,gw2").build();
+    ConfigException e = assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config));
+    assertEquals("securethrift.sasl.impersonation.hosts: 'gw1,,gw2' has an empty name; separate names with single"
+        + " commas", e.getMessage());
+  }
+
+  @Test
   void unknownPrincipalFailsTheLoginNamingIt(EmbeddedKdc kdc) {
     var gone = kdc.principal("gone");
     kdc.deletePrincipal("gone");

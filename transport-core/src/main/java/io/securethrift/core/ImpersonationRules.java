@@ -1,16 +1,13 @@
-package io.securethrift.sasl;
+package io.securethrift.core;
 
-import io.securethrift.core.ConfigException;
-import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.PeerIdentity;
-import io.securethrift.core.PeerText;
-import io.securethrift.core.SecurityConfig;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,18 +15,29 @@ import java.util.Map;
 /**
  * Accumulo's rule for who may act for whom: the principal named in a request's credentials must be the
  * SASL-authenticated principal of the connection, unless that principal is a proxy allowed to impersonate the named
- * user from the host it connects from. The rules use Accumulo's syntax:
+ * user from the host it connects from. The one parser of these rules, whichever keys hold them: securethrift's
  * {@code securethrift.sasl.impersonation.users = proxy:userA,userB;proxy2:*} and
- * {@code securethrift.sasl.impersonation.hosts = host1,host2;*}, the n-th host entry belonging to the n-th proxy.
- * Immutable and thread-safe; make one per server with {@link #from(SecurityConfig)} and call
- * {@link #checkCaller} in every call that carries credentials.
+ * {@code securethrift.sasl.impersonation.hosts = host1,host2;*}, and Accumulo's
+ * {@code instance.rpc.sasl.allowed.user.impersonation} and {@code ...host.impersonation} in the same syntax; the n-th
+ * host entry belongs to the n-th proxy. Immutable and thread-safe; make one per server with
+ * {@link #from(SecurityConfig)} and call {@link #checkCaller} in every call that carries credentials.
  */
 public final class ImpersonationRules {
   private static final String ANY = "*";
+  private static final String ONE_HOST_LIST_PER_RULE =
+      "give one host list (host1,host2 or *) per proxy rule, in the same order, separated by ;";
 
   private final Map<String, Rule> byProxy;
 
-  private record Rule(List<String> users, List<String> hosts) {}
+  private static final class Rule {
+    final List<String> users;
+    final List<String> hosts;
+
+    Rule(List<String> users, List<String> hosts) {
+      this.users = users;
+      this.hosts = hosts;
+    }
+  }
 
   private ImpersonationRules(Map<String, Rule> byProxy) {
     this.byProxy = byProxy;
@@ -44,49 +52,78 @@ public final class ImpersonationRules {
     return parse(config.sasl().userImpersonation(), config.sasl().hostImpersonation());
   }
 
-  /** Parses rule texts in Accumulo's syntax; empty texts allow no impersonation at all. */
+  /**
+   * Parses rule texts held by {@code securethrift.sasl.impersonation.users} and {@code .hosts}; empty texts allow no
+   * impersonation at all.
+   */
   public static ImpersonationRules parse(String userRules, String hostRules) {
-    String usersKey = ConfigProperty.SASL_USER_IMPERSONATION.key();
-    String hostsKey = ConfigProperty.SASL_HOST_IMPERSONATION.key();
+    return parse(ConfigProperty.SASL_USER_IMPERSONATION.key(), userRules,
+        ConfigProperty.SASL_HOST_IMPERSONATION.key(), hostRules);
+  }
+
+  /**
+   * Parses rule texts held by other keys, such as Accumulo's; a rejection names {@code usersKey} or {@code hostsKey}
+   * (a {@link ConfigException} with source {@link ConfigException#BUILDER}, for the caller to attribute to its file).
+   * Refusals by {@link #checkCaller} still name the {@code securethrift.*} keys the rules end up under.
+   */
+  public static ImpersonationRules parse(String usersKey, String userRules, String hostsKey, String hostRules) {
     List<String> userEntries = entries(userRules);
     List<String> hostEntries = entries(hostRules);
+    if (userEntries.isEmpty() && !hostEntries.isEmpty()) {
+      throw new ConfigException(hostsKey, "set, but " + usersKey + " is empty; " + ONE_HOST_LIST_PER_RULE);
+    }
     if (userEntries.size() != hostEntries.size()) {
-      throw new ConfigException(hostsKey, hostEntries.size() + " entries, but " + usersKey + " has "
-          + userEntries.size() + "; give one host list (host1,host2 or *) per proxy, in the same order");
+      throw new ConfigException(hostsKey, "has " + entries(hostEntries.size()) + " but " + usersKey + " has "
+          + entries(userEntries.size()) + "; " + ONE_HOST_LIST_PER_RULE);
     }
     Map<String, Rule> rules = new LinkedHashMap<>();
     for (int i = 0; i < userEntries.size(); i++) {
       String entry = userEntries.get(i);
       int colon = entry.indexOf(':');
       if (colon <= 0 || colon == entry.length() - 1) {
-        throw new ConfigException(usersKey, "entry '" + entry + "' must look like proxy:userA,userB or proxy:*");
+        throw new ConfigException(usersKey, "'" + entry + "' is not a rule; write proxy:user1,user2 or proxy:*, rules"
+            + " separated by ;");
       }
       String proxy = entry.substring(0, colon).trim();
-      List<String> users = names(usersKey, entry.substring(colon + 1));
-      List<String> hosts = names(hostsKey, hostEntries.get(i));
+      List<String> users = names(usersKey, i, entry.substring(colon + 1));
+      List<String> hosts = names(hostsKey, i, hostEntries.get(i));
       if (rules.put(proxy, new Rule(users, hosts)) != null) {
-        throw new ConfigException(usersKey, "proxy '" + proxy + "' is listed twice");
+        throw new ConfigException(usersKey, "proxy '" + proxy + "' has two rules; list all its users in one rule");
       }
     }
-    return new ImpersonationRules(Map.copyOf(rules));
+    return new ImpersonationRules(Collections.unmodifiableMap(rules));
   }
 
   private static List<String> entries(String text) {
     if (text == null || text.isBlank()) {
       return List.of();
     }
-    return Arrays.stream(text.split(";", -1)).map(String::trim).toList();
+    List<String> entries = new ArrayList<>();
+    for (String entry : text.split(";", -1)) {
+      entries.add(entry.trim());
+    }
+    return entries;
   }
 
-  private static List<String> names(String key, String text) {
-    List<String> names = Arrays.stream(text.split(",", -1)).map(String::trim).toList();
+  private static String entries(int count) {
+    return count + (count == 1 ? " entry" : " entries");
+  }
+
+  private static List<String> names(String key, int entry, String text) {
+    if (text.isBlank()) {
+      throw new ConfigException(key, "entry " + (entry + 1) + " is empty; give a comma-separated list or *");
+    }
+    List<String> names = new ArrayList<>();
+    for (String name : text.split(",", -1)) {
+      names.add(name.trim());
+    }
     if (names.contains("")) {
       throw new ConfigException(key, "'" + text.trim() + "' has an empty name; separate names with single commas");
     }
     if (names.contains(ANY) && names.size() > 1) {
       throw new ConfigException(key, "'" + text.trim() + "' mixes * with names; use * alone");
     }
-    return names;
+    return List.copyOf(names);
   }
 
   /**
@@ -108,12 +145,12 @@ public final class ImpersonationRules {
       throw new SecurityException(refused + "it is not a proxy in "
           + ConfigProperty.SASL_USER_IMPERSONATION.key());
     }
-    if (!rule.users().contains(ANY) && !rule.users().contains(requestedPrincipal)) {
-      throw new SecurityException(refused + "it may impersonate only " + rule.users());
+    if (!rule.users.contains(ANY) && !rule.users.contains(requestedPrincipal)) {
+      throw new SecurityException(refused + "it may impersonate only " + rule.users);
     }
-    if (!rule.hosts().contains(ANY) && !fromAllowedHost(caller.remoteAddress(), rule.hosts())) {
+    if (!rule.hosts.contains(ANY) && !fromAllowedHost(caller.remoteAddress(), rule.hosts)) {
       throw new SecurityException(refused + "it connects from " + caller.remoteAddress()
-          + ", not from one of " + rule.hosts() + " (" + ConfigProperty.SASL_HOST_IMPERSONATION.key() + ")");
+          + ", not from one of " + rule.hosts + " (" + ConfigProperty.SASL_HOST_IMPERSONATION.key() + ")");
     }
   }
 
