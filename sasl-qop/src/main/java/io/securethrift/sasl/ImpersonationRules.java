@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Accumulo's rule for who may act for whom: the principal named in a request's credentials must be the
@@ -29,7 +30,23 @@ public final class ImpersonationRules {
 
   private final Map<String, Rule> byProxy;
 
-  private record Rule(List<String> users, List<String> hosts) {}
+  private static final class Rule {
+    private final List<String> users;
+    private final List<String> hosts;
+
+    Rule(List<String> users, List<String> hosts) {
+      this.users = users;
+      this.hosts = hosts;
+    }
+
+    List<String> users() {
+      return users;
+    }
+
+    List<String> hosts() {
+      return hosts;
+    }
+  }
 
   private ImpersonationRules(Map<String, Rule> byProxy) {
     this.byProxy = byProxy;
@@ -75,11 +92,11 @@ public final class ImpersonationRules {
     if (text == null || text.isBlank()) {
       return List.of();
     }
-    return Arrays.stream(text.split(";", -1)).map(String::trim).toList();
+    return Arrays.stream(text.split(";", -1)).map(String::trim).collect(Collectors.toList());
   }
 
   private static List<String> names(String key, String text) {
-    List<String> names = Arrays.stream(text.split(",", -1)).map(String::trim).toList();
+    List<String> names = Arrays.stream(text.split(",", -1)).map(String::trim).collect(Collectors.toList());
     if (names.contains("")) {
       throw new ConfigException(key, "'" + text.trim() + "' has an empty name; separate names with single commas");
     }
