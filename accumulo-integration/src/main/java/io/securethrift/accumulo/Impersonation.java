@@ -16,7 +16,23 @@ final class Impersonation {
   static final String LEGACY_PREFIX = "instance.rpc.sasl.impersonation.";
 
   /** The one-line user and host rules. */
-  record Rules(String users, String hosts) {}
+  static final class Rules {
+    private final String users;
+    private final String hosts;
+
+    Rules(String users, String hosts) {
+      this.users = users;
+      this.hosts = hosts;
+    }
+
+    String users() {
+      return users;
+    }
+
+    String hosts() {
+      return hosts;
+    }
+  }
 
   private Impersonation() {}
 
