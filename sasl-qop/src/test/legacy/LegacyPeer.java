@@ -64,7 +64,8 @@ public final class LegacyPeer {
   private static void serve(Subject subject, String qops) throws Exception {
     CallbackHandler authorize = callbacks -> {
       for (Callback c : callbacks) {
-        if (c instanceof AuthorizeCallback a) {
+        if (c instanceof AuthorizeCallback) {
+          AuthorizeCallback a = (AuthorizeCallback) c;
           a.setAuthorized(a.getAuthenticationID().equals(a.getAuthorizationID()));
         }
       }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
 
 /**
  * Turns one Accumulo file into a {@link SecurityConfig} with Accumulo's defaults and rules: every value is checked
@@ -133,7 +134,7 @@ final class AccumuloMapping {
     named.forEach((setting, names) -> union.addAll(TlsProtocols.usable(file, name(setting), names,
         file.get(name(setting)).isPresent())));
     origin(ConfigProperty.TLS_PROTOCOLS, named.keySet().iterator().next());
-    return TlsVersions.ACCEPTED.stream().filter(union::contains).toList();
+    return TlsVersions.ACCEPTED.stream().filter(union::contains).collect(Collectors.toList());
   }
 
   private void stores(boolean clientAuth, StoreType keyStoreType, StoreType trustStoreType) {

@@ -30,7 +30,23 @@ enum Dialect {
       Set.of(), Set.of("rpc.transport.idle.timeout"));
 
   /** A key and the default Accumulo uses when the file leaves it out. */
-  record Key(String name, String defaultValue) {}
+  static final class Key {
+    private final String name;
+    private final String defaultValue;
+
+    Key(String name, String defaultValue) {
+      this.name = name;
+      this.defaultValue = defaultValue;
+    }
+
+    String name() {
+      return name;
+    }
+
+    String defaultValue() {
+      return defaultValue;
+    }
+  }
 
   static final String ACCUMULO_CONF_DIR = "$ACCUMULO_CONF_DIR";
 

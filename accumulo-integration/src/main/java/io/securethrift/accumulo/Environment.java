@@ -12,13 +12,40 @@ import java.util.function.Supplier;
  * JVM's {@code javax.net.ssl.*} system properties (for {@code rpc.useJsse}), the class path that key stores may come
  * from, and the local canonical host name that {@code _HOST} expands to. Tests pass their own.
  */
-record Environment(Map<String, String> variables, Properties systemProperties, ClassLoader classLoader,
-    Supplier<String> localHostName) {
+final class Environment {
+  private final Map<String, String> variables;
+  private final Properties systemProperties;
+  private final ClassLoader classLoader;
+  private final Supplier<String> localHostName;
+
+  Environment(Map<String, String> variables, Properties systemProperties, ClassLoader classLoader,
+      Supplier<String> localHostName) {
+    this.variables = variables;
+    this.systemProperties = systemProperties;
+    this.classLoader = classLoader;
+    this.localHostName = localHostName;
+  }
 
   /** This process's environment, system properties and class path. */
   static Environment current() {
     return new Environment(System.getenv(), System.getProperties(), Environment.class.getClassLoader(),
         Environment::canonicalLocalHostName);
+  }
+
+  Map<String, String> variables() {
+    return variables;
+  }
+
+  Properties systemProperties() {
+    return systemProperties;
+  }
+
+  ClassLoader classLoader() {
+    return classLoader;
+  }
+
+  Supplier<String> localHostName() {
+    return localHostName;
   }
 
   private static String canonicalLocalHostName() {

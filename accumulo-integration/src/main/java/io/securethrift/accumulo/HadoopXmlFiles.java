@@ -92,8 +92,8 @@ final class HadoopXmlFiles {
 
   private static String child(Element parent, String tag) {
     for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
-      if (n instanceof Element e && e.getTagName().equals(tag)) {
-        return e.getTextContent();
+      if (n instanceof Element && ((Element) n).getTagName().equals(tag)) {
+        return n.getTextContent();
       }
     }
     return null;

@@ -4,6 +4,7 @@ import io.securethrift.core.internal.TlsVersions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,8 @@ final class TlsProtocols {
 
   /** The protocols a key names, checked for spelling only; {@code single} keys name exactly one. */
   static List<String> parse(SourceFile file, String key, String value, boolean single) {
-    List<String> names = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    List<String> names = Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty())
+        .collect(Collectors.toList());
     if (names.isEmpty()) {
       throw file.error(key, "empty; give " + (single ? TlsVersions.either() : TlsVersions.someOf()));
     }

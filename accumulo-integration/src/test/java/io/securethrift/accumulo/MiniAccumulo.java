@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.accumulo.core.client.Accumulo;
 import org.apache.accumulo.core.client.AccumuloClient;
@@ -106,7 +107,8 @@ final class MiniAccumulo implements AutoCloseable {
   String tabletServerStandardError() throws IOException {
     StringBuilder text = new StringBuilder();
     try (Stream<Path> files = Files.list(cluster.getConfig().getLogDir().toPath())) {
-      for (Path file : files.filter(p -> p.getFileName().toString().matches("TabletServer_.*\\.err")).toList()) {
+      for (Path file : files.filter(p -> p.getFileName().toString().matches("TabletServer_.*\\.err"))
+          .collect(Collectors.toList())) {
         text.append(Files.readString(file, StandardCharsets.ISO_8859_1));
       }
     }
@@ -166,7 +168,7 @@ final class MiniAccumulo implements AutoCloseable {
       return;
     }
     try (Stream<Path> files = Files.list(logs)) {
-      for (Path f : files.sorted().toList()) {
+      for (Path f : files.sorted().collect(Collectors.toList())) {
         List<String> lines = Files.readAllLines(f, StandardCharsets.ISO_8859_1);
         LOG.error("{} (last 40 lines):\n{}", f.getFileName(),
             String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size())));

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /** Removal of the scratch directories that fixtures (KDC, CA, servers, benchmark runs) create and own. */
@@ -17,7 +18,7 @@ public final class Directories {
       return;
     }
     try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
         Files.deleteIfExists(path);
       }
     } catch (IOException e) {

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.HexFormat;
+import java.util.Base64;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -235,7 +235,7 @@ public final class EmbeddedKdc implements AutoCloseable {
   private String randomPassword() {
     byte[] bytes = new byte[24];
     random.nextBytes(bytes);
-    return HexFormat.of().formatHex(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
   private static String keytabFileName(String principal) {

@@ -71,10 +71,10 @@ public final class KerberosLogin {
   private static void answer(Callback[] callbacks, String principal, char[] password)
       throws UnsupportedCallbackException {
     for (Callback callback : callbacks) {
-      if (callback instanceof NameCallback name) {
-        name.setName(principal);
-      } else if (callback instanceof PasswordCallback secret) {
-        secret.setPassword(password);
+      if (callback instanceof NameCallback) {
+        ((NameCallback) callback).setName(principal);
+      } else if (callback instanceof PasswordCallback) {
+        ((PasswordCallback) callback).setPassword(password);
       } else {
         throw new UnsupportedCallbackException(callback);
       }

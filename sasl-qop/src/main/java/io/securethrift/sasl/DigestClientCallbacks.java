@@ -23,11 +23,13 @@ final class DigestClientCallbacks implements CallbackHandler {
   @Override
   public void handle(Callback[] callbacks) throws UnsupportedCallbackException {
     for (Callback callback : callbacks) {
-      if (callback instanceof NameCallback name) {
-        name.setName(Base64.getEncoder().encodeToString(token.identifier()));
-      } else if (callback instanceof PasswordCallback password) {
-        password.setPassword(Base64.getEncoder().encodeToString(token.password()).toCharArray());
-      } else if (callback instanceof RealmCallback realm) {
+      if (callback instanceof NameCallback) {
+        ((NameCallback) callback).setName(Base64.getEncoder().encodeToString(token.identifier()));
+      } else if (callback instanceof PasswordCallback) {
+        ((PasswordCallback) callback)
+            .setPassword(Base64.getEncoder().encodeToString(token.password()).toCharArray());
+      } else if (callback instanceof RealmCallback) {
+        RealmCallback realm = (RealmCallback) callback;
         realm.setText(realm.getDefaultText());
       } else {
         throw new UnsupportedCallbackException(callback, "DIGEST-MD5 client callback not supported");

@@ -19,7 +19,23 @@ final class Negotiation {
   private final byte[] status = new byte[1];
 
   /** One received message; {@code payload} is exactly as long as the peer declared. */
-  record Message(NegotiationStatus status, byte[] payload) {}
+  static final class Message {
+    private final NegotiationStatus status;
+    private final byte[] payload;
+
+    Message(NegotiationStatus status, byte[] payload) {
+      this.status = status;
+      this.payload = payload;
+    }
+
+    NegotiationStatus status() {
+      return status;
+    }
+
+    byte[] payload() {
+      return payload;
+    }
+  }
 
   Negotiation(TTransport stream, Limits limits) {
     this.stream = stream;

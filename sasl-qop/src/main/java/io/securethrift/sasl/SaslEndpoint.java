@@ -109,8 +109,8 @@ final class SaslEndpoint {
     try {
       return Subject.doAs(subject, action);
     } catch (PrivilegedActionException e) {
-      if (e.getException() instanceof SaslException s) {
-        throw s;
+      if (e.getException() instanceof SaslException) {
+        throw (SaslException) e.getException();
       }
       throw new SaslException(e.getException().getMessage(), e.getException());
     }

@@ -46,9 +46,9 @@ final class SaslTransport extends FrameTransport {
   private static int rawSendSize(SaslEndpoint sasl, int maxFrameSize) {
     int limit = maxFrameSize - 1024;
     Object negotiated = sasl.negotiatedProperty(Sasl.RAW_SEND_SIZE);
-    if (negotiated instanceof String s) {
+    if (negotiated instanceof String) {
       try {
-        int size = Integer.parseInt(s);
+        int size = Integer.parseInt((String) negotiated);
         if (size > 0) {
           return Math.min(size, limit);
         }

@@ -30,21 +30,23 @@ final class ServerCallbacks implements CallbackHandler {
   public void handle(Callback[] callbacks) throws UnsupportedCallbackException, SaslException {
     String user = null;
     for (Callback callback : callbacks) {
-      if (callback instanceof NameCallback name) {
-        user = name.getDefaultName();
+      if (callback instanceof NameCallback) {
+        user = ((NameCallback) callback).getDefaultName();
       }
     }
     for (Callback callback : callbacks) {
-      if (callback instanceof AuthorizeCallback authorize) {
+      if (callback instanceof AuthorizeCallback) {
+        AuthorizeCallback authorize = (AuthorizeCallback) callback;
         String authz = authorize.getAuthorizationID();
         boolean self = authz == null || authz.equals(authorize.getAuthenticationID());
         authorize.setAuthorized(self);
         if (self) {
           authorize.setAuthorizedID(authorize.getAuthenticationID());
         }
-      } else if (callback instanceof PasswordCallback password) {
-        password.setPassword(password(user));
-      } else if (callback instanceof RealmCallback realm) {
+      } else if (callback instanceof PasswordCallback) {
+        ((PasswordCallback) callback).setPassword(password(user));
+      } else if (callback instanceof RealmCallback) {
+        RealmCallback realm = (RealmCallback) callback;
         realm.setText(realm.getDefaultText());
       } else if (!(callback instanceof NameCallback)) {
         throw new UnsupportedCallbackException(callback, "SASL server callback not supported");

@@ -92,8 +92,8 @@ final class ServerNegotiation {
       throw failed(mechanism, reason + qopHint(reason), Describe.loggable(e));
     } catch (TTransportException | RuntimeException e) {
       dispose(endpoint);
-      if (e instanceof TTransportException t && !(e instanceof PeerFailure)
-          && t.getType() == TTransportException.CORRUPTED_DATA) {
+      if (e instanceof TTransportException && !(e instanceof PeerFailure)
+          && ((TTransportException) e).getType() == TTransportException.CORRUPTED_DATA) {
         negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
       }
       // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.

@@ -65,8 +65,8 @@ final class LibthriftPeers {
     try {
       return Subject.doAs(subject, action);
     } catch (java.security.PrivilegedActionException e) {
-      if (e.getException() instanceof TTransportException t) {
-        throw t;
+      if (e.getException() instanceof TTransportException) {
+        throw (TTransportException) e.getException();
       }
       throw new TTransportException(e.getException());
     }

@@ -80,7 +80,23 @@ class SaslFailureTest {
   }
 
   /** What a failed negotiation measured on the thread that ran it. */
-  private record Refusal(TTransportException error, long allocatedBytes) {}
+  private static final class Refusal {
+    private final TTransportException error;
+    private final long allocatedBytes;
+
+    Refusal(TTransportException error, long allocatedBytes) {
+      this.error = error;
+      this.allocatedBytes = allocatedBytes;
+    }
+
+    TTransportException error() {
+      return error;
+    }
+
+    long allocatedBytes() {
+      return allocatedBytes;
+    }
+  }
 
   /**
    * Runs the server layer directly (on this thread, so its allocations can be counted) against a client that sends

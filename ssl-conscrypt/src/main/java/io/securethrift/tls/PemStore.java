@@ -52,8 +52,8 @@ final class PemStore {
     KeyStore store = empty();
     int i = 0;
     for (Object item : parse(file, content)) {
-      if (item instanceof X509CertificateHolder holder) {
-        store.setCertificateEntry("ca-" + i++, certificate(holder));
+      if (item instanceof X509CertificateHolder) {
+        store.setCertificateEntry("ca-" + i++, certificate((X509CertificateHolder) item));
       }
     }
     if (i == 0) {
@@ -75,8 +75,8 @@ final class PemStore {
       items.addAll(parse(keyFile, Files.readAllBytes(keyFile)));
     }
     for (Object item : items) {
-      if (item instanceof X509CertificateHolder holder) {
-        chain.add(certificate(holder));
+      if (item instanceof X509CertificateHolder) {
+        chain.add(certificate((X509CertificateHolder) item));
       } else if (isKey(item)) {
         if (key != null) {
           throw new GeneralSecurityException(keyFile + " holds more than one private key");
@@ -104,11 +104,11 @@ final class PemStore {
   private static PrivateKey privateKey(Path file, Object item, char[] password)
       throws IOException, GeneralSecurityException {
     JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-    if (item instanceof PEMKeyPair pair) {
-      return converter.getPrivateKey(pair.getPrivateKeyInfo());
+    if (item instanceof PEMKeyPair) {
+      return converter.getPrivateKey(((PEMKeyPair) item).getPrivateKeyInfo());
     }
-    if (item instanceof PrivateKeyInfo info) {
-      return converter.getPrivateKey(info);
+    if (item instanceof PrivateKeyInfo) {
+      return converter.getPrivateKey((PrivateKeyInfo) item);
     }
     if (password.length == 0) {
       throw new GeneralSecurityException(file + " holds an encrypted private key but no password is configured"

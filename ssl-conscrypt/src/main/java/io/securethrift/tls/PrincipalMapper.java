@@ -30,13 +30,20 @@ final class PrincipalMapper {
   private PrincipalMapper() {}
 
   static Optional<String> map(PrincipalMapping mapping, X509Certificate leaf) {
-    return switch (mapping) {
-      case SUBJECT -> Optional.of(leaf.getSubjectX500Principal().getName(X500Principal.RFC2253));
-      case CN -> commonName(leaf);
-      case SAN_DNS -> alternativeName(leaf, SAN_DNS);
-      case SAN_EMAIL -> alternativeName(leaf, SAN_EMAIL);
-      case SAN_URI -> alternativeName(leaf, SAN_URI);
-    };
+    switch (mapping) {
+      case SUBJECT:
+        return Optional.of(leaf.getSubjectX500Principal().getName(X500Principal.RFC2253));
+      case CN:
+        return commonName(leaf);
+      case SAN_DNS:
+        return alternativeName(leaf, SAN_DNS);
+      case SAN_EMAIL:
+        return alternativeName(leaf, SAN_EMAIL);
+      case SAN_URI:
+        return alternativeName(leaf, SAN_URI);
+      default:
+        throw new IllegalArgumentException("no principal rule for mapping " + mapping);
+    }
   }
 
   /**

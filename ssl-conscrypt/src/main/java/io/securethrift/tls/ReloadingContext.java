@@ -32,7 +32,23 @@ final class ReloadingContext {
   private static final Logger LOG = LoggerFactory.getLogger(ReloadingContext.class);
 
   /** A context with the parameters its connections get. */
-  record Snapshot(SSLContext context, SSLParameters parameters) {}
+  static final class Snapshot {
+    private final SSLContext context;
+    private final SSLParameters parameters;
+
+    Snapshot(SSLContext context, SSLParameters parameters) {
+      this.context = context;
+      this.parameters = parameters;
+    }
+
+    SSLContext context() {
+      return context;
+    }
+
+    SSLParameters parameters() {
+      return parameters;
+    }
+  }
 
   private final SslContextFactory factory;
   private final TlsSettings settings;

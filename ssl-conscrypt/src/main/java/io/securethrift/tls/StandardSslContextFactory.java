@@ -63,8 +63,8 @@ public final class StandardSslContextFactory implements SslContextFactory {
     TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
     factory.init(settings.trustStore().isPresent() ? StoreLoader.trustStore(settings.trustStore().get()) : null);
     for (TrustManager manager : factory.getTrustManagers()) {
-      if (manager instanceof X509ExtendedTrustManager x509) {
-        return new TrustManager[] {new HandshakeTrustManager(x509)};
+      if (manager instanceof X509ExtendedTrustManager) {
+        return new TrustManager[] {new HandshakeTrustManager((X509ExtendedTrustManager) manager)};
       }
     }
     throw new ConfigException("securethrift.tls.truststore.path", "the JDK offers no X.509 trust manager");

@@ -143,25 +143,31 @@ final class StoreLoader {
       throws GeneralSecurityException {
     try {
       Key key = store.getKey(alias, password);
-      if (!(key instanceof PrivateKey privateKey)) {
+      if (!(key instanceof PrivateKey)) {
         throw new GeneralSecurityException(file + " entry '" + alias + "' is not a private key");
       }
-      return privateKey;
+      return (PrivateKey) key;
     } catch (UnrecoverableKeyException e) {
       throw new UnrecoverableKeyException("cannot read the private key '" + alias + "' in " + file
           + ": wrong password");
     }
   }
 
+  private static String signatureAlgorithm(String keyAlgorithm) {
+    switch (keyAlgorithm) {
+      case "RSA":
+        return "SHA256withRSA";
+      case "EC":
+        return "SHA256withECDSA";
+      default:
+        return keyAlgorithm; // RSASSA-PSS and others name their own signature algorithm
+    }
+  }
+
   /** Signs and verifies a probe, which works for every key type and catches a chain copied from another key. */
   private static void checkMatch(Path file, String alias, PrivateKey key, X509Certificate certificate)
       throws GeneralSecurityException {
-    String algorithm = switch (key.getAlgorithm()) {
-      case "RSA" -> "SHA256withRSA";
-      case "EC" -> "SHA256withECDSA";
-      case "RSASSA-PSS" -> "RSASSA-PSS";
-      default -> key.getAlgorithm();
-    };
+    String algorithm = signatureAlgorithm(key.getAlgorithm());
     if (!key.getAlgorithm().equals(certificate.getPublicKey().getAlgorithm())) {
       throw mismatch(file, alias, certificate);
     }

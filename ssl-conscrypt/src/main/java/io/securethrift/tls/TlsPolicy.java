@@ -1,12 +1,14 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.CipherSuites;
+import io.securethrift.core.ClientAuth;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
@@ -29,10 +31,12 @@ final class TlsPolicy {
     parameters.setCipherSuites(cipherSuites(settings.cipherSuites(), supported.getCipherSuites()));
     parameters.setUseCipherSuitesOrder(true);
     if (role == Role.SERVER) {
-      switch (settings.clientAuth()) {
-        case NEED -> parameters.setNeedClientAuth(true);
-        case WANT -> parameters.setWantClientAuth(true);
-        default -> parameters.setNeedClientAuth(false);
+      if (settings.clientAuth() == ClientAuth.NEED) {
+        parameters.setNeedClientAuth(true);
+      } else if (settings.clientAuth() == ClientAuth.WANT) {
+        parameters.setWantClientAuth(true);
+      } else {
+        parameters.setNeedClientAuth(false);
       }
     } else {
       parameters.setEndpointIdentificationAlgorithm(settings.hostnameVerification() ? "HTTPS" : null);
@@ -42,7 +46,7 @@ final class TlsPolicy {
 
   private static String[] protocols(List<String> configured, String[] supported) {
     List<String> available = Arrays.asList(supported);
-    List<String> enabled = configured.stream().filter(available::contains).toList();
+    List<String> enabled = configured.stream().filter(available::contains).collect(Collectors.toList());
     if (enabled.isEmpty()) {
       throw new ConfigException(PROTOCOLS_KEY, configured + " are not supported by this TLS engine, which offers "
           + available);

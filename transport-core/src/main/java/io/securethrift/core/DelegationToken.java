@@ -31,9 +31,11 @@ public final class DelegationToken {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof DelegationToken other
-        && Arrays.equals(identifier, other.identifier)
-        && Arrays.equals(password, other.password);
+    if (!(o instanceof DelegationToken)) {
+      return false;
+    }
+    DelegationToken other = (DelegationToken) o;
+    return Arrays.equals(identifier, other.identifier) && Arrays.equals(password, other.password);
   }
 
   @Override

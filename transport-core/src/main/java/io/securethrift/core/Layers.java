@@ -80,7 +80,7 @@ final class Layers implements AutoCloseable {
               + " did not complete within " + Values.formatDuration(timeouts.handshake()) + " ("
               + ConfigProperty.TIMEOUT_HANDSHAKE.key() + ")");
         }
-        throw e instanceof TTransportException t ? t
+        throw e instanceof TTransportException ? (TTransportException) e
             : new TTransportException(TTransportException.UNKNOWN, "handshake with " + peer + " failed: "
                 + PeerText.describe(e), e);
       }

@@ -49,17 +49,16 @@ public final class PeerText {
   }
 
   private static void appendSafe(StringBuilder out, int c) {
-    switch (c) {
-      case '\n' -> out.append("\\n");
-      case '\r' -> out.append("\\r");
-      case '\t' -> out.append("\\t");
-      default -> {
-        if (isUnsafe(c)) {
-          out.append(String.format("\\u%04x", c));
-        } else {
-          out.appendCodePoint(c);
-        }
-      }
+    if (c == '\n') {
+      out.append("\\n");
+    } else if (c == '\r') {
+      out.append("\\r");
+    } else if (c == '\t') {
+      out.append("\\t");
+    } else if (isUnsafe(c)) {
+      out.append(String.format("\\u%04x", c));
+    } else {
+      out.appendCodePoint(c);
     }
   }
 

@@ -3,6 +3,7 @@ package io.securethrift.core;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * SASL quality of protection, with Accumulo's exact tokens ({@code rpc.sasl.qop}). {@code auth} authenticates only,
@@ -57,7 +58,7 @@ public enum QualityOfProtection {
 
   /** The list as the comma-separated value {@code javax.security.sasl.qop} takes. */
   public static String toSaslProperty(List<QualityOfProtection> list) {
-    return String.join(",", list.stream().map(QualityOfProtection::token).toList());
+    return list.stream().map(QualityOfProtection::token).collect(Collectors.joining(","));
   }
 
   @Override

@@ -6,38 +6,112 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * SASL part of a {@link SecurityConfig}. Immutable; built and validated by {@link SecurityConfig.Builder}.
+ * The SASL part of a {@link SecurityConfig}: meaningful when {@link SecurityMode#usesSasl()}. Immutable; only
+ * {@link SecurityConfig.Builder#build()} creates one, after validating every value, so a layer never sees an
+ * unchecked QOP list, principal or keytab.
  *
- * @param mechanism GSSAPI (Kerberos) or DIGEST-MD5 (delegation tokens)
- * @param qop acceptable protection levels, most preferred first; the negotiation never falls outside this list
- * @param digestMinStrength the weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use
- * @param serverPrimary the Kerberos primary of the server principal ({@code accumulo} in {@code accumulo/host@REALM})
- * @param serverHost the host part of the server principal; empty means the host the client connects to
- * @param canonicalizeHostName whether the client resolves that host to its canonical name first, as Accumulo does
- * @param kerberosPrincipal who this process logs in as, {@code _HOST} expanded to the local canonical host name
- * @param kerberosKeytab the keytab holding that principal's keys
- * @param renewalPeriod how often the login is checked and renewed before its ticket expires
- * @param delegationToken a client's DIGEST-MD5 credentials
- * @param delegationTokenSecrets a server's DIGEST-MD5 password look-up
- * @param userImpersonation Accumulo's {@code instance.rpc.sasl.allowed.user.impersonation} rule text
- * @param hostImpersonation Accumulo's {@code instance.rpc.sasl.allowed.host.impersonation} rule text
+ * <p>Defaults ({@link ConfigProperty} has the keys): mechanism GSSAPI; QOP {@code auth-conf} only; DIGEST-MD5 minimum
+ * strength {@code high}; server primary {@code accumulo}; no server host (the host the client connects to); host
+ * names not canonicalized; no Kerberos principal or keytab (the caller's existing login); renewal period 30s; no
+ * delegation token or secret look-up; no impersonation rules.
  */
-public record SaslSettings(
-    SaslMechanism mechanism,
-    List<QualityOfProtection> qop,
-    CipherStrength digestMinStrength,
-    String serverPrimary,
-    Optional<String> serverHost,
-    boolean canonicalizeHostName,
-    Optional<String> kerberosPrincipal,
-    Optional<Path> kerberosKeytab,
-    Duration renewalPeriod,
-    Optional<DelegationToken> delegationToken,
-    Optional<DelegationTokenSecrets> delegationTokenSecrets,
-    String userImpersonation,
-    String hostImpersonation) {
+public final class SaslSettings {
+  private final SaslMechanism mechanism;
+  private final List<QualityOfProtection> qop;
+  private final CipherStrength digestMinStrength;
+  private final String serverPrimary;
+  private final Optional<String> serverHost;
+  private final boolean canonicalizeHostName;
+  private final Optional<String> kerberosPrincipal;
+  private final Optional<Path> kerberosKeytab;
+  private final Duration renewalPeriod;
+  private final Optional<DelegationToken> delegationToken;
+  private final Optional<DelegationTokenSecrets> delegationTokenSecrets;
+  private final String userImpersonation;
+  private final String hostImpersonation;
 
-  public SaslSettings {
-    qop = List.copyOf(qop);
+  SaslSettings(SaslMechanism mechanism, List<QualityOfProtection> qop, CipherStrength digestMinStrength,
+      String serverPrimary, Optional<String> serverHost, boolean canonicalizeHostName,
+      Optional<String> kerberosPrincipal, Optional<Path> kerberosKeytab, Duration renewalPeriod,
+      Optional<DelegationToken> delegationToken, Optional<DelegationTokenSecrets> delegationTokenSecrets,
+      String userImpersonation, String hostImpersonation) {
+    this.mechanism = mechanism;
+    this.qop = List.copyOf(qop);
+    this.digestMinStrength = digestMinStrength;
+    this.serverPrimary = serverPrimary;
+    this.serverHost = serverHost;
+    this.canonicalizeHostName = canonicalizeHostName;
+    this.kerberosPrincipal = kerberosPrincipal;
+    this.kerberosKeytab = kerberosKeytab;
+    this.renewalPeriod = renewalPeriod;
+    this.delegationToken = delegationToken;
+    this.delegationTokenSecrets = delegationTokenSecrets;
+    this.userImpersonation = userImpersonation;
+    this.hostImpersonation = hostImpersonation;
+  }
+
+  /** GSSAPI (Kerberos) or DIGEST-MD5 (delegation tokens). */
+  public SaslMechanism mechanism() {
+    return mechanism;
+  }
+
+  /** Acceptable protection levels, most preferred first; the negotiation never falls outside this list. */
+  public List<QualityOfProtection> qop() {
+    return qop;
+  }
+
+  /** The weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use. */
+  public CipherStrength digestMinStrength() {
+    return digestMinStrength;
+  }
+
+  /** The Kerberos primary of the server principal ({@code accumulo} in {@code accumulo/host@REALM}). */
+  public String serverPrimary() {
+    return serverPrimary;
+  }
+
+  /** The host part of the server principal; empty means the host the client connects to. */
+  public Optional<String> serverHost() {
+    return serverHost;
+  }
+
+  /** Whether the client resolves that host to its canonical name first, as Accumulo does. */
+  public boolean canonicalizeHostName() {
+    return canonicalizeHostName;
+  }
+
+  /** Who this process logs in as, {@code _HOST} expanded to the local canonical host name. */
+  public Optional<String> kerberosPrincipal() {
+    return kerberosPrincipal;
+  }
+
+  /** The keytab holding that principal's keys. */
+  public Optional<Path> kerberosKeytab() {
+    return kerberosKeytab;
+  }
+
+  /** How often the login is checked and renewed before its ticket expires. */
+  public Duration renewalPeriod() {
+    return renewalPeriod;
+  }
+
+  /** A client's DIGEST-MD5 credentials. */
+  public Optional<DelegationToken> delegationToken() {
+    return delegationToken;
+  }
+
+  /** A server's DIGEST-MD5 password look-up. */
+  public Optional<DelegationTokenSecrets> delegationTokenSecrets() {
+    return delegationTokenSecrets;
+  }
+
+  /** Accumulo's {@code instance.rpc.sasl.allowed.user.impersonation} rule text; empty means none. */
+  public String userImpersonation() {
+    return userImpersonation;
+  }
+
+  /** Accumulo's {@code instance.rpc.sasl.allowed.host.impersonation} rule text; empty means none. */
+  public String hostImpersonation() {
+    return hostImpersonation;
   }
 }

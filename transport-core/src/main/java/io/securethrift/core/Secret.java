@@ -32,7 +32,7 @@ public final class Secret {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Secret other && Arrays.equals(value, other.value);
+    return o instanceof Secret && Arrays.equals(value, ((Secret) o).value);
   }
 
   @Override

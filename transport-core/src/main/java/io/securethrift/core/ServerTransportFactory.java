@@ -111,11 +111,11 @@ public final class ServerTransportFactory implements AutoCloseable {
   }
 
   private SecuredTransport secure(TTransport accepted) throws TTransportException {
-    if (!(accepted instanceof TSocket tsocket)) {
+    if (!(accepted instanceof TSocket)) {
       throw new TTransportException(TTransportException.UNKNOWN, "expected a socket from listen(), got "
           + accepted.getClass().getName());
     }
-    Socket socket = tsocket.getSocket();
+    Socket socket = ((TSocket) accepted).getSocket();
     String peer = String.valueOf(socket.getRemoteSocketAddress());
     try {
       Layers.tune(socket);

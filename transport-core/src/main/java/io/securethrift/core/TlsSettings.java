@@ -5,36 +5,97 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * TLS part of a {@link SecurityConfig}. Immutable; built and validated by {@link SecurityConfig.Builder}.
+ * The TLS part of a {@link SecurityConfig}: meaningful when {@link SecurityMode#usesTls()}. Immutable; only
+ * {@link SecurityConfig.Builder#build()} creates one, after validating every value, so a layer never sees an
+ * unchecked protocol, cipher suite or store.
  *
- * @param engine which TLS implementation to use
- * @param protocols enabled protocol versions, most preferred first
- * @param cipherSuites enabled suites; empty means the engine's AEAD suites with forward secrecy
- * @param allowWeakCipherSuites whether {@code cipherSuites} was allowed to name suites outside {@link CipherSuites}'
- *     rule
- * @param keyStore this side's certificate and key (required on servers, enables client authentication on clients)
- * @param trustStore the certificates this side trusts; empty means the JVM's default trust store
- * @param clientAuth whether a server asks for client certificates
- * @param hostnameVerification whether a client checks the server certificate's SAN against the host it dialled
- * @param principalMapping how a server names a client from its certificate
- * @param reloadInterval how often key and trust files are checked for changes; zero disables reloading
- * @param sslContextFactory this configuration's TLS context factory; empty means the TLS module's standard one
+ * <p>Defaults ({@link ConfigProperty} has the keys): engine {@code auto}; protocols TLSv1.3 and TLSv1.2; no cipher
+ * suite list (the engine's AEAD suites with forward secrecy); weak suites not allowed; no key store; no trust store
+ * (the JVM's default); client authentication {@code none}; hostname verification on; principal mapping {@code cn};
+ * reload interval 10s; no TLS context factory (the TLS module's standard one).
  */
-public record TlsSettings(
-    TlsEngine engine,
-    List<String> protocols,
-    List<String> cipherSuites,
-    boolean allowWeakCipherSuites,
-    Optional<StoreLocation> keyStore,
-    Optional<StoreLocation> trustStore,
-    ClientAuth clientAuth,
-    boolean hostnameVerification,
-    PrincipalMapping principalMapping,
-    Duration reloadInterval,
-    Optional<SslContextFactory> sslContextFactory) {
+public final class TlsSettings {
+  private final TlsEngine engine;
+  private final List<String> protocols;
+  private final List<String> cipherSuites;
+  private final boolean allowWeakCipherSuites;
+  private final Optional<StoreLocation> keyStore;
+  private final Optional<StoreLocation> trustStore;
+  private final ClientAuth clientAuth;
+  private final boolean hostnameVerification;
+  private final PrincipalMapping principalMapping;
+  private final Duration reloadInterval;
+  private final Optional<SslContextFactory> sslContextFactory;
 
-  public TlsSettings {
-    protocols = List.copyOf(protocols);
-    cipherSuites = List.copyOf(cipherSuites);
+  TlsSettings(TlsEngine engine, List<String> protocols, List<String> cipherSuites, boolean allowWeakCipherSuites,
+      Optional<StoreLocation> keyStore, Optional<StoreLocation> trustStore, ClientAuth clientAuth,
+      boolean hostnameVerification, PrincipalMapping principalMapping, Duration reloadInterval,
+      Optional<SslContextFactory> sslContextFactory) {
+    this.engine = engine;
+    this.protocols = List.copyOf(protocols);
+    this.cipherSuites = List.copyOf(cipherSuites);
+    this.allowWeakCipherSuites = allowWeakCipherSuites;
+    this.keyStore = keyStore;
+    this.trustStore = trustStore;
+    this.clientAuth = clientAuth;
+    this.hostnameVerification = hostnameVerification;
+    this.principalMapping = principalMapping;
+    this.reloadInterval = reloadInterval;
+    this.sslContextFactory = sslContextFactory;
+  }
+
+  /** Which TLS implementation to use. */
+  public TlsEngine engine() {
+    return engine;
+  }
+
+  /** Enabled protocol versions, most preferred first. */
+  public List<String> protocols() {
+    return protocols;
+  }
+
+  /** Enabled suites; empty means the engine's AEAD suites with forward secrecy. */
+  public List<String> cipherSuites() {
+    return cipherSuites;
+  }
+
+  /** Whether {@link #cipherSuites()} was allowed to name suites outside {@link CipherSuites}' rule. */
+  public boolean allowWeakCipherSuites() {
+    return allowWeakCipherSuites;
+  }
+
+  /** This side's certificate and key (required on servers, enables client authentication on clients). */
+  public Optional<StoreLocation> keyStore() {
+    return keyStore;
+  }
+
+  /** The certificates this side trusts; empty means the JVM's default trust store. */
+  public Optional<StoreLocation> trustStore() {
+    return trustStore;
+  }
+
+  /** Whether a server asks for client certificates. */
+  public ClientAuth clientAuth() {
+    return clientAuth;
+  }
+
+  /** Whether a client checks the server certificate's SAN against the host it dialled. */
+  public boolean hostnameVerification() {
+    return hostnameVerification;
+  }
+
+  /** How a server names a client from its certificate. */
+  public PrincipalMapping principalMapping() {
+    return principalMapping;
+  }
+
+  /** How often key and trust files are checked for changes; zero disables reloading. */
+  public Duration reloadInterval() {
+    return reloadInterval;
+  }
+
+  /** This configuration's TLS context factory; empty means the TLS module's standard one. */
+  public Optional<SslContextFactory> sslContextFactory() {
+    return sslContextFactory;
   }
 }

@@ -32,13 +32,18 @@ final class Values {
   private static Duration duration(Matcher m) {
     long n = Long.parseLong(m.group(1));
     String unit = m.group(2) == null ? "s" : m.group(2);
-    return switch (unit) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      default -> Duration.ofDays(n);
-    };
+    switch (unit) {
+      case "ms":
+        return Duration.ofMillis(n);
+      case "s":
+        return Duration.ofSeconds(n);
+      case "m":
+        return Duration.ofMinutes(n);
+      case "h":
+        return Duration.ofHours(n);
+      default:
+        return Duration.ofDays(n);
+    }
   }
 
   /** {@code 1024}, {@code 64K}, {@code 16M}, {@code 1G} (binary multiples); a bare number is bytes. */
@@ -49,12 +54,7 @@ final class Values {
           + " or G (for example 16M)");
     }
     String unit = m.group(2) == null ? "b" : m.group(2);
-    int shift = switch (unit) {
-      case "k" -> 10;
-      case "m" -> 20;
-      case "g" -> 30;
-      default -> 0;
-    };
+    int shift = unit.equals("k") ? 10 : unit.equals("m") ? 20 : unit.equals("g") ? 30 : 0;
     long n;
     try {
       n = Long.parseLong(m.group(1));

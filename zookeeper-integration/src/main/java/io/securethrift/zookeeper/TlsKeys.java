@@ -78,11 +78,16 @@ final class TlsKeys {
 
   /** The names ZooKeeper's {@code KeyStoreFileType} accepts. */
   static String zooKeeperType(StoreType type) {
-    return switch (type) {
-      case JKS -> "JKS";
-      case PKCS12 -> "PKCS12";
-      case PEM -> "PEM";
-    };
+    switch (type) {
+      case JKS:
+        return "JKS";
+      case PKCS12:
+        return "PKCS12";
+      case PEM:
+        return "PEM";
+      default:
+        throw new IllegalArgumentException("no ZooKeeper key store type for " + type);
+    }
   }
 
   /**

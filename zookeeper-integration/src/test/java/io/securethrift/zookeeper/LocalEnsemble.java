@@ -42,7 +42,19 @@ public final class LocalEnsemble implements AutoCloseable {
   private final Path dir;
   private final List<Server> servers;
 
-  private record Server(int id, int clientPort, int securePort, ChildJvm jvm) {}
+  private static final class Server {
+    private final int id;
+    private final int clientPort;
+    private final int securePort;
+    private final ChildJvm jvm;
+
+    Server(int id, int clientPort, int securePort, ChildJvm jvm) {
+      this.id = id;
+      this.clientPort = clientPort;
+      this.securePort = securePort;
+      this.jvm = jvm;
+    }
+  }
 
   private LocalEnsemble(Path dir, List<Server> servers) {
     this.dir = dir;

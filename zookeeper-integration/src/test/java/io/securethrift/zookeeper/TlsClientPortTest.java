@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs.Ids;
@@ -92,8 +93,9 @@ class TlsClientPortTest {
   @Test
   void conscryptClientInItsOwnJvmCreatesAndReads() throws Exception {
     Path props = dir.resolve("conscrypt-client.properties");
-    Files.writeString(props, String.join("\n", client.toBuilder().tlsEngine(TlsEngine.CONSCRYPT)
-        .tlsProtocols(List.of("TLSv1.2")).build().toProperties().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
+    Files.writeString(props, client.toBuilder().tlsEngine(TlsEngine.CONSCRYPT).tlsProtocols(List.of("TLSv1.2"))
+        .build().toProperties().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+        .collect(Collectors.joining("\n")));
     try (ChildJvm child = ChildJvm.builder(ConscryptClientMain.class).jvmOptions(List.of("-Xmx128m"))
         .args(ConscryptClientMain.args(props, zk.connectString(true), "/conscrypt")).log(dir.resolve("conscrypt.log"))
         .talk().start()) {

@@ -38,8 +38,8 @@ public final class HadoopSasl {
     try {
       return authenticated.doAs((PrivilegedExceptionAction<SecuredTransport>) () -> factory.open(host, port));
     } catch (UndeclaredThrowableException e) {
-      if (e.getCause() instanceof TTransportException t) {
-        throw t;
+      if (e.getCause() instanceof TTransportException) {
+        throw (TTransportException) e.getCause();
       }
       throw e;
     } catch (InterruptedException e) {

@@ -149,8 +149,17 @@ class Accumulo17InteropTest {
   }
 
   /** One securethrift connection to the 1.7 tablet server and the hand-written client on it. */
-  private record Connection(ClientTransportFactory factory, SecuredTransport transport, ClientService17 service)
-      implements AutoCloseable {
+  private static final class Connection implements AutoCloseable {
+    private final ClientTransportFactory factory;
+    private final SecuredTransport transport;
+    private final ClientService17 service;
+
+    private Connection(ClientTransportFactory factory, SecuredTransport transport, ClientService17 service) {
+      this.factory = factory;
+      this.transport = transport;
+      this.service = service;
+    }
+
     static Connection open(SecurityConfig config, Mac17Process mac) throws Exception {
       String address = mac.tabletServer();
       int colon = address.lastIndexOf(':');

@@ -28,7 +28,35 @@ final class ClientService17 {
   }
 
   /** Credentials as 1.7 sends them: the token is the serialized {@code AuthenticationToken}. */
-  record Credentials(String principal, String tokenClassName, byte[] token, String instanceId) {}
+  static final class Credentials {
+    private final String principal;
+    private final String tokenClassName;
+    private final byte[] token;
+    private final String instanceId;
+
+    Credentials(String principal, String tokenClassName, byte[] token, String instanceId) {
+      this.principal = principal;
+      this.tokenClassName = tokenClassName;
+      this.token = token;
+      this.instanceId = instanceId;
+    }
+
+    String principal() {
+      return principal;
+    }
+
+    String tokenClassName() {
+      return tokenClassName;
+    }
+
+    byte[] token() {
+      return token;
+    }
+
+    String instanceId() {
+      return instanceId;
+    }
+  }
 
   /** A {@code ThriftSecurityException} from the server. */
   static final class SecurityException extends TException {

@@ -19,13 +19,22 @@ import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
  * each tablet server registers, which is this machine's host name rather than {@code localhost}, so the server
  * certificate names every way this host is known; the harness's own server certificate names only
  * {@code localhost}. Stores are PKCS12 under the given password.
- *
- * @param serverKeyStore the servers' key store (certificate {@code CN=tserver})
- * @param clientKeyStore the client's key store (certificate {@code CN=ingest})
- * @param trustStore the test CA, trusted by servers and clients
  */
-public record ClusterCertificates(Path serverKeyStore, Path clientKeyStore, Path trustStore) {
+public final class ClusterCertificates {
   private static final String STORE_TYPE = "PKCS12";
+
+  /** The servers' key store (certificate {@code CN=tserver}). */
+  private final Path serverKeyStore;
+  /** The client's key store (certificate {@code CN=ingest}). */
+  private final Path clientKeyStore;
+  /** The test CA, trusted by servers and clients. */
+  private final Path trustStore;
+
+  private ClusterCertificates(Path serverKeyStore, Path clientKeyStore, Path trustStore) {
+    this.serverKeyStore = serverKeyStore;
+    this.clientKeyStore = clientKeyStore;
+    this.trustStore = trustStore;
+  }
 
   /** Issues a fresh CA's stores into {@code dir}. */
   public static ClusterCertificates issue(Path dir, char[] password) {
