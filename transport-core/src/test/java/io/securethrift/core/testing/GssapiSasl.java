@@ -31,7 +31,7 @@ public final class GssapiSasl implements ExecutionCondition {
   }
 
   private static String reason() {
-    return "needs GSSAPI SASL, whose module " + RuntimeModules.GSSAPI_SASL + " this JVM (" + Runtime.version() + " at "
-        + System.getProperty("java.home") + ") has not loaded";
+    return "needs GSSAPI SASL, whose module " + RuntimeModules.GSSAPI_SASL + " this JVM (Java " + Runtime.version()
+        + ") has not loaded";
   }
 }
