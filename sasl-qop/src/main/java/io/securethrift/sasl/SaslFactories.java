@@ -42,14 +42,13 @@ final class SaslFactories {
     }
   }
 
-  /** The client factory of a mechanism every JDK has (DIGEST-MD5). */
-  static SaslClientFactory client(String mechanism) {
-    return orFail(lookUpClient(mechanism), mechanism, "client");
-  }
-
   /** The server factory of a mechanism {@link #requireServer} has checked, or that every JDK has (DIGEST-MD5). */
   static SaslServerFactory server(String mechanism) {
-    return orFail(lookUpServer(mechanism), mechanism, "server");
+    SaslServerFactory factory = lookUpServer(mechanism);
+    if (factory == null) {
+      throw new IllegalStateException("no SASL server implementation of " + mechanism + " is installed in this JVM");
+    }
+    return factory;
   }
 
   private static SaslClientFactory lookUpClient(String mechanism) {
@@ -60,14 +59,6 @@ final class SaslFactories {
   private static SaslServerFactory lookUpServer(String mechanism) {
     return SERVERS.computeIfAbsent(mechanism,
         m -> find(m, Sasl.getSaslServerFactories(), f -> f.getMechanismNames(null)));
-  }
-
-  private static <F> F orFail(F factory, String mechanism, String side) {
-    if (factory == null) {
-      throw new IllegalStateException("no SASL " + side + " implementation of " + mechanism + " is installed in this"
-          + " JVM");
-    }
-    return factory;
   }
 
   /** The first factory offering {@code mechanism}, or null (which {@code computeIfAbsent} does not store). */
