@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
 import io.securethrift.accumulo.mac.ClusterCertificates;
 import io.securethrift.accumulo.mac.ConscryptServers;
+import io.securethrift.accumulo.mac.MiniCluster;
 import java.nio.file.Path;
 import javax.net.ssl.SSLContext;
 import org.apache.accumulo.core.conf.Property;
@@ -25,6 +26,7 @@ import org.slf4j.LoggerFactory;
  * refuses to enable it, and the server then cannot listen at all, so a tablet server that answers is Conscrypt's. The
  * other suites are ones JSSE clients offer, so the connection negotiates one of them.
  */
+@MiniCluster
 class MacConscryptDropInTest {
   private static final Logger LOG = LoggerFactory.getLogger(MacConscryptDropInTest.class);
   private static final char[] STORE_PASSWORD = "store-secret".toCharArray();

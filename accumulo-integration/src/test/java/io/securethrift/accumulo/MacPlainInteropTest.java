@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
@@ -17,6 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** securethrift's plain framed transport calling a real Accumulo 2.1 tablet server. */
+@MiniCluster
 class MacPlainInteropTest {
   private static final Logger LOG = LoggerFactory.getLogger(MacPlainInteropTest.class);
   private static MiniAccumulo mac;

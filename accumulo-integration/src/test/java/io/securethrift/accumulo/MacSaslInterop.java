@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
@@ -27,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * {@code rpc.sasl.qop} is {@link #qop()}, configured from the cluster's own files. Each subclass starts one cluster for
  * its QOP: Accumulo accepts exactly the level it is configured with.
  */
+@MiniCluster
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class MacSaslInterop {
   private static final Logger LOG = LoggerFactory.getLogger(MacSaslInterop.class);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.mac.ClusterCertificates;
+import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * securethrift's TLS transport calling a real Accumulo 2.1 tablet server that requires client certificates, with
  * the configuration read from the cluster's own files and hostname verification on (securethrift's default).
  */
+@MiniCluster
 class MacTlsInteropTest {
   private static final Logger LOG = LoggerFactory.getLogger(MacTlsInteropTest.class);
   private static final char[] STORE_PASSWORD = "store-secret".toCharArray();

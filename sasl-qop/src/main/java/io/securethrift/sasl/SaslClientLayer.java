@@ -48,7 +48,7 @@ final class SaslClientLayer implements MessageLayer {
     this.settings = config.sasl();
     this.limits = config.limits();
     this.mechanism = settings.mechanism();
-    this.factory = SaslFactories.client(mechanism.mechanismName());
+    this.factory = SaslFactories.client(mechanism, ConfigProperty.SASL_MECHANISM.key(), mechanism.mechanismName());
     if (mechanism == SaslMechanism.GSSAPI) {
       // The server's levels are hidden inside GSSAPI; asking for all lets the client see one and name it.
       this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(QopLists.widened(settings.qop())));

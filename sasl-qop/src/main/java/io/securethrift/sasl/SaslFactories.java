@@ -1,5 +1,8 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.internal.RuntimeModules;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.Map;
@@ -20,17 +23,46 @@ final class SaslFactories {
 
   private SaslFactories() {}
 
-  static SaslClientFactory client(String mechanism) {
-    return CLIENTS.computeIfAbsent(mechanism, m -> find(m, Sasl.getSaslClientFactories(),
-        f -> f.getMechanismNames(null), "client"));
+  /**
+   * The client factory of {@code mechanism}, or a {@link ConfigException} under {@code key} that starts with
+   * {@code asked} (why the configuration needs it) and, for GSSAPI on a trimmed runtime, names the missing module.
+   */
+  static SaslClientFactory client(SaslMechanism mechanism, String key, String asked) {
+    SaslClientFactory factory = lookUpClient(mechanism.mechanismName());
+    if (factory == null) {
+      throw notInstalled(mechanism, "client", key, asked);
+    }
+    return factory;
   }
 
+  /** Fails as {@link #client(SaslMechanism, String, String)} does unless this JVM has a server factory of it. */
+  static void requireServer(SaslMechanism mechanism, String key, String asked) {
+    if (lookUpServer(mechanism.mechanismName()) == null) {
+      throw notInstalled(mechanism, "server", key, asked);
+    }
+  }
+
+  /** The server factory of a mechanism {@link #requireServer} has checked, or that every JDK has (DIGEST-MD5). */
   static SaslServerFactory server(String mechanism) {
-    return SERVERS.computeIfAbsent(mechanism, m -> find(m, Sasl.getSaslServerFactories(),
-        f -> f.getMechanismNames(null), "server"));
+    SaslServerFactory factory = lookUpServer(mechanism);
+    if (factory == null) {
+      throw new IllegalStateException("no SASL server implementation of " + mechanism + " is installed in this JVM");
+    }
+    return factory;
   }
 
-  private static <F> F find(String mechanism, Enumeration<F> factories, Function<F, String[]> names, String side) {
+  private static SaslClientFactory lookUpClient(String mechanism) {
+    return CLIENTS.computeIfAbsent(mechanism,
+        m -> find(m, Sasl.getSaslClientFactories(), f -> f.getMechanismNames(null)));
+  }
+
+  private static SaslServerFactory lookUpServer(String mechanism) {
+    return SERVERS.computeIfAbsent(mechanism,
+        m -> find(m, Sasl.getSaslServerFactories(), f -> f.getMechanismNames(null)));
+  }
+
+  /** The first factory offering {@code mechanism}, or null (which {@code computeIfAbsent} does not store). */
+  private static <F> F find(String mechanism, Enumeration<F> factories, Function<F, String[]> names) {
     for (F factory : Collections.list(factories)) {
       for (String name : names.apply(factory)) {
         if (name.equals(mechanism)) {
@@ -38,7 +70,15 @@ final class SaslFactories {
         }
       }
     }
-    throw new IllegalStateException("no SASL " + side + " implementation of " + mechanism
-        + " is installed in this JVM");
+    return null;
+  }
+
+  private static ConfigException notInstalled(SaslMechanism mechanism, String side, String key, String asked) {
+    String problem = asked + ", but this JVM has no SASL " + side + " implementation of " + mechanism.mechanismName();
+    // The usual cause on a trimmed runtime: the JDK's GSSAPI mechanism lives outside java.security.sasl.
+    if (mechanism == SaslMechanism.GSSAPI && !RuntimeModules.loaded(RuntimeModules.GSSAPI_SASL)) {
+      problem += ": " + RuntimeModules.missing("the JDK's GSSAPI SASL mechanism", RuntimeModules.GSSAPI_SASL);
+    }
+    return new ConfigException(key, problem);
   }
 }

@@ -69,6 +69,9 @@ final class SaslServerLayer implements MessageLayer {
       this.gssHost = null;
       return;
     }
+    // Before the login, which would reach the KDC and start a renewal thread for a server that cannot run.
+    SaslFactories.requireServer(SaslMechanism.GSSAPI, ConfigProperty.SASL_KERBEROS_KEYTAB.key(),
+        "set, so this server accepts GSSAPI");
     String name = KeytabLogin.expandHost(settings.kerberosPrincipal().orElseThrow());
     int at = name.indexOf('@');
     String local = at < 0 ? name : name.substring(0, at);

@@ -1,6 +1,8 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslMechanism;
 import java.util.Map;
 import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslClient;
@@ -28,8 +30,9 @@ final class DigestPair {
     Map<String, String> properties = Map.of(Sasl.QOP, qop.token());
     SaslServer server = SaslFactories.server(MECHANISM).createSaslServer(MECHANISM, "accumulo", SaslConfigs.HOST,
         properties, new ServerCallbacks(SaslConfigs.SECRETS));
-    SaslClient client = SaslFactories.client(MECHANISM).createSaslClient(new String[] {MECHANISM}, null,
-        "accumulo", SaslConfigs.HOST, properties, new DigestClientCallbacks(SaslConfigs.TOKEN));
+    SaslClient client = SaslFactories.client(SaslMechanism.DIGEST_MD5, ConfigProperty.SASL_MECHANISM.key(), MECHANISM)
+        .createSaslClient(new String[] {MECHANISM}, null, "accumulo", SaslConfigs.HOST, properties,
+            new DigestClientCallbacks(SaslConfigs.TOKEN));
     byte[] challenge = server.evaluateResponse(new byte[0]);
     while (!client.isComplete() || !server.isComplete()) {
       byte[] response = client.evaluateChallenge(challenge);

@@ -12,6 +12,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TestIdentities;
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import java.io.IOException;
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * expired while the KDC is down, refusing connections or never answering: accepting needs only the keys from its
  * keytab, and no connection waits for the renewal thread's re-login.
  */
+@RequiresGssapiSasl
 class KdcOutageTest {
   private static final Duration LIFETIME = Duration.ofSeconds(10);
 

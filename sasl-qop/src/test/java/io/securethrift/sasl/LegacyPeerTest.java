@@ -9,6 +9,7 @@ import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
@@ -36,6 +37,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * copied to target/legacy-thrift; it echoes length-prefixed messages at the transport level.
  */
 @ExtendWith(KdcExtension.class)
+@RequiresGssapiSasl
 class LegacyPeerTest {
   private static final Path PEER = Path.of("src/test/legacy/LegacyPeer.java");
   private static final String CLASS_PATH = Path.of("target/legacy-thrift").toAbsolutePath() + "/*";

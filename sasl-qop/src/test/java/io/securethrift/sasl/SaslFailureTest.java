@@ -1,7 +1,6 @@
 package io.securethrift.sasl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,8 +18,6 @@ import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.testing.AllocationMeter;
 import io.securethrift.core.testservice.EchoServer;
-import io.securethrift.kdc.EmbeddedKdc;
-import io.securethrift.kdc.KdcExtension;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -34,15 +31,13 @@ import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Every way a negotiation can go wrong fails with a specific message and leaves the server serving other clients.
+ * Every way a negotiation can go wrong fails with a specific message and leaves the server serving other clients. The
+ * server is DIGEST-MD5, which every runtime has, so framing and limits are checked on trimmed runtimes too; the
+ * failures particular to Kerberos are {@link GssapiFailureTest}'s.
  */
 class SaslFailureTest {
-  @RegisterExtension
-  static final KdcExtension KDC = KdcExtension.builder().build();
-
   private static final Duration HANDSHAKE = Duration.ofMillis(800);
   private static ServerTransportFactory serverFactory;
   private static EchoServer server;
@@ -50,13 +45,10 @@ class SaslFailureTest {
 
   @BeforeAll
   static void start() throws Exception {
-    EmbeddedKdc kdc = KDC.kdc();
-    SecurityConfig config = SaslConfigs.server(kdc, SaslMechanism.GSSAPI, QualityOfProtection.AUTH_CONF)
-        .toBuilder().handshakeTimeout(HANDSHAKE).build();
-    serverFactory = ServerTransportFactory.create(config);
+    serverFactory = ServerTransportFactory.create(SaslConfigs.digestServer().qop(QualityOfProtection.AUTH_CONF)
+        .handshakeTimeout(HANDSHAKE).build());
     server = EchoServer.start(serverFactory);
-    goodClient = ClientTransportFactory.create(SaslConfigs.client(kdc, SaslMechanism.GSSAPI,
-        QualityOfProtection.AUTH_CONF));
+    goodClient = ClientTransportFactory.create(SaslConfigs.digestClient().qop(QualityOfProtection.AUTH_CONF).build());
   }
 
   @AfterAll
@@ -81,20 +73,12 @@ class SaslFailureTest {
 
   /** What a failed negotiation measured on the thread that ran it. */
   private static final class Refusal {
-    private final TTransportException error;
-    private final long allocatedBytes;
+    final TTransportException error;
+    final long allocatedBytes;
 
     Refusal(TTransportException error, long allocatedBytes) {
       this.error = error;
       this.allocatedBytes = allocatedBytes;
-    }
-
-    TTransportException error() {
-      return error;
-    }
-
-    long allocatedBytes() {
-      return allocatedBytes;
     }
   }
 
@@ -129,10 +113,10 @@ class SaslFailureTest {
   @Test
   void hugeLengthBeforeAuthenticationIsRefusedWithoutAllocating() throws Exception {
     Refusal r = negotiateAgainst(serverFactory.config(), message(1, Integer.MAX_VALUE, new byte[10]), false);
-    assertTrue(r.error().getMessage().endsWith("failed: frame header declares 2147483647 bytes, more than"
+    assertTrue(r.error.getMessage().endsWith("failed: frame header declares 2147483647 bytes, more than"
         + " securethrift.limit.max.negotiation.message.size (65536 bytes); raise the limit if the peer really"
-        + " sends messages this large"), r.error().getMessage());
-    assertTrue(r.allocatedBytes() < 256 * 1024, "allocated " + r.allocatedBytes() + " bytes for a 2 GiB header");
+        + " sends messages this large"), r.error.getMessage());
+    assertTrue(r.allocatedBytes < 256 * 1024, "allocated " + r.allocatedBytes + " bytes for a 2 GiB header");
     try (Socket socket = raw()) {
       socket.getOutputStream().write(message(1, Integer.MAX_VALUE, new byte[0]));
       socket.getOutputStream().flush();
@@ -160,15 +144,15 @@ class SaslFailureTest {
     Refusal r = negotiateAgainst(serverFactory.config(),
         message(1, 6, "GSS".getBytes(StandardCharsets.US_ASCII)), true);
     // libthrift 0.25's socket reports the closed stream itself; older ones let the frame reader count the bytes.
-    assertTrue(r.error().getMessage().endsWith("failed: connection closed after 3 of 6 bytes of a frame")
-        || r.error().getMessage().endsWith("failed: Socket is closed by peer."), r.error().getMessage());
+    assertTrue(r.error.getMessage().endsWith("failed: connection closed after 3 of 6 bytes of a frame")
+        || r.error.getMessage().endsWith("failed: Socket is closed by peer."), r.error.getMessage());
     serverStillServes();
   }
 
   @Test
   void clientThatStopsMidHandshakeIsDroppedAfterTheHandshakeTimeout() throws Exception {
     try (Socket socket = raw()) {
-      SaslWire.send(socket, 1, "GSSAPI".getBytes(StandardCharsets.US_ASCII));
+      SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
       long start = System.nanoTime();
       serverStillServes();
       assertEquals(-1, socket.getInputStream().read(), "server must close the stalled connection");
@@ -178,27 +162,12 @@ class SaslFailureTest {
   }
 
   @Test
-  void qopListsWithNothingInCommonFailNamingBothLists() throws Exception {
-    SecurityConfig client = SaslConfigs.client(KDC.kdc(), SaslMechanism.GSSAPI, QualityOfProtection.AUTH,
-        QualityOfProtection.AUTH_INT);
-    try (ClientTransportFactory factory = ClientTransportFactory.create(client)) {
-      TTransportException e = assertThrows(TTransportException.class,
-          () -> factory.open(SaslConfigs.HOST, server.port()));
-      assertEquals("SASL GSSAPI negotiation with localhost failed: no SASL quality of protection acceptable to both"
-          + " sides: client accepts [auth, auth-int], server offers auth-conf and none of the client's levels",
-          e.getMessage());
-    }
-    serverStillServes();
-  }
-
-  @Test
-  void digestQopMismatchNamesBothListsExactly(EmbeddedKdc kdc) throws Exception {
-    try (ServerTransportFactory factory = ServerTransportFactory.create(
-            SaslConfigs.server(kdc, SaslMechanism.DIGEST_MD5, QualityOfProtection.AUTH_CONF,
-                QualityOfProtection.AUTH_INT));
+  void digestQopMismatchNamesBothListsExactly() throws Exception {
+    try (ServerTransportFactory factory = ServerTransportFactory.create(SaslConfigs.digestServer()
+            .qop(QualityOfProtection.AUTH_CONF, QualityOfProtection.AUTH_INT).build());
         EchoServer digest = EchoServer.start(factory);
         ClientTransportFactory clients = ClientTransportFactory.create(
-            SaslConfigs.client(kdc, SaslMechanism.DIGEST_MD5, QualityOfProtection.AUTH))) {
+            SaslConfigs.digestClient().qop(QualityOfProtection.AUTH).build())) {
       TTransportException e = assertThrows(TTransportException.class,
           () -> clients.open(SaslConfigs.HOST, digest.port()));
       assertEquals("SASL DIGEST-MD5 negotiation with localhost failed: no SASL quality of protection acceptable to"
@@ -207,19 +176,11 @@ class SaslFailureTest {
   }
 
   @Test
-  void libthriftStyleClientWithAnotherQopSeesTheServersList(EmbeddedKdc kdc) throws Exception {
-    TTransportException e = assertThrows(TTransportException.class,
-        () -> LibthriftPeers.client(kdc, SaslMechanism.GSSAPI, QualityOfProtection.AUTH, server.port()).close());
-    assertTrue(e.getMessage().contains("No common protection layer"), e.getMessage());
-    serverStillServes();
-  }
-
-  @Test
-  void unknownDelegationTokenIsRefused(EmbeddedKdc kdc) throws Exception {
+  void unknownDelegationTokenIsRefused() throws Exception {
     SecurityConfig forged = SaslConfigs.base(SaslMechanism.DIGEST_MD5, java.util.List.of(QualityOfProtection.AUTH))
         .delegationToken(new io.securethrift.core.DelegationToken(new byte[] {1, 2}, new byte[] {3})).build();
     try (ServerTransportFactory factory = ServerTransportFactory.create(
-            SaslConfigs.server(kdc, SaslMechanism.DIGEST_MD5, QualityOfProtection.AUTH));
+            SaslConfigs.digestServer().qop(QualityOfProtection.AUTH).build());
         EchoServer digest = EchoServer.start(factory);
         ClientTransportFactory clients = ClientTransportFactory.create(forged)) {
       TTransportException e = assertThrows(TTransportException.class,
@@ -232,64 +193,11 @@ class SaslFailureTest {
   }
 
   @Test
-  void wrongKeytabNamesThePrincipalAndKeytab(EmbeddedKdc kdc) {
-    var other = kdc.principal("someone-else");
-    SecurityConfig config = SaslConfigs.base(SaslMechanism.GSSAPI, java.util.List.of(QualityOfProtection.AUTH))
-        .kerberosLogin(SaslConfigs.client(kdc).principal(), other.keytab()).build();
-    KerberosLoginException e = assertThrows(KerberosLoginException.class, () -> ClientTransportFactory.create(config));
-    assertEquals("Kerberos keytab " + other.keytab() + " holds no key for client@" + kdc.realm() + " (realm "
-        + kdc.realm() + "); check securethrift.sasl.kerberos.principal and the keytab", e.getMessage());
-  }
-
-  @Test
-  void serverLoginThatCannotAcceptFailsAtCreationAndStopsItsRenewalThread(EmbeddedKdc kdc) throws Exception {
-    var user = kdc.principal("not-a-service");
-    SecurityConfig config = SaslConfigs.base(SaslMechanism.GSSAPI).serverHost(SaslConfigs.HOST)
-        .kerberosLogin(user.principal(), user.keytab()).build();
-    ConfigException e = assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config));
-    assertTrue(e.getMessage().startsWith("securethrift.sasl.kerberos.principal: not-a-service@" + kdc.realm()
-        + " cannot accept Kerberos connections as not-a-service/localhost: Failure to initialize security context: "),
-        e.getMessage());
-    assertTrue(e.getMessage().endsWith("; a server logs in as its service principal primary/host@REALM, with the host"
-        + " spelled as clients address it"), e.getMessage());
-    String renewal = "securethrift-kerberos-renewal " + user.principal();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.getName().equals(renewal)) {
-        t.join(10_000);
-        assertFalse(t.isAlive(), "the failed start left its renewal thread running");
-      }
-    }
-  }
-
-  @Test
   void malformedImpersonationRulesFailServerCreationNamingTheKey() {
     SecurityConfig config = SaslConfigs.digestServer().userImpersonation("proxy@EX.COM:alice@EX.COM")
         .hostImpersonation("gw1,,gw2").build();
     ConfigException e = assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config));
     assertEquals("securethrift.sasl.impersonation.hosts: 'gw1,,gw2' has an empty name; separate names with single"
         + " commas", e.getMessage());
-  }
-
-  @Test
-  void unknownPrincipalFailsTheLoginNamingIt(EmbeddedKdc kdc) {
-    var gone = kdc.principal("gone");
-    kdc.deletePrincipal("gone");
-    SecurityConfig config = SaslConfigs.base(SaslMechanism.GSSAPI, java.util.List.of(QualityOfProtection.AUTH))
-        .kerberosLogin(gone.principal(), gone.keytab()).build();
-    KerberosLoginException e = assertThrows(KerberosLoginException.class, () -> ClientTransportFactory.create(config));
-    assertTrue(e.getMessage().startsWith("Kerberos login of gone@" + kdc.realm() + " (realm " + kdc.realm()
-        + ") from keytab " + gone.keytab() + " failed: Client not found in Kerberos database"), e.getMessage());
-  }
-
-  @Test
-  void unknownServicePrincipalIsReportedByTheClient(EmbeddedKdc kdc) throws Exception {
-    SecurityConfig config = SaslConfigs.client(kdc, SaslMechanism.GSSAPI, QualityOfProtection.AUTH_CONF)
-        .toBuilder().serverPrimary("nosuchservice").build();
-    try (ClientTransportFactory factory = ClientTransportFactory.create(config)) {
-      TTransportException e = assertThrows(TTransportException.class,
-          () -> factory.open(SaslConfigs.HOST, server.port()));
-      assertTrue(e.getMessage().contains("Server not found in Kerberos database"), e.getMessage());
-    }
-    serverStillServes();
   }
 }

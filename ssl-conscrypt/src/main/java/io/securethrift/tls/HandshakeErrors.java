@@ -1,5 +1,6 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.EOFException;
@@ -79,8 +80,12 @@ final class HandshakeErrors {
       return "no TLS version in common: this side enables " + settings.protocols() + " ("
           + TlsPolicy.PROTOCOLS_KEY + ")";
     }
+    if (text.contains("no common named group") || text.contains("no_shared_group")) {
+      return "no key exchange group in common" + ecNote(settings);
+    }
     if (text.contains("no_shared_cipher") || text.contains("handshake_failure") || text.contains("no cipher suites")) {
-      return "no cipher suite in common (" + TlsPolicy.CIPHER_SUITES_KEY + ", " + TlsPolicy.PROTOCOLS_KEY + ")";
+      return "no cipher suite in common (" + TlsPolicy.CIPHER_SUITES_KEY + ", " + TlsPolicy.PROTOCOLS_KEY + ")"
+          + ecNote(settings);
     }
     if (text.contains("bad_certificate") || text.contains("certificate_unknown") || text.contains("unknown_ca")) {
       return "the " + otherSide + " rejected this side's certificate";
@@ -91,7 +96,18 @@ final class HandshakeErrors {
           + (role == Role.CLIENT ? " (is it a plaintext port, or does it refuse this client's certificate or TLS"
           + " versions?)" : "");
     }
-    return "TLS error";
+    return "TLS error" + ecNote(settings);
+  }
+
+  /**
+   * Why negotiation may have failed when this side is JSSE without EC: it then offers only finite-field key exchange
+   * and no ECDSA, which Conscrypt (BoringSSL) and many other peers do not accept; empty otherwise.
+   */
+  private static String ecNote(TlsSettings settings) {
+    if (EngineProviders.resolve(settings.engine()) != TlsEngine.JSSE || EcSupport.available()) {
+      return "";
+    }
+    return "; this side's JSSE offers no ECDHE key exchange or ECDSA signatures, because " + EcSupport.missing();
   }
 
   private static String messages(Throwable e) {

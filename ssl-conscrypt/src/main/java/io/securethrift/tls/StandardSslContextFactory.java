@@ -2,6 +2,7 @@ package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.SslContextFactory;
+import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.IOException;
@@ -53,7 +54,8 @@ public final class StandardSslContextFactory implements SslContextFactory {
     try {
       KeyManagerFactory factory = KeyManagerFactory.getInstance("PKIX");
       factory.init(store, password);
-      return factory.getKeyManagers();
+      return EngineProviders.resolve(settings.engine()) == TlsEngine.CONSCRYPT
+          ? ConscryptClientKeyManager.wrap(factory.getKeyManagers()) : factory.getKeyManagers();
     } finally {
       Arrays.fill(password, '\0');
     }

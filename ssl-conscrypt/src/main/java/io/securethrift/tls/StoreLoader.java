@@ -72,6 +72,7 @@ final class StoreLoader {
       KeyStore store = type == StoreType.PEM ? PemStore.keyStore(location, content, password)
           : load(location, type, content, password);
       String alias = chooseKey(location, store);
+      checkEcSupport(location.path(), alias, store);
       PrivateKey key = key(location.path(), store, alias, password);
       Certificate[] chain = store.getCertificateChain(alias);
       checkMatch(location.path(), alias, key, (X509Certificate) chain[0]);
@@ -150,6 +151,18 @@ final class StoreLoader {
     } catch (UnrecoverableKeyException e) {
       throw new UnrecoverableKeyException("cannot read the private key '" + alias + "' in " + file
           + ": wrong password");
+    }
+  }
+
+  /**
+   * Fails naming the missing EC provider when the key is EC and this JVM cannot read EC keys, which the key stores
+   * would otherwise report as a wrong password. The certificate says what the key is: reading it needs no EC provider.
+   */
+  private static void checkEcSupport(Path file, String alias, KeyStore store) throws GeneralSecurityException {
+    Certificate certificate = store.getCertificate(alias);
+    if (certificate != null && "EC".equals(certificate.getPublicKey().getAlgorithm()) && !EcSupport.available()) {
+      throw new GeneralSecurityException("cannot use the private key '" + alias + "' in " + file + ", an EC key: "
+          + EcSupport.missing());
     }
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Kerberos SASL against the embedded KDC: the server in its own JVM, the clients' JAAS built in code. */
+@RequiresGssapiSasl
 class SaslKerberosTest {
   @RegisterExtension
   static KdcExtension kdc = KdcExtension.builder().principals("zookeeper/localhost", "alice", "bob").build();

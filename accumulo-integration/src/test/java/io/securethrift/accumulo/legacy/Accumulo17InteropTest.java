@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
+import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecuredTransport;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (libthrift 0.9.1), configured from the files that cluster wrote ({@code client.conf}, {@code accumulo-site.xml}),
  * in each of 1.7's security levels. Each test starts and stops its own cluster (about 5 s).
  */
+@MiniCluster
 class Accumulo17InteropTest {
   @RegisterExtension static final KdcExtension KDC = KdcExtension.builder().build();
   private static final String ROOT_PASSWORD = "root-17";

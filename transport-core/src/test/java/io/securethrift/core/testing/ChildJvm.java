@@ -7,12 +7,19 @@ import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.lang.module.ModuleDescriptor;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The one launcher of child JVMs for tests and the benchmark harnesses: a Java process on this JVM's class path, for
@@ -78,6 +85,31 @@ public final class ChildJvm implements AutoCloseable {
 
     public Builder args(List<String> arguments) {
       args.addAll(arguments);
+      return this;
+    }
+
+    /**
+     * Starts the child without these JDK modules, as a jlink'd image built without them would run: {@code
+     * --limit-modules} with every other module of this runtime, less those that require an excluded one (which would
+     * bring it back).
+     */
+    public Builder withoutModules(String... modules) {
+      Set<String> excluded = new HashSet<>(Arrays.asList(modules));
+      Set<ModuleReference> system = ModuleFinder.ofSystem().findAll();
+      for (boolean grew = true; grew; ) {
+        grew = false;
+        for (ModuleReference module : system) {
+          ModuleDescriptor descriptor = module.descriptor();
+          if (!excluded.contains(descriptor.name())
+              && descriptor.requires().stream().anyMatch(r -> excluded.contains(r.name()))) {
+            excluded.add(descriptor.name());
+            grew = true;
+          }
+        }
+      }
+      jvmOptions.add("--limit-modules");
+      jvmOptions.add(system.stream().map(m -> m.descriptor().name()).filter(n -> !excluded.contains(n)).sorted()
+          .collect(Collectors.joining(",")));
       return this;
     }
 
