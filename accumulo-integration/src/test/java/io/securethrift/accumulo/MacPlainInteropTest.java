@@ -12,11 +12,13 @@ import org.apache.accumulo.core.clientImpl.thrift.ThriftSecurityException;
 import org.apache.accumulo.core.trace.thrift.TInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** securethrift's plain framed transport calling a real Accumulo 2.1 tablet server. */
+@Tag("minicluster")
 class MacPlainInteropTest {
   private static final Logger LOG = LoggerFactory.getLogger(MacPlainInteropTest.class);
   private static MiniAccumulo mac;

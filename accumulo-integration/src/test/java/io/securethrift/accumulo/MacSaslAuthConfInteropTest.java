@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import org.apache.thrift.transport.TTransportException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Kerberized Accumulo with {@code rpc.sasl.qop=auth-conf}, and a client that asks for less. */
+@Tag("minicluster")
 class MacSaslAuthConfInteropTest extends MacSaslInterop {
   @Override
   QualityOfProtection qop() {

@@ -16,6 +16,7 @@ import org.apache.accumulo.core.clientImpl.thrift.ThriftSecurityException;
 import org.apache.accumulo.core.trace.thrift.TInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -27,6 +28,7 @@ import org.slf4j.LoggerFactory;
  * {@code rpc.sasl.qop} is {@link #qop()}, configured from the cluster's own files. Each subclass starts one cluster for
  * its QOP: Accumulo accepts exactly the level it is configured with.
  */
+@Tag("minicluster")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class MacSaslInterop {
   private static final Logger LOG = LoggerFactory.getLogger(MacSaslInterop.class);

@@ -14,6 +14,7 @@ import java.util.Properties;
 import org.apache.accumulo.core.trace.thrift.TInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * securethrift's TLS transport calling a real Accumulo 2.1 tablet server that requires client certificates, with
  * the configuration read from the cluster's own files and hostname verification on (securethrift's default).
  */
+@Tag("minicluster")
 class MacTlsInteropTest {
   private static final Logger LOG = LoggerFactory.getLogger(MacTlsInteropTest.class);
   private static final char[] STORE_PASSWORD = "store-secret".toCharArray();
