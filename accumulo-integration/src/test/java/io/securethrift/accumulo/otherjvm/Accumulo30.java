@@ -26,8 +26,8 @@ import org.apache.thrift.TException;
  * <p>A setting that a server fixes when it starts ({@code rpc.sasl.qop}, TLS on or off, the JVM's TLS provider) can
  * differ per tablet server: {@link Builder#tabletServer} adds one with its own overrides, so one cluster serves
  * several modes instead of one cluster per mode. The manager talks to every tablet server with the cluster's own
- * settings; it cannot reach one whose mode differs and logs it as unresponsive, which leaves that server serving
- * clients (nothing is assigned to it once the cluster is up).
+ * settings; it cannot reach one whose mode differs and counts it as unresponsive, which leaves that server holding its
+ * lock and serving clients (all the tests need of it).
  */
 final class Accumulo30 {
   static final String ROOT_PASSWORD = "root-30";

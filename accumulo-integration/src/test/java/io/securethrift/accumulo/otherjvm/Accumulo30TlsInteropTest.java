@@ -58,8 +58,9 @@ class Accumulo30TlsInteropTest {
     mac = Accumulo30.cluster(config -> certificates.configure(config, STORE_PASSWORD))
         .tabletServer(CONSCRYPT, Map.of(Property.RPC_SSL_CIPHER_SUITES.getKey(), DropIn.SERVER_CIPHER_SUITES),
             Map.of("java.security.properties", ConscryptFirstProvider.writeSecurityFile(files).toString()))
-        // The manager calls every tablet server over TLS. A plain one reads the ClientHello as a frame of ~370 MB,
-        // and at the default limit (1G) its Thrift server dies allocating that in a 256 MB heap; 16M refuses it.
+        // The manager calls every tablet server over TLS. A plain one reads the ClientHello as the length of a
+        // ~370 MB frame; at the default limit (1G) its Thrift server tries to buffer it in a 256 MB heap and stops.
+        // 16M refuses the frame.
         .tabletServer(PLAIN, Map.of(Property.INSTANCE_RPC_SSL_ENABLED.getKey(), "false",
             Property.TSERV_MAX_MESSAGE_SIZE.getKey(), "16M"), Map.of())
         .classPath(Accumulo30.codeSource(ConscryptFirstProvider.class), Accumulo30.codeSource(Conscrypt.class))
