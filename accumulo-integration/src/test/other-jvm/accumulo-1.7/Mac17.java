@@ -28,7 +28,8 @@ public class Mac17 {
       MacLauncher.answer("SITE", new File(config.getConfDir(), "accumulo-site.xml").getAbsolutePath());
       MacLauncher.answer("CLIENT_CONF", config.getClientConfFile().getAbsolutePath());
       MacLauncher.answer("INSTANCE", instanceId);
-      MacLauncher.answer("TSERVER", MacLauncher.lockedTabletServer(cluster.getZooKeepers(), instanceId, s -> true));
+      MacLauncher.answer("TSERVER", MacLauncher.lockedTabletServer(cluster.getZooKeepers(), instanceId, "of the cluster",
+          server -> true));
       MacLauncher.readyUntilStandardInputCloses();
     } finally {
       cluster.stop();

@@ -48,10 +48,11 @@ public class Mac30 {
       MacLauncher.answer("INSTANCE", instanceId);
       MacLauncher.answer("LOGS", config.getLogDir().getAbsolutePath());
       MacLauncher.answer("TSERVER", MacLauncher.lockedTabletServer(cluster.getZooKeepers(), instanceId,
-          server -> !extraPorts.containsValue(port(server))));
+          "of the cluster", server -> !extraPorts.containsValue(port(server))));
       for (Map.Entry<String, String> extra : extraPorts.entrySet()) {
         MacLauncher.answer("TSERVER." + extra.getKey(), MacLauncher.lockedTabletServer(cluster.getZooKeepers(),
-            instanceId, server -> port(server).equals(extra.getValue())));
+            instanceId, "'" + extra.getKey() + "' on port " + extra.getValue(),
+            server -> port(server).equals(extra.getValue())));
         MacLauncher.answer("SITE." + extra.getKey(), siteFile(config, extra.getKey()).getAbsolutePath());
       }
       MacLauncher.readyUntilStandardInputCloses();
@@ -63,8 +64,8 @@ public class Mac30 {
 
   /**
    * Starts every extra tablet server at once, each on a port chosen here so the test can tell them apart, and returns
-   * their ports by name. MAC itself starts servers on site overrides the same way: a
-   * properties file of their own named by {@code -Daccumulo.properties}.
+   * their ports by name. MAC itself starts servers on site overrides the same way: a properties file of their own
+   * named by {@code -Daccumulo.properties}.
    */
   private static Map<String, String> startExtraTabletServers(MacLauncher launch, MiniAccumuloClusterImpl cluster)
       throws IOException {

@@ -113,8 +113,11 @@ final class MacLauncher {
   /**
    * Waits, by ZooKeeper watches, until a tablet server that {@code wanted} accepts ({@code host:port}) holds its
    * lock, which it takes once it serves RPC, and returns its address.
+   *
+   * @param what the server, for the error when it never takes its lock
    */
-  static String lockedTabletServer(String zooKeepers, String instanceId, Predicate<String> wanted) throws Exception {
+  static String lockedTabletServer(String zooKeepers, String instanceId, String what, Predicate<String> wanted)
+      throws Exception {
     ZooKeeper zk = new ZooKeeper(zooKeepers, ZOOKEEPER_SESSION_MILLIS, event -> { });
     try {
       String root = "/accumulo/" + instanceId + "/tservers";
@@ -128,8 +131,8 @@ final class MacLauncher {
         }
         changed.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
       }
-      throw new IllegalStateException("no wanted tablet server took its lock in ZooKeeper within "
-          + LOCK_WAIT_SECONDS + " s");
+      throw new IllegalStateException("the tablet server " + what + " took no lock in ZooKeeper within "
+          + LOCK_WAIT_SECONDS + " s; its standard output and error are in the cluster's logs directory");
     } finally {
       zk.close();
     }
