@@ -3,7 +3,6 @@ package io.securethrift.accumulo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
 import io.securethrift.accumulo.mac.ClusterCertificates;
 import io.securethrift.accumulo.mac.ConscryptServers;
 import io.securethrift.accumulo.mac.MiniCluster;
@@ -22,17 +21,13 @@ import org.slf4j.LoggerFactory;
  * {@code -Djava.security.properties} ({@link ConscryptServers}): the tablet server's Thrift server socket comes from
  * Conscrypt, and a JSSE client (Accumulo's own client in this JVM, which has no drop-in) still calls it.
  *
- * <p>The servers' {@code rpc.ssl.cipher.suites} include {@link DropIn#CONSCRYPT_ONLY_SUITE}: a JSSE server socket
- * refuses to enable it, and the server then cannot listen at all, so a tablet server that answers is Conscrypt's. The
- * other suites are ones JSSE clients offer, so the connection negotiates one of them.
+ * <p>The servers' {@code rpc.ssl.cipher.suites} are {@link DropIn#SERVER_CIPHER_SUITES}, so a tablet server that
+ * answers is Conscrypt's.
  */
 @MiniCluster
 class MacConscryptDropInTest {
   private static final Logger LOG = LoggerFactory.getLogger(MacConscryptDropInTest.class);
   private static final char[] STORE_PASSWORD = "store-secret".toCharArray();
-  /** Printed once per server JVM when the drop-in hands Thrift's server socket factory a Conscrypt context. */
-  private static final String THRIFT_ON_CONSCRYPT = ConscryptFirstProvider.NAME + ": SSLContext.TLSv1.2 is Conscrypt"
-      + " 2.9.0 (requested by org.apache.thrift.transport.TSSLTransportFactory)";
   @TempDir static Path files;
   private static MiniAccumulo mac;
 
@@ -41,8 +36,7 @@ class MacConscryptDropInTest {
     mac = MiniAccumulo.start(config -> {
       ClusterCertificates.issue(files, STORE_PASSWORD).configure(config, STORE_PASSWORD);
       ConscryptServers.install(config, files);
-      config.setProperty(Property.RPC_SSL_CIPHER_SUITES, String.join(",", DropIn.CONSCRYPT_ONLY_SUITE,
-          "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"));
+      config.setProperty(Property.RPC_SSL_CIPHER_SUITES, DropIn.SERVER_CIPHER_SUITES);
     });
     LOG.warn("MiniAccumuloCluster (ssl, Conscrypt drop-in) started in {} ms", mac.startTime().toMillis());
   }
@@ -59,7 +53,7 @@ class MacConscryptDropInTest {
     assertEquals("SunJSSE", SSLContext.getInstance("TLSv1.2").getProvider().getName(), "this JVM's client is JSSE");
     String tserver = mac.tabletServers().get(0);
     mac.client().instanceOperations().ping(tserver);
-    assertTrue(mac.tabletServerStandardError().contains(THRIFT_ON_CONSCRYPT),
+    assertTrue(mac.tabletServerStandardError().contains(DropIn.THRIFT_ON_CONSCRYPT),
         "the tablet server's standard error names the drop-in's SSLContext for Thrift");
   }
 }

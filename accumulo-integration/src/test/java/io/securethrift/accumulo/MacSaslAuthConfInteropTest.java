@@ -3,12 +3,14 @@ package io.securethrift.accumulo;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.Test;
 
 /** Kerberized Accumulo with {@code rpc.sasl.qop=auth-conf}, and a client that asks for less. */
+@MiniCluster
 class MacSaslAuthConfInteropTest extends MacSaslInterop {
   @Override
   QualityOfProtection qop() {

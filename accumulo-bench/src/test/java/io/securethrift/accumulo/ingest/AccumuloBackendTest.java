@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ class AccumuloBackendTest {
   @TempDir Path output;
 
   @Test
+  @Tag("minicluster")
   void writesAndVerifiesThroughAccumuloInPlainConscryptAndSaslModes() throws Exception {
     String report = new IngestBenchmark(settings(List.of("none", "ssl-conscrypt", "sasl-auth-conf"), Map.of())).run();
 

@@ -1,4 +1,4 @@
-package io.securethrift.accumulo.legacy;
+package io.securethrift.accumulo.otherjvm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
 import io.securethrift.accumulo.mac.MiniCluster;
+import io.securethrift.accumulo.otherjvm.OtherJvmMac.Line;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.Secret;
@@ -19,17 +19,11 @@ import io.securethrift.kdc.KerberosIdentity;
 import io.securethrift.kdc.ca.KeyStoreFormat;
 import io.securethrift.kdc.ca.LeafCertificateBuilder;
 import io.securethrift.kdc.ca.TestCertificateAuthority;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.zip.GZIPOutputStream;
-import org.apache.thrift.protocol.TCompactProtocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,15 +38,13 @@ class Accumulo17InteropTest {
   @RegisterExtension static final KdcExtension KDC = KdcExtension.builder().build();
   private static final String ROOT_PASSWORD = "root-17";
   private static final String STORE_PASSWORD = "store-17";
-  private static final String PASSWORD_TOKEN = "org.apache.accumulo.core.client.security.tokens.PasswordToken";
-  private static final String KERBEROS_TOKEN = "org.apache.accumulo.core.client.security.tokens.KerberosToken";
   private static final String HANDLERS = "site.instance.security.";
   private static final String HANDLER_PACKAGE = "org.apache.accumulo.server.security.handler.Kerberos";
 
   @Test
   void plainClientConf() throws Exception {
-    try (Mac17Process mac = Mac17Process.start(List.of("root.password=" + ROOT_PASSWORD), "")) {
-      SecurityConfig config = AccumuloSecurityConfig.fromClientConf(mac.clientConf());
+    try (OtherJvmMac mac = start(List.of("root.password=" + ROOT_PASSWORD), "")) {
+      SecurityConfig config = AccumuloSecurityConfig.fromClientConf(mac.file("CLIENT_CONF"));
       assertEquals(SecurityMode.NONE, config.mode());
       callWithPassword(config, mac);
     }
@@ -66,14 +58,14 @@ class Accumulo17InteropTest {
     char[] password = STORE_PASSWORD.toCharArray();
     Path keyStore = server.issue().writeKeyStore(certs, "server", KeyStoreFormat.JKS, password);
     Path trustStore = ca.writeTrustStore(certs, KeyStoreFormat.JKS, password);
-    try (Mac17Process mac = Mac17Process.start(List.of("root.password=" + ROOT_PASSWORD,
+    try (OtherJvmMac mac = start(List.of("root.password=" + ROOT_PASSWORD,
         "site.instance.rpc.ssl.enabled=true", "site.instance.rpc.ssl.clientAuth=true",
         "site.rpc.javax.net.ssl.keyStore=" + keyStore, "site.rpc.javax.net.ssl.keyStorePassword=" + STORE_PASSWORD,
         "site.rpc.javax.net.ssl.trustStore=" + trustStore,
         "site.rpc.javax.net.ssl.trustStorePassword=" + STORE_PASSWORD,
         // 1.7's defaults are TLSv1 and TLSv1.1, which JDK 17 disables.
         "site.rpc.ssl.client.protocol=TLSv1.2", "site.rpc.ssl.server.enabled.protocols=TLSv1.2,TLSv1.3"), "")) {
-      SecurityConfig config = AccumuloSecurityConfig.fromSiteXml(mac.siteXml());
+      SecurityConfig config = AccumuloSecurityConfig.fromSiteXml(mac.file("SITE"));
       assertEquals(SecurityMode.TLS, config.mode());
       callWithPassword(config, mac);
       SecurityConfig withoutCertificate = SecurityConfig.builder().mode(SecurityMode.TLS)
@@ -92,7 +84,7 @@ class Accumulo17InteropTest {
     KerberosIdentity root = kdc.principal("root");
     String jvm = "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED -Djava.security.krb5.conf="
         + kdc.krb5Conf();
-    try (Mac17Process mac = Mac17Process.start(List.of("root.password=" + ROOT_PASSWORD,
+    try (OtherJvmMac mac = start(List.of("root.password=" + ROOT_PASSWORD,
         "root.user=" + root.principal(), "core-site.kerberos=true",
         HANDLERS + "authenticator=" + HANDLER_PACKAGE + "Authenticator",
         HANDLERS + "authorizor=" + HANDLER_PACKAGE + "Authorizor",
@@ -100,86 +92,39 @@ class Accumulo17InteropTest {
         "site.instance.rpc.sasl.enabled=true", "site.rpc.sasl.qop=auth-conf",
         "site.general.kerberos.principal=" + service.principal(),
         "site.general.kerberos.keytab=" + service.keytab()), jvm)) {
-      SecurityConfig config = AccumuloSecurityConfig.fromClientConf(mac.clientConf()).toBuilder()
+      SecurityConfig config = AccumuloSecurityConfig.fromClientConf(mac.file("CLIENT_CONF")).toBuilder()
           .kerberosLogin(root.principal(), root.keytab()).build();
       assertEquals(SecurityMode.SASL, config.mode());
       assertEquals(List.of(QualityOfProtection.AUTH_CONF), config.sasl().qop());
-      try (Connection c = Connection.open(config, mac)) {
-        assertEquals(QualityOfProtection.AUTH_CONF, c.transport.peerIdentity().qop().orElseThrow());
-        assertEquals(mac.instanceId(), c.service.getInstanceId());
-        assertTrue(c.service.authenticate(kerberos(root.principal(), mac)));
-        assertThrows(ClientService17.SecurityException.class,
-            () -> c.service.authenticate(kerberos(kdc.qualify("mallory"), mac)),
+      try (ClientTransportFactory factory = ClientTransportFactory.create(config);
+          ClientServiceCalls calls = ClientServiceCalls.open(factory, mac.tabletServer(), false)) {
+        assertEquals(QualityOfProtection.AUTH_CONF, calls.transport().peerIdentity().qop().orElseThrow());
+        assertEquals(mac.instanceId(), calls.getInstanceId());
+        assertTrue(calls.authenticate(ClientServiceCalls.kerberos(root.principal(), mac.instanceId())));
+        assertThrows(ClientServiceCalls.SecurityException.class,
+            () -> calls.authenticate(ClientServiceCalls.kerberos(kdc.qualify("mallory"), mac.instanceId())),
             "the credentials must name the principal the SASL session authenticated");
       }
     }
   }
 
-  private static void callWithPassword(SecurityConfig config, Mac17Process mac) throws Exception {
-    try (Connection c = Connection.open(config, mac)) {
-      assertEquals(config.mode(), c.transport.peerIdentity().mode());
-      assertEquals(mac.instanceId(), c.service.getInstanceId());
-      assertTrue(c.service.authenticate(password("root", ROOT_PASSWORD, mac)));
-      assertThrows(ClientService17.SecurityException.class,
-          () -> c.service.authenticate(password("root", "wrong", mac)));
-    }
+  private static OtherJvmMac start(List<String> settings, String jvmOptions) throws IOException {
+    return OtherJvmMac.start(Line.ACCUMULO_1_7, settings, List.of(), jvmOptions);
   }
 
-  /** A 1.7 {@code PasswordToken} serializes as Hadoop's compressed byte array: length, then gzip of the password. */
-  private static ClientService17.Credentials password(String user, String password, Mac17Process mac)
-      throws IOException {
-    ByteArrayOutputStream gzip = new ByteArrayOutputStream();
-    try (GZIPOutputStream out = new GZIPOutputStream(gzip)) {
-      out.write(password.getBytes(StandardCharsets.UTF_8));
+  private static void callWithPassword(SecurityConfig config, OtherJvmMac mac) throws Exception {
+    try (ClientTransportFactory factory = ClientTransportFactory.create(config);
+        ClientServiceCalls calls = ClientServiceCalls.open(factory, mac.tabletServer(), false)) {
+      assertEquals(config.mode(), calls.transport().peerIdentity().mode());
+      assertEquals(mac.instanceId(), calls.getInstanceId());
+      assertTrue(calls.authenticate(ClientServiceCalls.password("root", ROOT_PASSWORD, mac.instanceId())));
+      assertThrows(ClientServiceCalls.SecurityException.class,
+          () -> calls.authenticate(ClientServiceCalls.password("root", "wrong", mac.instanceId())));
     }
-    ByteArrayOutputStream token = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(token)) {
-      out.writeInt(gzip.size());
-      gzip.writeTo(out);
-    }
-    return new ClientService17.Credentials(user, PASSWORD_TOKEN, token.toByteArray(), mac.instanceId());
-  }
-
-  /** A 1.7 {@code KerberosToken} serializes as its version number, 1; the identity comes from the SASL session. */
-  private static ClientService17.Credentials kerberos(String principal, Mac17Process mac) {
-    return new ClientService17.Credentials(principal, KERBEROS_TOKEN, new byte[] {0, 0, 0, 1}, mac.instanceId());
   }
 
   private static LinkedHashSet<String> localNames() throws IOException {
     InetAddress local = InetAddress.getLocalHost();
     return new LinkedHashSet<>(List.of("localhost", "127.0.0.1", local.getHostName(), local.getCanonicalHostName()));
-  }
-
-  /** One securethrift connection to the 1.7 tablet server and the hand-written client on it. */
-  private static final class Connection implements AutoCloseable {
-    private final ClientTransportFactory factory;
-    private final SecuredTransport transport;
-    private final ClientService17 service;
-
-    private Connection(ClientTransportFactory factory, SecuredTransport transport, ClientService17 service) {
-      this.factory = factory;
-      this.transport = transport;
-      this.service = service;
-    }
-
-    static Connection open(SecurityConfig config, Mac17Process mac) throws Exception {
-      String address = mac.tabletServer();
-      int colon = address.lastIndexOf(':');
-      ClientTransportFactory factory = ClientTransportFactory.create(config);
-      try {
-        SecuredTransport transport = factory.open(address.substring(0, colon),
-            Integer.parseInt(address.substring(colon + 1)));
-        return new Connection(factory, transport, new ClientService17(new TCompactProtocol(transport)));
-      } catch (Exception e) {
-        factory.close();
-        throw e;
-      }
-    }
-
-    @Override
-    public void close() {
-      transport.close();
-      factory.close();
-    }
   }
 }
