@@ -47,6 +47,11 @@ public final class ClusterCertificates {
         ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password));
   }
 
+  /** The test CA's trust store, for clients that call the cluster's tablet servers directly. */
+  public Path trustStore() {
+    return trustStore;
+  }
+
   /**
    * Two-way TLS (client certificates) with these stores: the site properties of every server and the {@code ssl.*}
    * client properties MAC's own client needs to reach them.
