@@ -131,6 +131,10 @@ final class ClientNegotiation {
     if (!accepted.contains(qop)) {
       throw refuse(QopLists.noCommonLevel(accepted, qop + " and none of the client's levels"));
     }
+    Optional<String> tooSmall = QopLists.bufferRefusal(sasl, qop, "server");
+    if (tooSmall.isPresent()) {
+      throw refuse(tooSmall.get());
+    }
     return qop;
   }
 

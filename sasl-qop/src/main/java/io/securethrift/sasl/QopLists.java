@@ -4,6 +4,7 @@ import io.securethrift.core.QualityOfProtection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import javax.security.sasl.Sasl;
 
 /**
@@ -66,5 +67,36 @@ final class QopLists {
   static String noCommonLevel(List<QualityOfProtection> client, String server) {
     return "no SASL quality of protection acceptable to both sides: client accepts " + describe(client)
         + ", server offers " + server;
+  }
+
+  /**
+   * The largest plain chunk one wrapped token may carry, as the mechanism computed it from the peer's max buffer
+   * minus its wrapping overhead ({@code javax.security.sasl.rawsendsize}); empty when the mechanism states none.
+   */
+  static OptionalInt rawSendSize(SaslEndpoint sasl) {
+    Object negotiated = sasl.negotiatedProperty(Sasl.RAW_SEND_SIZE);
+    if (negotiated instanceof String) {
+      try {
+        return OptionalInt.of(Integer.parseInt((String) negotiated));
+      } catch (NumberFormatException ignored) {
+        // A mechanism that states no usable size sets no limit of its own.
+      }
+    }
+    return OptionalInt.empty();
+  }
+
+  /**
+   * Why a complete negotiation must be refused: under a wrapping QOP, the peer's max buffer is no larger than the
+   * wrapping overhead, so no token could carry a byte of payload; empty when tokens fit.
+   */
+  static Optional<String> bufferRefusal(SaslEndpoint sasl, QualityOfProtection qop, String peer) {
+    OptionalInt size = rawSendSize(sasl);
+    if (!qop.wrapsMessages() || size.isEmpty() || size.getAsInt() > 0) {
+      return Optional.empty();
+    }
+    return Optional.of("the " + peer + "'s SASL max buffer is too small to carry one byte of " + qop + " payload"
+        + " (the mechanism's raw send size comes out at " + size.getAsInt() + " bytes, the wrapping overhead fills"
+        + " the whole buffer); the " + peer + " must advertise a larger max buffer (javax.security.sasl.maxbuffer,"
+        + " Cyrus SASL's maxbufsize)");
   }
 }

@@ -5,7 +5,7 @@ import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.internal.FrameTransport;
 import java.util.Arrays;
-import javax.security.sasl.Sasl;
+import java.util.OptionalInt;
 import javax.security.sasl.SaslException;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
@@ -41,22 +41,16 @@ final class SaslTransport extends FrameTransport {
 
   /**
    * The mechanism's raw send size (what the peer can take, minus wrapping overhead); bounded by our own frame
-   * limit with room for that overhead, since the peer probably runs the same limit.
+   * limit with room for that overhead, since the peer probably runs the same limit. Both negotiations refuse a size
+   * of 0 or less ({@link QopLists#bufferRefusal}), so any size stated here is honoured.
    */
   private static int rawSendSize(SaslEndpoint sasl, int maxFrameSize) {
     int limit = maxFrameSize - 1024;
-    Object negotiated = sasl.negotiatedProperty(Sasl.RAW_SEND_SIZE);
-    if (negotiated instanceof String) {
-      try {
-        int size = Integer.parseInt((String) negotiated);
-        if (size > 0) {
-          return Math.min(size, limit);
-        }
-      } catch (NumberFormatException ignored) {
-        // Fall through to our own limit: a mechanism that states no size takes any.
-      }
+    OptionalInt negotiated = QopLists.rawSendSize(sasl);
+    if (negotiated.isPresent() && negotiated.getAsInt() <= 0) {
+      throw new IllegalStateException("negotiation accepted a raw send size of " + negotiated.getAsInt());
     }
-    return limit;
+    return negotiated.isPresent() ? Math.min(negotiated.getAsInt(), limit) : limit;
   }
 
   /** Largest number of plain bytes sent in one frame: the negotiated raw send size when wrapping. */

@@ -66,7 +66,7 @@ final class ServerCallbacks implements CallbackHandler {
     }
     Optional<byte[]> password = secrets.passwordFor(identifier);
     if (password.isEmpty()) {
-      throw new SaslException("unknown or expired delegation token");
+      throw new UnknownTokenException();
     }
     return Base64.getEncoder().encodeToString(password.get()).toCharArray();
   }

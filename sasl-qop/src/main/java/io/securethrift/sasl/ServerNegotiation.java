@@ -1,12 +1,15 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.AuthFailure;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.spi.HandshakeFailure;
 import io.securethrift.sasl.Negotiation.Message;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 import javax.security.sasl.SaslException;
@@ -43,30 +46,36 @@ final class ServerNegotiation {
   Negotiated run(ServerFactory factory) throws TTransportException {
     String mechanism = "SASL";
     SaslEndpoint endpoint = null;
+    // What the peer had seen when it failed: the server's QOP offer, and whether it sent anything at all.
+    boolean started = false;
+    boolean offerSent = false;
+    boolean challenged = false;
     try {
       Message start = negotiation.receive();
+      started = true;
       if (start.status() != NegotiationStatus.START) {
-        throw refuse("expected START, got " + start.status());
+        throw refuse(AuthFailure.SASL_BAD, "expected START, got " + start.status());
       }
       String name = new String(start.payload(), StandardCharsets.US_ASCII);
       if (!MECHANISM_NAME.matcher(name).matches()) {
-        throw refuse("invalid SASL mechanism name (" + start.payload().length + " bytes)");
+        throw refuse(AuthFailure.SASL_BAD, "invalid SASL mechanism name (" + start.payload().length + " bytes)");
       }
       endpoint = factory.create(name);
       if (endpoint == null) {
-        throw refuse("Unsupported mechanism type " + name);
+        throw refuse(AuthFailure.SASL_BAD, "Unsupported mechanism type " + name);
       }
       mechanism = name;
       while (true) {
         Message message = negotiation.receive();
         if (message.status() != NegotiationStatus.OK && message.status() != NegotiationStatus.COMPLETE) {
-          throw refuse("expected OK or COMPLETE, got " + message.status());
+          throw refuse(AuthFailure.SASL_BAD, "expected OK or COMPLETE, got " + message.status());
         }
         byte[] challenge = endpoint.evaluate(message.payload());
         if (endpoint.isComplete()) {
           QualityOfProtection qop = QopLists.negotiated(endpoint);
           if (!accepted.contains(qop)) {
-            throw refuse("client selected " + qop + ", but server accepts " + QopLists.describe(accepted));
+            throw refuse(AuthFailure.QOP_REFUSED_BY_SERVER, "client selected " + qop + ", but server accepts "
+                + QopLists.describe(accepted));
           }
           DigestCiphers cipher = null;
           if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && qop == QualityOfProtection.AUTH_CONF) {
@@ -74,22 +83,36 @@ final class ServerNegotiation {
             cipher = DigestCiphers.negotiated(endpoint, message.payload());
             Optional<String> weak = cipher.refusal(minimumStrength, "client");
             if (weak.isPresent()) {
-              throw refuse(weak.get());
+              throw refuse(AuthFailure.QOP_REFUSED_BY_SERVER, weak.get());
             }
+          }
+          Optional<String> tooSmall = QopLists.bufferRefusal(endpoint, qop, "client");
+          if (tooSmall.isPresent()) {
+            throw refuse(AuthFailure.SASL_BAD, tooSmall.get());
           }
           negotiation.sendAndFlush(NegotiationStatus.COMPLETE, challenge);
           return new Negotiated(endpoint, mechanism, qop, cipher);
         }
         if (message.status() == NegotiationStatus.COMPLETE) {
-          throw refuse("client reported COMPLETE before the server's " + mechanism + " mechanism completed");
+          throw refuse(AuthFailure.SASL_BAD, "client reported COMPLETE before the server's " + mechanism
+              + " mechanism completed");
         }
         negotiation.sendAndFlush(NegotiationStatus.OK, challenge);
+        // DIGEST-MD5's first challenge lists the QOPs; GSSAPI's offer is its one wrap token (RFC 4752).
+        offerSent = mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) ? !challenged
+            : GssTokens.isWrapToken(challenge);
+        challenged = true;
       }
     } catch (SaslException e) {
       dispose(endpoint);
       String reason = PeerText.describe(e);
       negotiation.reportFailure(NegotiationStatus.BAD, reason + qopHint(reason));
-      throw failed(mechanism, reason + qopHint(reason), Describe.loggable(e));
+      AuthFailure cause = has(e, UnknownTokenException.class) ? AuthFailure.UNKNOWN_PRINCIPAL
+          : mentionsProtection(reason) ? AuthFailure.QOP_REFUSED_BY_SERVER : AuthFailure.SASL_BAD;
+      throw failed(cause, mechanism, reason + qopHint(reason), Describe.loggable(e));
+    } catch (Refused e) {
+      dispose(endpoint);
+      throw failed(e.cause, mechanism, e.getMessage(), null);
     } catch (TTransportException | RuntimeException e) {
       dispose(endpoint);
       if (e instanceof TTransportException && !(e instanceof PeerFailure)
@@ -98,19 +121,66 @@ final class ServerNegotiation {
       }
       // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.
       if (e instanceof RuntimeException) {
-        throw failed(mechanism, PeerText.describe(e), Describe.loggable(e));
+        throw failed(AuthFailure.SASL_BAD, mechanism, PeerText.describe(e), Describe.loggable(e));
       }
-      throw failed(mechanism, e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : ""), e);
+      TTransportException t = (TTransportException) e;
+      if (t.getType() == TTransportException.END_OF_FILE && !(t instanceof PeerFailure)) {
+        if (!started) {
+          throw failed(AuthFailure.CLOSED_BEFORE_HANDSHAKE, mechanism, "the client closed the connection before"
+              + " it sent a whole START message: " + t.getMessage(), t);
+        }
+        if (offerSent) {
+          throw failed(AuthFailure.QOP_REFUSED_BY_PEER, mechanism, "the client closed the connection right after"
+              + " the server offered " + QopLists.describe(accepted) + ": it accepts none of them (a Cyrus SASL"
+              + " client whose minssf and maxssf rule them all out closes like this); compare securethrift.sasl.qop"
+              + " on both sides: " + t.getMessage(), t);
+        }
+      }
+      if (t instanceof PeerFailure) {
+        throw failed(mentionsProtection(t.getMessage()) ? AuthFailure.QOP_REFUSED_BY_PEER : AuthFailure.SASL_BAD,
+            mechanism, t.getMessage() + qopHint(t.getMessage()), t);
+      }
+      // Timeouts, limits and closed connections: transport-core tells them apart from the exception itself.
+      throw failed(null, mechanism, t.getMessage(), t);
     }
   }
 
-  private TTransportException refuse(String reason) {
+  /** A refusal decided by this server, already reported to the client with BAD. */
+  private static final class Refused extends TTransportException {
+    private static final long serialVersionUID = 1L;
+    private final transient AuthFailure cause;
+
+    Refused(AuthFailure cause, String reason) {
+      super(TTransportException.UNKNOWN, reason);
+      this.cause = cause;
+    }
+  }
+
+  private Refused refuse(AuthFailure cause, String reason) {
     negotiation.reportFailure(NegotiationStatus.BAD, reason);
-    return new TTransportException(TTransportException.UNKNOWN, reason);
+    return new Refused(cause, reason);
   }
 
   private String qopHint(String reason) {
-    return reason.contains("protection") ? " (server accepts " + QopLists.describe(accepted) + ")" : "";
+    return mentionsProtection(reason) ? " (server accepts " + QopLists.describe(accepted) + ")" : "";
+  }
+
+  /**
+   * Whether a failure's text is about the protection level: the JDK's wording ("No common protection layer", "Client
+   * selected unsupported protection") and Cyrus SASL's ("security layer", "ssf"), either side's.
+   */
+  private static boolean mentionsProtection(String reason) {
+    String r = reason.toLowerCase(Locale.ROOT);
+    return r.contains("protection") || r.contains("security layer") || r.contains("ssf") || r.contains(" qop");
+  }
+
+  private static boolean has(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void dispose(SaslEndpoint endpoint) {
@@ -119,8 +189,13 @@ final class ServerNegotiation {
     }
   }
 
-  private TTransportException failed(String mechanism, String detail, Throwable cause) {
-    return new TTransportException(TTransportException.UNKNOWN, mechanism + " negotiation with " + client
-        + " failed: " + detail, cause);
+  /**
+   * The negotiation's failure, for transport-core: {@code cause} (when this side can tell it) travels as a
+   * {@link HandshakeFailure} in the cause chain, which the server's audit reads.
+   */
+  private TTransportException failed(AuthFailure cause, String mechanism, String detail, Throwable error) {
+    String message = mechanism + " negotiation with " + client + " failed: " + detail;
+    return new TTransportException(TTransportException.UNKNOWN, message,
+        cause == null ? error : new HandshakeFailure(cause, message, error));
   }
 }

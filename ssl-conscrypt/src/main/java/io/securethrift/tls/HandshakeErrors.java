@@ -1,7 +1,9 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.AuthFailure;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.core.spi.HandshakeFailure;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.EOFException;
 import java.io.IOException;
@@ -23,7 +25,28 @@ import javax.net.ssl.SSLHandshakeException;
  * have to know either. The engine's own text stays in the cause, escaped by {@link EngineErrors}.
  */
 final class HandshakeErrors {
+  /**
+   * A server's explanation when the client closed without an alert. Neither engine says whether the client had sent
+   * any byte, so it stands for a connection closed before a handshake really began: port scanners and TCP health
+   * checks close like this, while a client that rejects the server sends an alert.
+   */
+  private static final String CLIENT_CLOSED = "the client closed the connection before completing the TLS"
+      + " handshake, without a TLS alert";
+
   private HandshakeErrors() {}
+
+  /**
+   * The exception a server's layer throws for a failed handshake: {@link #explain}'s, classified for the audit as a
+   * timeout, a connection closed before the handshake, or a TLS alert.
+   */
+  static HandshakeFailure serverFailure(IOException e, TlsSettings settings, String peer,
+      Optional<X509Certificate> rejected) {
+    SSLHandshakeException explained = explain(e, Role.SERVER, settings, peer, rejected);
+    AuthFailure reason = has(e, SocketTimeoutException.class) ? AuthFailure.TIMEOUT
+        : CLIENT_CLOSED.equals(explanation(e, Role.SERVER, settings)) ? AuthFailure.CLOSED_BEFORE_HANDSHAKE
+        : AuthFailure.TLS_ALERT;
+    return new HandshakeFailure(reason, explained.getMessage(), explained);
+  }
 
   /**
    * The exception to throw for a failed handshake.
@@ -92,9 +115,8 @@ final class HandshakeErrors {
     }
     if (has(e, EOFException.class) || has(e, SocketException.class) || text.contains("terminated the handshake")
         || text.contains("connection reset") || text.contains("closed")) {
-      return "the " + otherSide + " closed the connection during the TLS handshake"
-          + (role == Role.CLIENT ? " (is it a plaintext port, or does it refuse this client's certificate or TLS"
-          + " versions?)" : "");
+      return role == Role.CLIENT ? "the server closed the connection during the TLS handshake (is it a plaintext"
+          + " port, or does it refuse this client's certificate or TLS versions?)" : CLIENT_CLOSED;
     }
     return "TLS error" + ecNote(settings);
   }

@@ -14,6 +14,7 @@ import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
@@ -60,7 +61,9 @@ final class TlsStreamLayer implements StreamLayer {
     try {
       tls.startHandshake();
     } catch (IOException e) {
-      throw HandshakeErrors.explain(e, role, settings, peer, HandshakeTrustManager.rejectedCertificate());
+      Optional<X509Certificate> rejected = HandshakeTrustManager.rejectedCertificate();
+      throw role == Role.SERVER ? HandshakeErrors.serverFailure(e, settings, peer, rejected)
+          : HandshakeErrors.explain(e, role, settings, peer, rejected);
     } finally {
       verified = HandshakeTrustManager.endHandshake();
     }

@@ -154,7 +154,13 @@ public enum ConfigProperty {
       Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
       "Largest SASL negotiation message accepted before authentication (Kerberos tokens are a few KiB).",
       (b, v) -> b.maxNegotiationMessageSize(Values.size(keyOf("LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE"), v)),
-      c -> Values.formatSize(c.limits().maxNegotiationMessageSize()));
+      c -> Values.formatSize(c.limits().maxNegotiationMessageSize())),
+
+  AUDIT_FORMAT("securethrift.audit.format", Type.CHOICE, "text",
+      Validator.oneOf(AuditFormat.values(), AuditFormat::token),
+      "Layout of a server's audit log lines (logger securethrift.audit, one line per handshake outcome): text"
+          + " (key=value pairs) or json (one object per line). See docs/audit.md.",
+      (b, v) -> b.auditFormat(AuditFormat.parse(keyOf("AUDIT_FORMAT"), v)), c -> c.auditFormat().token());
 
   /** The form a setting's value takes in a properties file. */
   public enum Type {

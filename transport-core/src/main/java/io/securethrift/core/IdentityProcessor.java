@@ -3,6 +3,7 @@ package io.securethrift.core;
 import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TProtocolException;
 import org.apache.thrift.transport.TTransportException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,10 +30,12 @@ final class IdentityProcessor implements TProcessor {
     TProtocol bounded = FrameBoundedProtocol.wrap(in);
     try {
       PeerIdentity.runAs(transport.peerIdentity(), () -> delegate.process(bounded, out));
-    } catch (RuntimeException e) {
-      // Generated processors catch what a handler throws, so a RuntimeException here comes from reading the call:
-      // libthrift 0.17's readers index past the frame on malformed input (an overlong varint, a negative length).
-      // It is the peer's doing, so it ends the connection with one WARN rather than an ERROR and a stack trace.
+    } catch (RuntimeException | TProtocolException e) {
+      // Generated processors catch what a handler throws, and answer a malformed argument list with an exception
+      // reply, so what gets here comes from reading the call: a message header that is not the protocol's (a bad
+      // protocol id or version), or libthrift 0.17's readers indexing past the frame on malformed input (an overlong
+      // varint, a negative length). It is the peer's doing, so it ends the connection with one WARN; libthrift's
+      // loop would log an ERROR and a stack trace for anything but an end of file.
       String peer = String.valueOf(transport.peerIdentity().remoteAddress());
       LOG.warn("closing connection with {}: malformed message ({})", peer, PeerText.sanitize(e.toString()));
       transport.close();

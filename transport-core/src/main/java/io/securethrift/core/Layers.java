@@ -8,6 +8,7 @@ import io.securethrift.core.spi.SecureStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.function.Function;
@@ -65,29 +66,47 @@ final class Layers implements AutoCloseable {
    * why; a handshake cut short by the deadline says so and names the timeout setting.
    */
   SecuredTransport handshake(Socket socket, String host, String peer) throws TTransportException {
+    return handshake(socket, host, peer, null);
+  }
+
+  /**
+   * {@link #handshake(Socket, String, String)} that also reports the outcome to a server's {@code audit}, with the
+   * stage that failed and the time taken; null on clients.
+   */
+  SecuredTransport handshake(Socket socket, String host, String peer, HandshakeAudit audit)
+      throws TTransportException {
     Timeouts timeouts = config.timeouts();
+    long start = System.nanoTime();
+    HandshakeAudit.Stage stage = config.mode().usesTls() ? HandshakeAudit.Stage.TLS : HandshakeAudit.Stage.SASL;
     try (HandshakeDeadline deadline = HandshakeDeadline.arm(socket, timeouts.handshake())) {
       try {
         socket.setSoTimeout(millis(timeouts.handshake()));
         SecureStream secured = stream.open(socket, host);
+        stage = HandshakeAudit.Stage.SASL;
         SecuredTransport transport = message.open(new SocketTransport(secured.socket()), secured.identity(), host);
         secured.socket().setSoTimeout(millis(timeouts.read()));
+        if (audit != null) {
+          audit.succeeded(transport.peerIdentity(), Duration.ofNanos(System.nanoTime() - start));
+        }
         return transport;
       } catch (IOException | TTransportException | RuntimeException e) {
         closeQuietly(socket);
-        if (deadline.expired()) {
-          throw new TTransportException(TTransportException.TIMED_OUT, "handshake with " + peer
-              + " did not complete within " + Values.formatDuration(timeouts.handshake()) + " ("
-              + ConfigProperty.TIMEOUT_HANDSHAKE.key() + ")");
-        }
-        throw e instanceof TTransportException ? (TTransportException) e
+        TTransportException failure = deadline.expired()
+            ? new TTransportException(TTransportException.TIMED_OUT, "handshake with " + peer
+                + " did not complete within " + Values.formatDuration(timeouts.handshake()) + " ("
+                + ConfigProperty.TIMEOUT_HANDSHAKE.key() + ")")
+            : e instanceof TTransportException ? (TTransportException) e
             : new TTransportException(TTransportException.UNKNOWN, "handshake with " + peer + " failed: "
                 + PeerText.describe(e), e);
+        if (audit != null) {
+          audit.failed(socket.getRemoteSocketAddress(), stage, failure, Duration.ofNanos(System.nanoTime() - start));
+        }
+        throw failure;
       }
     }
   }
 
-  private static int millis(java.time.Duration d) {
+  private static int millis(Duration d) {
     return (int) Math.min(Integer.MAX_VALUE, d.toMillis());
   }
 

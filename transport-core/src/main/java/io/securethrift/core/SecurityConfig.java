@@ -32,13 +32,16 @@ public final class SecurityConfig {
   private final SaslSettings sasl;
   private final Timeouts timeouts;
   private final Limits limits;
+  private final AuditFormat auditFormat;
 
-  private SecurityConfig(SecurityMode mode, TlsSettings tls, SaslSettings sasl, Timeouts timeouts, Limits limits) {
+  private SecurityConfig(SecurityMode mode, TlsSettings tls, SaslSettings sasl, Timeouts timeouts, Limits limits,
+      AuditFormat auditFormat) {
     this.mode = mode;
     this.tls = tls;
     this.sasl = sasl;
     this.timeouts = timeouts;
     this.limits = limits;
+    this.auditFormat = auditFormat;
   }
 
   /** A builder starting from every setting's default, which {@link ConfigProperty} lists. */
@@ -83,6 +86,11 @@ public final class SecurityConfig {
   /** Frame and negotiation message size limits. */
   public Limits limits() {
     return limits;
+  }
+
+  /** The layout of a server's audit log lines ({@code securethrift.audit.format}). */
+  public AuditFormat auditFormat() {
+    return auditFormat;
   }
 
   /**
@@ -156,6 +164,7 @@ public final class SecurityConfig {
     private Duration handshakeTimeout;
     private long maxFrameSize;
     private long maxNegotiationMessageSize;
+    private AuditFormat auditFormat;
 
     /** Starts from the defaults, which {@link ConfigProperty} defines. */
     private Builder() {
@@ -198,6 +207,7 @@ public final class SecurityConfig {
       handshakeTimeout = c.timeouts.handshake();
       maxFrameSize = c.limits.maxFrameSize();
       maxNegotiationMessageSize = c.limits.maxNegotiationMessageSize();
+      auditFormat = c.auditFormat;
     }
 
     /**
@@ -515,6 +525,12 @@ public final class SecurityConfig {
       return this;
     }
 
+    /** Layout of a server's audit log lines ({@code securethrift.audit.format}); default {@link AuditFormat#TEXT}. */
+    public Builder auditFormat(AuditFormat format) {
+      this.auditFormat = Objects.requireNonNull(format);
+      return this;
+    }
+
     /** Validates every setting and returns the immutable configuration. */
     public SecurityConfig build() {
       TlsSettings tls = new TlsSettings(tlsEngine, ConfigProperty.TLS_PROTOCOLS.valid(tlsProtocols),
@@ -536,7 +552,8 @@ public final class SecurityConfig {
           ConfigProperty.TIMEOUT_READ.valid(readTimeout), ConfigProperty.TIMEOUT_HANDSHAKE.valid(handshakeTimeout));
       int frame = (int) (long) ConfigProperty.LIMIT_MAX_FRAME_SIZE.valid(maxFrameSize);
       int negotiation = validNegotiationSize(frame);
-      SecurityConfig config = new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation));
+      SecurityConfig config = new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation),
+          auditFormat);
       logWeakSuites(tls.cipherSuites());
       return config;
     }

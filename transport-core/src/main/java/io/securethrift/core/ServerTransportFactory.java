@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.SocketException;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -16,8 +18,6 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.TTransportFactory;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What a Thrift server needs to accept secured connections for one {@link SecurityConfig}: a listening socket, a
@@ -32,10 +32,10 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class ServerTransportFactory implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(ServerTransportFactory.class);
   private static final int BACKLOG = 128;
 
   private final Layers layers;
+  private final HandshakeAudit audit;
   /**
    * Thrift servers ask the factory twice per connection, for the input and the output transport, and both must be the
    * one secured transport: a second handshake on the same socket would fail. The first call secures, the second takes
@@ -56,6 +56,7 @@ public final class ServerTransportFactory implements AutoCloseable {
 
   private ServerTransportFactory(Layers layers) {
     this.layers = layers;
+    this.audit = new HandshakeAudit(layers.config(), System::nanoTime);
   }
 
   /** Checks the server-side settings of {@code config} (a TLS server needs a key store, for example). */
@@ -65,6 +66,19 @@ public final class ServerTransportFactory implements AutoCloseable {
 
   public SecurityConfig config() {
     return layers.config();
+  }
+
+  /**
+   * Where this factory reports each handshake's outcome (the audit log, the counters, the main log's warning). Its
+   * own connections report themselves; a server that runs the handshake some other way reports through it too.
+   */
+  public HandshakeAudit audit() {
+    return audit;
+  }
+
+  /** Connections accepted and refused since this factory was created, by protection and by cause. */
+  public AuthCounters counters() {
+    return audit.counters();
   }
 
   /** Binds a listening socket; port 0 picks a free port (read it from {@link #port(TServerTransport)}). */
@@ -119,24 +133,28 @@ public final class ServerTransportFactory implements AutoCloseable {
     String peer = String.valueOf(socket.getRemoteSocketAddress());
     try {
       Layers.tune(socket);
-      return layers.handshake(socket, null, peer);
-    } catch (IOException | TTransportException e) {
+      return layers.handshake(socket, null, peer, audit);
+    } catch (SocketException e) {
+      // Only tune() gets here (the handshake reports its own failures): the peer reset the connection at once.
       Layers.closeQuietly(socket);
-      throw rejected(peer, e);
+      AuthFailure cause = audit.failed(socket.getRemoteSocketAddress(), config().mode().usesTls()
+          ? HandshakeAudit.Stage.TLS : HandshakeAudit.Stage.SASL, e, Duration.ZERO);
+      throw quiet(peer, cause, e);
+    } catch (TTransportException e) {
+      throw quiet(peer, HandshakeAudit.classify(e, HandshakeAudit.Stage.SASL), e);
     }
   }
 
   /**
-   * Logs a refused handshake once and returns what the server loop gets instead of the original exception. Handshake
-   * errors quote what the peer sent (SASL reasons, certificate names), and libthrift's loop logs whatever it is given
-   * with its causes, so it gets the sanitized text only, as an end of file: the connection is closed, and a closed
-   * peer is something the loop does not log again.
+   * What the server loop gets instead of the handshake's exception, once the audit has logged it. Handshake errors
+   * quote what the peer sent, and libthrift's loop (0.17 to 0.25) logs at ERROR, with the whole cause chain, anything
+   * but an end of file or a timeout; those two it logs at DEBUG only. So the loop gets one of them, sanitized text and
+   * no cause: a refused connection is closed, which is what the loop needs to know.
    */
-  private static TTransportException rejected(String peer, Exception e) {
-    String reason = PeerText.sanitize(e.getMessage());
-    LOG.warn("rejected connection from {}: {}", peer, reason);
-    return new TTransportException(TTransportException.END_OF_FILE, "rejected connection from " + peer + ": "
-        + reason);
+  private static TTransportException quiet(String peer, AuthFailure cause, Exception e) {
+    return new TTransportException(cause == AuthFailure.TIMEOUT ? TTransportException.TIMED_OUT
+        : TTransportException.END_OF_FILE, "rejected connection from " + PeerText.sanitize(peer) + " ["
+        + cause.token() + "]: " + PeerText.describe(e));
   }
 
   @Override

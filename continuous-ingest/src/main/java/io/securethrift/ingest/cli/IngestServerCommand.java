@@ -43,6 +43,8 @@ public final class IngestServerCommand implements Callable<Integer> {
           server.close();
         } catch (IOException | InterruptedException e) {
           Thread.currentThread().interrupt();
+        } finally {
+          System.out.println("ingest server handshakes: " + server.counters());
         }
       }));
       server.awaitTermination();

@@ -1,5 +1,6 @@
 package io.securethrift.ingest.server;
 
+import io.securethrift.core.AuthCounters;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.ingest.thrift.IngestService;
@@ -59,6 +60,11 @@ public final class IngestServer implements AutoCloseable {
 
   public int port() {
     return port;
+  }
+
+  /** Handshakes accepted and refused so far, by protection and by cause. */
+  public AuthCounters counters() {
+    return factory.counters();
   }
 
   /** Blocks until the server stops. */

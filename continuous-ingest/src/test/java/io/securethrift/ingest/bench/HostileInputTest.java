@@ -9,6 +9,7 @@ import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.server.IngestServer;
 import io.securethrift.ingest.workload.VerifyResult;
@@ -129,7 +130,8 @@ class HostileInputTest {
         listCount(50_000_000),
         binaryProtocolStringLength(),
         garbage(4096)));
-    try (IngestServer server = IngestServer.start(target.server(), new InetSocketAddress(HOST, 0), null);
+    try (LogCapture log = LogCapture.start();
+        IngestServer server = IngestServer.start(target.server(), new InetSocketAddress(HOST, 0), null);
         ClientTransportFactory attacker = ClientTransportFactory.create(target.attacker())) {
       for (byte[] attack : attacks) {
         long before = allocatedByAllThreads();
@@ -153,6 +155,7 @@ class HostileInputTest {
         assertClosedByServer(connection);
         assertServesLegitimateClient(target, server);
       }
+      assertNoErrorLines(target, log);
     }
   }
 
@@ -168,7 +171,8 @@ class HostileInputTest {
         new byte[] {0, 0},
         // The wrong protocol: a TLS ClientHello record header to a plain or SASL port, a plain frame to a TLS port.
         target.handshakes() && !sasl ? listCount(1) : new byte[] {0x16, 3, 1, 2, 0, 1, 0, 1, -4, 3, 3});
-    try (IngestServer server = IngestServer.start(target.server(), new InetSocketAddress(HOST, 0), null)) {
+    try (LogCapture log = LogCapture.start();
+        IngestServer server = IngestServer.start(target.server(), new InetSocketAddress(HOST, 0), null)) {
       for (byte[] attack : attacks) {
         long before = allocatedByAllThreads();
         try (Socket socket = new Socket(HOST, server.port())) {
@@ -182,7 +186,14 @@ class HostileInputTest {
         assertTrue(allocated < BUDGET, target + ": " + attack.length + " bad bytes cost " + allocated + " bytes");
         assertServesLegitimateClient(target, server);
       }
+      assertNoErrorLines(target, log);
     }
+  }
+
+  /** A peer's bytes are a WARN at most: neither our loggers nor libthrift's server loop log an ERROR for them. */
+  private static void assertNoErrorLines(Target target, LogCapture log) {
+    List<String> errors = log.lines("] ERROR ");
+    assertTrue(errors.isEmpty(), target + ": " + String.join("\n", errors));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -45,6 +45,10 @@ class IngestServerTest {
 
       client.reset();
       assertEquals(new VerifyResult(0, 0, 0, 0, java.util.List.of()), client.verify());
+      // What ingest-server prints at shutdown: every connection so far completed its (plain) handshake.
+      assertTrue(server.counters().successes() > 0 && server.counters().failures() == 0, server.counters().toString());
+      assertTrue(server.counters().toString().startsWith("successes=" + server.counters().successes() + " (none="),
+          server.counters().toString());
     }
   }
 }

@@ -45,9 +45,8 @@ public final class FrameReader {
           "frame header declares a negative length (" + length + "); the peer is not speaking this protocol");
     }
     if (length > maxLength) {
-      throw new TTransportException(TTransportException.CORRUPTED_DATA, "frame header declares " + length
-          + " bytes, more than " + limitKey + " (" + maxLength + " bytes); raise the limit if the peer really sends"
-          + " messages this large");
+      throw new OverLimit("frame header declares " + length + " bytes, more than " + limitKey + " (" + maxLength
+          + " bytes); raise the limit if the peer really sends messages this large");
     }
     return length;
   }
@@ -98,5 +97,14 @@ public final class FrameReader {
       done += n;
     }
     return done;
+  }
+
+  /** A header declared more than the limit; its own type so a server's audit can name the cause over-limit. */
+  public static final class OverLimit extends TTransportException {
+    private static final long serialVersionUID = 1L;
+
+    OverLimit(String message) {
+      super(TTransportException.CORRUPTED_DATA, message);
+    }
   }
 }

@@ -1,0 +1,107 @@
+package io.securethrift.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.core.spi.HandshakeFailure;
+import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.testservice.LogCapture;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The audit's layouts, its counters and the main log's rate limit. The server test runs a real plain-mode server; the
+ * rate limit runs on a clock the test moves, since a minute is too long to wait.
+ */
+class HandshakeAuditTest {
+  private static final String AUDIT = " " + HandshakeAudit.LOGGER_NAME + " - ";
+  private static final InetSocketAddress PEER = new InetSocketAddress("127.0.0.1", 50312);
+
+  @Test
+  void plainServerWritesOneJsonLinePerConnection() throws Exception {
+    SecurityConfig json = SecurityConfig.fromProperties(Map.of("securethrift.audit.format", "json"));
+    assertEquals(AuditFormat.JSON, json.auditFormat());
+    try (LogCapture log = LogCapture.start();
+        ServerTransportFactory factory = ServerTransportFactory.create(json);
+        EchoServer server = EchoServer.start(factory);
+        ClientTransportFactory client = ClientTransportFactory.create(SecurityConfig.builder().build());
+        SecuredTransport transport = client.open("127.0.0.1", server.port())) {
+      EchoServer.assertEchoes(EchoServer.client(transport), 10);
+      String line = log.awaitLines(AUDIT, 1, Duration.ofSeconds(30)).get(0);
+      String audit = line.substring(line.indexOf(AUDIT) + AUDIT.length());
+      assertTrue(audit.matches("\\{\"event\":\"auth\",\"outcome\":\"success\",\"peer\":\"/127\\.0\\.0\\.1:\\d+\","
+          + "\"mode\":\"none\",\"principal\":null,\"subject\":null,\"mechanism\":null,\"qop\":null,"
+          + "\"sasl_cipher\":null,\"tls_protocol\":null,\"tls_suite\":null,\"tls_resumed\":null,"
+          + "\"handshake_ms\":\\d+}"), audit);
+      assertEquals(Map.of("none", 1L), factory.counters().successesByProtection());
+    }
+  }
+
+  @Test
+  void unknownFormatIsRefusedNamingTheKey() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> SecurityConfig.fromProperties(Map.of("securethrift.audit.format", "xml")));
+    assertEquals("securethrift.audit.format", e.key());
+    assertTrue(e.problem().contains("text, json"), e.problem());
+  }
+
+  @Test
+  void peerTextIsEscapedAndQuotedInBothLayouts() throws Exception {
+    String hostile = "bad \"name\"\n[main] WARN forged \\ line";
+    for (AuditFormat format : AuditFormat.values()) {
+      HandshakeAudit audit = new HandshakeAudit(SecurityConfig.builder().mode(SecurityMode.NONE)
+          .auditFormat(format).build(), System::nanoTime);
+      try (LogCapture log = LogCapture.start()) {
+        audit.failed(PEER, HandshakeAudit.Stage.SASL, new HandshakeFailure(AuthFailure.SASL_BAD, hostile, null),
+            Duration.ofMillis(3));
+        String line = log.awaitLines(AUDIT, 1, Duration.ofSeconds(5)).get(0);
+        assertFalse(log.text().contains("\n[main] WARN forged"), log.text());
+        String expected = format == AuditFormat.TEXT
+            ? "event=auth outcome=failure peer=/127.0.0.1:50312 mode=none stage=sasl cause=sasl-bad handshake_ms=3"
+                + " detail=\"bad \\\"name\\\"\\\\n[main] WARN forged \\\\ line\""
+            : "{\"event\":\"auth\",\"outcome\":\"failure\",\"peer\":\"/127.0.0.1:50312\",\"mode\":\"none\","
+                + "\"stage\":\"sasl\",\"cause\":\"sasl-bad\",\"handshake_ms\":3,"
+                + "\"detail\":\"bad \\\"name\\\"\\\\n[main] WARN forged \\\\ line\"}";
+        assertEquals(expected, line.substring(line.indexOf(AUDIT) + AUDIT.length()));
+      }
+    }
+  }
+
+  @Test
+  void warningsAreLimitedPerCauseAndSayHowManyWereLeftOut() throws Exception {
+    AtomicLong clock = new AtomicLong(1_000);
+    HandshakeAudit audit = new HandshakeAudit(SecurityConfig.builder().build(), clock::get);
+    try (LogCapture log = LogCapture.start()) {
+      for (int i = 0; i < 3; i++) {
+        audit.failed(PEER, HandshakeAudit.Stage.SASL, new HandshakeFailure(AuthFailure.SASL_BAD, "no " + i, null),
+            Duration.ZERO);
+      }
+      // Another cause has its own allowance; a closed-before-handshake connection never warns.
+      audit.failed(PEER, HandshakeAudit.Stage.SASL, new HandshakeFailure(AuthFailure.TIMEOUT, "slow", null),
+          Duration.ZERO);
+      audit.failed(PEER, HandshakeAudit.Stage.SASL,
+          new HandshakeFailure(AuthFailure.CLOSED_BEFORE_HANDSHAKE, "scan", null), Duration.ZERO);
+      clock.addAndGet(HandshakeAudit.WARN_INTERVAL.toNanos());
+      audit.failed(PEER, HandshakeAudit.Stage.SASL, new HandshakeFailure(AuthFailure.SASL_BAD, "no 3", null),
+          Duration.ZERO);
+      List<String> warnings = log.lines(" WARN ");
+      assertEquals(3, warnings.size(), log.text());
+      assertTrue(warnings.get(0).endsWith("rejected connection from /127.0.0.1:50312 [sasl-bad]: no 0"),
+          warnings.get(0));
+      assertTrue(warnings.get(1).endsWith("[timeout]: slow"), warnings.get(1));
+      assertTrue(warnings.get(2).endsWith("[sasl-bad]: no 3 (2 more sasl-bad rejections since the last such warning"
+          + " were not logged)"), warnings.get(2));
+      assertEquals(6, log.lines(AUDIT).size());
+      assertEquals(4, audit.counters().failures(AuthFailure.SASL_BAD));
+      assertEquals(6, audit.counters().failures());
+      assertEquals("successes=0 () failures=6 (closed-before-handshake=1 timeout=1 sasl-bad=4)",
+          audit.counters().toString());
+    }
+  }
+}
