@@ -31,76 +31,128 @@ final class ServerNegotiation {
   private final List<QualityOfProtection> accepted;
   private final CipherStrength minimumStrength;
   private final String client;
+  private final ServerFactory factory;
+  private String mechanism = "SASL";
+  /** The mechanism, once START named one this server offers; null before. */
+  private SaslEndpoint endpoint;
 
+  /**
+   * @param negotiation where replies go (and, for {@link #run()}, where messages come from)
+   * @param factory creates the mechanism START asks for
+   */
   ServerNegotiation(Negotiation negotiation, List<QualityOfProtection> accepted, CipherStrength minimumStrength,
-      String client) {
+      String client, ServerFactory factory) {
     this.negotiation = negotiation;
     this.accepted = accepted;
     this.minimumStrength = minimumStrength;
     this.client = client;
+    this.factory = factory;
   }
 
-  Negotiated run(ServerFactory factory) throws TTransportException {
-    String mechanism = "SASL";
-    SaslEndpoint endpoint = null;
+  /** Reads messages from the negotiation's stream and answers them until the negotiation completes or fails. */
+  Negotiated run() throws TTransportException {
+    while (true) {
+      Message message;
+      try {
+        message = negotiation.receive();
+      } catch (TTransportException | RuntimeException e) {
+        throw failure(e);
+      }
+      Negotiated result = step(message);
+      if (result != null) {
+        return result;
+      }
+    }
+  }
+
+  /**
+   * Answers one message: the step both the blocking loop above and non-blocking servers (which read messages
+   * themselves) take, so the rules live here once.
+   *
+   * @return what the negotiation established once it is complete; null while more messages are needed
+   */
+  Negotiated step(Message message) throws TTransportException {
     try {
-      Message start = negotiation.receive();
-      if (start.status() != NegotiationStatus.START) {
-        throw refuse("expected START, got " + start.status());
-      }
-      String name = new String(start.payload(), StandardCharsets.US_ASCII);
-      if (!MECHANISM_NAME.matcher(name).matches()) {
-        throw refuse("invalid SASL mechanism name (" + start.payload().length + " bytes)");
-      }
-      endpoint = factory.create(name);
-      if (endpoint == null) {
-        throw refuse("Unsupported mechanism type " + name);
-      }
-      mechanism = name;
-      while (true) {
-        Message message = negotiation.receive();
-        if (message.status() != NegotiationStatus.OK && message.status() != NegotiationStatus.COMPLETE) {
-          throw refuse("expected OK or COMPLETE, got " + message.status());
-        }
-        byte[] challenge = endpoint.evaluate(message.payload());
-        if (endpoint.isComplete()) {
-          QualityOfProtection qop = QopLists.negotiated(endpoint);
-          if (!accepted.contains(qop)) {
-            throw refuse("client selected " + qop + ", but server accepts " + QopLists.describe(accepted));
-          }
-          DigestCiphers cipher = null;
-          if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && qop == QualityOfProtection.AUTH_CONF) {
-            // The response that completed the mechanism is the one naming the client's cipher.
-            cipher = DigestCiphers.negotiated(endpoint, message.payload());
-            Optional<String> weak = cipher.refusal(minimumStrength, "client");
-            if (weak.isPresent()) {
-              throw refuse(weak.get());
-            }
-          }
-          negotiation.sendAndFlush(NegotiationStatus.COMPLETE, challenge);
-          return new Negotiated(endpoint, mechanism, qop, cipher);
-        }
-        if (message.status() == NegotiationStatus.COMPLETE) {
-          throw refuse("client reported COMPLETE before the server's " + mechanism + " mechanism completed");
-        }
-        negotiation.sendAndFlush(NegotiationStatus.OK, challenge);
-      }
+      return advance(message);
     } catch (SaslException e) {
-      dispose(endpoint);
+      dispose();
       String reason = PeerText.describe(e);
       negotiation.reportFailure(NegotiationStatus.BAD, reason + qopHint(reason));
-      throw failed(mechanism, reason + qopHint(reason), Describe.loggable(e));
+      throw failed(reason + qopHint(reason), Describe.loggable(e));
     } catch (TTransportException | RuntimeException e) {
-      dispose(endpoint);
-      if (e instanceof TTransportException && !(e instanceof PeerFailure)
-          && ((TTransportException) e).getType() == TTransportException.CORRUPTED_DATA) {
-        negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
+      throw failure(e);
+    }
+  }
+
+  private Negotiated advance(Message message) throws SaslException, TTransportException {
+    if (endpoint == null) {
+      start(message);
+      return null;
+    }
+    if (message.status() != NegotiationStatus.OK && message.status() != NegotiationStatus.COMPLETE) {
+      throw refuse("expected OK or COMPLETE, got " + message.status());
+    }
+    byte[] challenge = endpoint.evaluate(message.payload());
+    if (endpoint.isComplete()) {
+      QualityOfProtection qop = QopLists.negotiated(endpoint);
+      if (!accepted.contains(qop)) {
+        throw refuse("client selected " + qop + ", but server accepts " + QopLists.describe(accepted));
       }
-      // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.
-      if (e instanceof RuntimeException) {
-        throw failed(mechanism, PeerText.describe(e), Describe.loggable(e));
+      DigestCiphers cipher = null;
+      if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && qop == QualityOfProtection.AUTH_CONF) {
+        // The response that completed the mechanism is the one naming the client's cipher.
+        cipher = DigestCiphers.negotiated(endpoint, message.payload());
+        Optional<String> weak = cipher.refusal(minimumStrength, "client");
+        if (weak.isPresent()) {
+          throw refuse(weak.get());
+        }
       }
-      throw failed(mechanism, e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : ""), e);
+      negotiation.sendAndFlush(NegotiationStatus.COMPLETE, challenge);
+      return new Negotiated(endpoint, mechanism, qop, cipher);
+    }
+    if (message.status() == NegotiationStatus.COMPLETE) {
+      throw refuse("client reported COMPLETE before the server's " + mechanism + " mechanism completed");
+    }
+    negotiation.sendAndFlush(NegotiationStatus.OK, challenge);
+    return null;
+  }
+
+  private void start(Message start) throws SaslException, TTransportException {
+    if (start.status() != NegotiationStatus.START) {
+      throw refuse("expected START, got " + start.status());
+    }
+    String name = new String(start.payload(), StandardCharsets.US_ASCII);
+    if (!MECHANISM_NAME.matcher(name).matches()) {
+      throw refuse("invalid SASL mechanism name (" + start.payload().length + " bytes)");
+    }
+    endpoint = factory.create(name);
+    if (endpoint == null) {
+      throw refuse("Unsupported mechanism type " + name);
+    }
+    mechanism = name;
+  }
+
+  /**
+   * Ends the negotiation on a transport or unexpected error: the mechanism is released and a message the server
+   * could not read is reported to the peer with BAD, as every refusal is.
+   */
+  TTransportException failure(Exception e) {
+    dispose();
+    if (e instanceof TTransportException && !(e instanceof PeerFailure)
+        && ((TTransportException) e).getType() == TTransportException.CORRUPTED_DATA) {
+      negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
+    }
+    // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.
+    if (e instanceof RuntimeException) {
+      return failed(PeerText.describe(e), Describe.loggable(e));
+    }
+    return failed(e.getMessage() + (e instanceof PeerFailure ? qopHint(e.getMessage()) : ""), e);
+  }
+
+  /** Releases the mechanism of a negotiation that will not complete. */
+  void dispose() {
+    if (endpoint != null) {
+      endpoint.dispose();
     }
   }
 
@@ -113,13 +165,7 @@ final class ServerNegotiation {
     return reason.contains("protection") ? " (server accepts " + QopLists.describe(accepted) + ")" : "";
   }
 
-  private static void dispose(SaslEndpoint endpoint) {
-    if (endpoint != null) {
-      endpoint.dispose();
-    }
-  }
-
-  private TTransportException failed(String mechanism, String detail, Throwable cause) {
+  private TTransportException failed(String detail, Throwable cause) {
     return new TTransportException(TTransportException.UNKNOWN, mechanism + " negotiation with " + client
         + " failed: " + detail, cause);
   }

@@ -1,0 +1,471 @@
+package io.securethrift.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.PeerText;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.internal.FrameReader;
+import io.securethrift.core.spi.SaslDataCodec;
+import io.securethrift.core.spi.SaslNegotiator;
+import io.securethrift.core.spi.TlsEngines;
+import io.securethrift.netty.AuthOutcomes.Stage;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.thrift.TException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection's life after accept, on its event loop: TLS completion (when the mode has TLS), the SASL negotiation
+ * (evaluated on the authentication pool, never here), then data frames. A complete message turns reads off and runs
+ * on a worker; its reply is written, then reads resume, so one call per connection is in flight and replies keep
+ * their order. Bytes are only ever buffered up to the size a frame header declared, after that size was checked.
+ */
+final class ConnectionHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(NettyThriftServer.class);
+  private static final byte[] EMPTY = new byte[0];
+
+  private enum Phase {
+    HANDSHAKE,
+    NEGOTIATING,
+    DATA,
+    CLOSED
+  }
+
+  private final ServerContext server;
+  private final TlsEngines.HandshakeRecord tlsRecord;
+  private final FrameReader negotiationLimit;
+  private final FrameReader frameLimit;
+  private Channel channel;
+  private String peer;
+  private Phase phase = Phase.HANDSHAKE;
+  private CompositeByteBuf in;
+  private PeerIdentity identity;
+  private SaslNegotiator negotiator;
+  private SaslDataCodec codec;
+  private MessageScanner scanner;
+  /** Unwrapped SASL bytes not yet dispatched. */
+  private byte[] plain = EMPTY;
+  private int plainLength;
+  /** A negotiation step or a call is running off the event loop. */
+  private boolean busy;
+  private boolean authenticated;
+  private ScheduledFuture<?> deadline;
+  private ScheduledFuture<?> idle;
+
+  ConnectionHandler(ServerContext server, TlsEngines.HandshakeRecord tlsRecord) {
+    this.server = server;
+    this.tlsRecord = tlsRecord;
+    this.negotiationLimit = new FrameReader(server.limits().maxNegotiationMessageSize(),
+        ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE.key());
+    this.frameLimit = new FrameReader(server.limits().maxFrameSize(), ConfigProperty.LIMIT_MAX_FRAME_SIZE.key());
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    channel = ctx.channel();
+    peer = String.valueOf(channel.remoteAddress());
+    in = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+    long millis = server.handshakeTimeout().toMillis();
+    deadline = ctx.executor().schedule(this::deadlinePassed, millis, TimeUnit.MILLISECONDS);
+    if (tlsRecord == null) {
+      secured(server.factory().tcpIdentity(remote()));
+    }
+    ctx.fireChannelActive();
+  }
+
+  private InetSocketAddress remote() {
+    return (InetSocketAddress) channel.remoteAddress();
+  }
+
+  private void deadlinePassed() {
+    if (!authenticated && channel.isOpen()) {
+      refuse(Stage.DEADLINE, "handshake did not complete within " + server.handshakeTimeout().toMillis() + " ms ("
+          + ConfigProperty.TIMEOUT_HANDSHAKE.key() + ")");
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof SslHandshakeCompletionEvent && phase == Phase.HANDSHAKE) {
+      SslHandshakeCompletionEvent done = (SslHandshakeCompletionEvent) event;
+      ctx.pipeline().remove(HandshakeWatch.class);
+      if (done.isSuccess()) {
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        secured(server.tlsEngines().identify(ssl.engine(), remote(), tlsRecord));
+      } else {
+        refuse(Stage.TLS, server.tlsEngines().explain(done.cause(), peer, tlsRecord).getMessage());
+      }
+      return;
+    }
+    ctx.fireUserEventTriggered(event);
+  }
+
+  /** The stream layer is done: negotiate SASL next, or serve. */
+  private void secured(PeerIdentity streamIdentity) {
+    identity = streamIdentity;
+    if (server.usesSasl()) {
+      negotiator = server.factory().saslNegotiator(streamIdentity, new ChannelReplies(channel)).orElseThrow();
+      phase = Phase.NEGOTIATING;
+    } else {
+      serving(streamIdentity);
+    }
+    pump();
+  }
+
+  private void serving(PeerIdentity authenticatedIdentity) {
+    identity = authenticatedIdentity;
+    phase = Phase.DATA;
+    authenticated = true;
+    deadline.cancel(false);
+    server.admission().authenticated(channel);
+    AuthOutcomes.authenticated(authenticatedIdentity);
+    touch();
+  }
+
+  /** Restarts the idle clock of an authenticated connection. */
+  private void touch() {
+    if (idle != null) {
+      idle.cancel(false);
+    }
+    long millis = server.idleTimeout().toMillis();
+    if (millis > 0) {
+      idle = channel.eventLoop().schedule(() -> {
+        if (!busy && channel.isOpen()) {
+          LOG.debug("closing idle connection with {} ({})", peer, ConfigProperty.SERVER_IDLE_TIMEOUT.key());
+          channel.close();
+        }
+      }, millis, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    ByteBuf bytes = (ByteBuf) msg;
+    if (phase == Phase.CLOSED) {
+      bytes.release();
+      return;
+    }
+    in.addComponent(true, bytes);
+    pump();
+  }
+
+  /** Takes as many whole messages from the buffer as it can while nothing runs elsewhere. */
+  private void pump() {
+    try {
+      while (!busy && phase != Phase.CLOSED && channel.isActive()) {
+        boolean progressed;
+        if (phase == Phase.NEGOTIATING) {
+          progressed = negotiationMessage();
+        } else if (phase == Phase.DATA) {
+          progressed = dataFrame();
+        } else {
+          progressed = false;
+        }
+        if (!progressed) {
+          break;
+        }
+      }
+    } catch (TException e) {
+      closeRefused(e.getMessage());
+      return;
+    }
+    in.discardReadComponents();
+    if (!busy && phase != Phase.CLOSED) {
+      channel.config().setAutoRead(true);
+    }
+  }
+
+  private boolean negotiationMessage() throws TException {
+    if (in.readableBytes() < 5) {
+      return false;
+    }
+    int start = in.readerIndex();
+    byte status = in.getByte(start);
+    if (status < 1 || status > 5) {
+      // Not a status any Thrift peer sends: the negotiator names it and tells the peer, as the blocking server does.
+      negotiator.receive(status, EMPTY);
+    }
+    int length;
+    try {
+      length = negotiationLimit.checkLength(in.getInt(start + 1));
+    } catch (org.apache.thrift.transport.TTransportException e) {
+      throw negotiator.refuse(e);
+    }
+    if (in.readableBytes() < 5 + length) {
+      return false;
+    }
+    in.skipBytes(5);
+    byte[] payload = new byte[length];
+    in.readBytes(payload);
+    startBusy();
+    SaslNegotiator current = negotiator;
+    try {
+      server.authenticationPool().execute(() -> {
+        SaslDataCodec result = null;
+        String failure = null;
+        try {
+          result = current.receive(status, payload);
+        } catch (TException | RuntimeException e) {
+          failure = PeerText.describe(e);
+        }
+        SaslDataCodec completed = result;
+        String failed = failure;
+        channel.eventLoop().execute(() -> negotiationStepDone(completed, failed));
+      });
+    } catch (RejectedExecutionException e) {
+      busy = false;
+      refuse(Stage.ADMISSION, "authentication pool is full");
+      server.admission().warn("authentication pool full", peer);
+    }
+    return true;
+  }
+
+  private void negotiationStepDone(SaslDataCodec completed, String failure) {
+    busy = false;
+    if (failure != null) {
+      refuse(Stage.SASL, failure);
+      return;
+    }
+    if (!channel.isOpen()) {
+      if (completed != null) {
+        completed.dispose();
+      } else {
+        negotiator.dispose();
+      }
+      return;
+    }
+    if (completed != null) {
+      codec = completed;
+      negotiator = null;
+      scanner = new MessageScanner(completed.identity(), server.limits().maxFrameSize());
+      serving(completed.identity());
+    }
+    pump();
+  }
+
+  private boolean dataFrame() throws TException {
+    if (codec != null && plainLength > 0 && dispatchBuffered()) {
+      return true;
+    }
+    if (in.readableBytes() < 4) {
+      return false;
+    }
+    int length = frameLimit.checkLength(in.getInt(in.readerIndex()));
+    if (in.readableBytes() < 4 + length) {
+      return false;
+    }
+    touch();
+    if (codec == null) {
+      byte[] frame = new byte[4 + length];
+      in.readBytes(frame);
+      dispatch(frame);
+      return true;
+    }
+    in.skipBytes(4);
+    byte[] payload = new byte[length];
+    in.readBytes(payload);
+    byte[] unwrapped = length == 0 ? EMPTY : codec.unwrap(payload, length);
+    appendPlain(unwrapped);
+    return true;
+  }
+
+  private void appendPlain(byte[] bytes) {
+    if (plainLength + bytes.length > plain.length) {
+      plain = Arrays.copyOf(plain, Math.max(plainLength + bytes.length, 2 * plain.length));
+    }
+    System.arraycopy(bytes, 0, plain, plainLength, bytes.length);
+    plainLength += bytes.length;
+  }
+
+  /** Dispatches the first whole message of the unwrapped bytes, if they hold one. */
+  private boolean dispatchBuffered() throws TException {
+    int length = scanner.firstMessage(server.protocolFactory(), plain, plainLength);
+    if (length < 0) {
+      return false;
+    }
+    byte[] frame = new byte[4 + length];
+    frame[0] = (byte) (length >>> 24);
+    frame[1] = (byte) (length >>> 16);
+    frame[2] = (byte) (length >>> 8);
+    frame[3] = (byte) length;
+    System.arraycopy(plain, 0, frame, 4, length);
+    System.arraycopy(plain, length, plain, 0, plainLength - length);
+    plainLength -= length;
+    dispatch(frame);
+    return true;
+  }
+
+  private void startBusy() {
+    busy = true;
+    channel.config().setAutoRead(false);
+  }
+
+  /** Runs one call on a worker; the event loop goes on with other connections. */
+  private void dispatch(byte[] frame) {
+    startBusy();
+    PeerIdentity caller = identity;
+    SaslDataCodec data = codec;
+    server.beginCall();
+    server.workers().execute(() -> {
+      List<byte[]> reply = List.of();
+      boolean close;
+      try {
+        MemoryStream stream = new MemoryStream(frame);
+        SecuredTransport transport = server.factory().framedTransport(stream, caller);
+        try {
+          server.processor().process(server.protocolFactory().getProtocol(transport),
+              server.protocolFactory().getProtocol(transport));
+          reply = frames(stream.written(), data);
+          close = stream.closed();
+        } catch (TException | RuntimeException e) {
+          // The transport or the identity processor has logged a refused message; anything else is logged here.
+          if (!stream.closed()) {
+            LOG.warn("closing connection with {}: {}", peer, PeerText.describe(e));
+          }
+          close = true;
+        }
+      } finally {
+        server.endCall();
+      }
+      List<byte[]> frames = reply;
+      boolean closing = close;
+      channel.eventLoop().execute(() -> callDone(frames, closing));
+    });
+  }
+
+  /**
+   * The reply as wire frames: as written for Thrift framing; for SASL, its payload cut into frames of at most the
+   * negotiated size, each wrapped when the QOP says so. Runs on the worker, in call order, one call at a time.
+   */
+  private static List<byte[]> frames(byte[] framed, SaslDataCodec data) throws TException {
+    if (framed.length == 0 || data == null) {
+      return framed.length == 0 ? List.of() : List.of(framed);
+    }
+    List<byte[]> frames = new ArrayList<>();
+    for (int offset = 4; offset < framed.length; offset += data.chunkSize()) {
+      int length = Math.min(data.chunkSize(), framed.length - offset);
+      byte[] payload = data.wraps() ? data.wrap(framed, offset, length) : Arrays.copyOfRange(framed, offset,
+          offset + length);
+      byte[] frame = new byte[4 + payload.length];
+      frame[0] = (byte) (payload.length >>> 24);
+      frame[1] = (byte) (payload.length >>> 16);
+      frame[2] = (byte) (payload.length >>> 8);
+      frame[3] = (byte) payload.length;
+      System.arraycopy(payload, 0, frame, 4, payload.length);
+      frames.add(frame);
+    }
+    return frames;
+  }
+
+  private void callDone(List<byte[]> frames, boolean close) {
+    if (close || !channel.isOpen()) {
+      busy = false;
+      channel.close();
+      release();
+      return;
+    }
+    if (frames.isEmpty()) {
+      resume();
+      return;
+    }
+    ByteBuf out = Unpooled.wrappedBuffer(frames.toArray(new byte[0][]));
+    channel.writeAndFlush(out).addListener(written -> {
+      if (written.isSuccess()) {
+        resume();
+      } else {
+        busy = false;
+        channel.close();
+        release();
+      }
+    });
+  }
+
+  private void resume() {
+    busy = false;
+    touch();
+    if (server.draining()) {
+      channel.close();
+      return;
+    }
+    pump();
+  }
+
+  /** Whether a call runs for this connection; graceful shutdown waits for these. */
+  boolean busy() {
+    return busy;
+  }
+
+  private void refuse(Stage stage, String cause) {
+    AuthOutcomes.failed(peer, stage, cause);
+    close();
+  }
+
+  private void closeRefused(String cause) {
+    if (authenticated) {
+      LOG.warn("closing connection with {}: {}", peer, PeerText.sanitize(cause));
+      close();
+    } else {
+      refuse(server.usesSasl() ? Stage.SASL : Stage.TLS, cause);
+    }
+  }
+
+  private void close() {
+    phase = Phase.CLOSED;
+    channel.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    phase = Phase.CLOSED;
+    if (deadline != null) {
+      deadline.cancel(false);
+    }
+    if (idle != null) {
+      idle.cancel(false);
+    }
+    if (in != null) {
+      in.release();
+      in = null;
+    }
+    if (!busy) {
+      release();
+    }
+    ctx.fireChannelInactive();
+  }
+
+  /** Releases SASL keys once nothing else uses them. */
+  private void release() {
+    if (codec != null) {
+      codec.dispose();
+      codec = null;
+    }
+    if (negotiator != null) {
+      negotiator.dispose();
+      negotiator = null;
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (phase == Phase.HANDSHAKE && tlsRecord != null) {
+      // The handshake completion event follows and names the cause.
+      return;
+    }
+    LOG.debug("connection with {} failed: {}", peer, PeerText.describe(cause));
+    close();
+  }
+}
