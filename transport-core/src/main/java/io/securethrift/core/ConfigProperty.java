@@ -188,7 +188,7 @@ public enum ConfigProperty {
       (b, v) -> b.writeBufferHigh(Values.size(keyOf("SERVER_WRITE_BUFFER_HIGH"), v)),
       c -> Values.formatSize(c.server().writeBufferHigh())),
   SERVER_WRITE_BUFFER_FATAL("securethrift.server.write.buffer.fatal", Type.SIZE, "64M",
-      Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, Long.MAX_VALUE >> 10),
+      Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
       "Non-blocking server: pending reply bytes over which the connection is closed (its peer is not reading); at"
           + " least securethrift.server.write.buffer.high.",
       (b, v) -> b.writeBufferFatal(Values.size(keyOf("SERVER_WRITE_BUFFER_FATAL"), v)),
