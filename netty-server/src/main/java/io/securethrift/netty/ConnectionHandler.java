@@ -319,27 +319,24 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     startBusy();
     PeerIdentity caller = identity;
     SaslDataCodec data = codec;
+    // Counted until the reply is written, so a graceful shutdown waits for the reply and not just the call.
     server.beginCall();
     server.workers().execute(() -> {
       List<byte[]> reply = List.of();
       boolean close;
+      MemoryStream stream = new MemoryStream(frame);
+      SecuredTransport transport = server.factory().framedTransport(stream, caller);
       try {
-        MemoryStream stream = new MemoryStream(frame);
-        SecuredTransport transport = server.factory().framedTransport(stream, caller);
-        try {
-          server.processor().process(server.protocolFactory().getProtocol(transport),
-              server.protocolFactory().getProtocol(transport));
-          reply = frames(stream.written(), data);
-          close = stream.closed();
-        } catch (TException | RuntimeException e) {
-          // The transport or the identity processor has logged a refused message; anything else is logged here.
-          if (!stream.closed()) {
-            LOG.warn("closing connection with {}: {}", peer, PeerText.describe(e));
-          }
-          close = true;
+        server.processor().process(server.protocolFactory().getProtocol(transport),
+            server.protocolFactory().getProtocol(transport));
+        reply = frames(stream.written(), data);
+        close = stream.closed();
+      } catch (TException | RuntimeException e) {
+        // The transport or the identity processor has logged a refused message; anything else is logged here.
+        if (!stream.closed()) {
+          LOG.warn("closing connection with {}: {}", peer, PeerText.describe(e));
         }
-      } finally {
-        server.endCall();
+        close = true;
       }
       List<byte[]> frames = reply;
       boolean closing = close;
@@ -373,25 +370,30 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void callDone(List<byte[]> frames, boolean close) {
     if (close || !channel.isOpen()) {
-      busy = false;
-      channel.close();
-      release();
+      callClosed();
       return;
     }
     if (frames.isEmpty()) {
+      server.endCall();
       resume();
       return;
     }
     ByteBuf out = Unpooled.wrappedBuffer(frames.toArray(new byte[0][]));
     channel.writeAndFlush(out).addListener(written -> {
       if (written.isSuccess()) {
+        server.endCall();
         resume();
       } else {
-        busy = false;
-        channel.close();
-        release();
+        callClosed();
       }
     });
+  }
+
+  private void callClosed() {
+    server.endCall();
+    busy = false;
+    channel.close();
+    release();
   }
 
   private void resume() {
