@@ -34,7 +34,11 @@ import javax.security.sasl.RealmCallback;
 import javax.security.sasl.Sasl;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TCompactProtocol;
+import org.apache.thrift.TMultiplexedProcessor;
+import org.apache.thrift.protocol.TMultiplexedProtocol;
+import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolFactory;
+import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.TSaslClientTransport;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
@@ -143,6 +147,39 @@ class NettyServerTest {
         RealmCallback realm = (RealmCallback) callback;
         realm.setText(realm.getDefaultText());
       }
+    }
+  }
+
+  @Test
+  void multiplexedProcessorsOverSaslAuthConf() throws Exception {
+    SecurityConfig.Builder base = SecurityConfig.builder().mode(SecurityMode.SASL)
+        .saslMechanism(SaslMechanism.DIGEST_MD5).qop(QualityOfProtection.AUTH_CONF).serverHost("localhost");
+    TMultiplexedProcessor processor = new TMultiplexedProcessor();
+    processor.registerProcessor("first", new EchoService.Processor<>(new EchoHandler()));
+    processor.registerProcessor("second", new EchoService.Processor<>(new EchoHandler()));
+    try (NettyThriftServer server = NettyThriftServer.builder(base.delegationTokenSecrets(SECRETS).build(), processor)
+        .protocolFactory(new TCompactProtocol.Factory()).build().start(new InetSocketAddress("127.0.0.1", 0));
+        ClientTransportFactory clients = ClientTransportFactory.create(base.delegationToken(TOKEN).build());
+        SecuredTransport transport = clients.open("localhost", server.port())) {
+      TProtocol protocol = transport.protocol(new TCompactProtocol.Factory());
+      EchoService.Client first = new EchoService.Client(new TMultiplexedProtocol(protocol, "first"));
+      EchoService.Client second = new EchoService.Client(new TMultiplexedProtocol(protocol, "second"));
+      echoRoundTrips(first, 70_000);
+      echoRoundTrips(second, 10);
+    }
+  }
+
+  @Test
+  void aPeerThatDoesNotReadItsRepliesIsClosedAtTheFatalLimit() throws Exception {
+    SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.NONE).writeBufferLow(16 * 1024)
+        .writeBufferHigh(32 * 1024).writeBufferFatal(64 * 1024).build();
+    try (NettyThriftServer server = start(config, new TBinaryProtocol.Factory());
+        ClientTransportFactory clients = ClientTransportFactory.create(config);
+        SecuredTransport transport = clients.open("127.0.0.1", server.port())) {
+      EchoService.Client client = new EchoService.Client(transport.protocol(new TBinaryProtocol.Factory()));
+      echoRoundTrips(client, 30_000);
+      // A reply over the fatal limit cannot be held for the peer: the connection closes instead.
+      assertThrows(TTransportException.class, () -> client.echo(ByteBuffer.wrap(new byte[100_000])));
     }
   }
 
