@@ -18,7 +18,9 @@ import io.securethrift.core.spi.SaslDataCodec;
 import io.securethrift.core.spi.SaslNegotiator;
 import io.securethrift.core.spi.TlsEngines;
 import io.securethrift.netty.AuthOutcomes.Stage;
+import java.io.EOFException;
 import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -107,7 +109,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         SslHandler ssl = ctx.pipeline().get(SslHandler.class);
         secured(server.tlsEngines().identify(ssl.engine(), remote(), tlsRecord));
       } else {
-        refuse(Stage.TLS, server.tlsEngines().explain(done.cause(), peer, tlsRecord).getMessage());
+        // Netty reports a peer that closed mid-handshake as a ClosedChannelException, which the TLS layer's
+        // explanations (written for sockets) know as an end of file.
+        Throwable cause = done.cause() instanceof ClosedChannelException
+            ? new EOFException("connection closed") : done.cause();
+        refuse(Stage.TLS, server.tlsEngines().explain(cause, peer, tlsRecord).getMessage());
       }
       return;
     }

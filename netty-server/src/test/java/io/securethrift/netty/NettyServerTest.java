@@ -37,7 +37,14 @@ import org.apache.thrift.protocol.TCompactProtocol;
 import org.apache.thrift.TMultiplexedProcessor;
 import org.apache.thrift.protocol.TMultiplexedProtocol;
 import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.protocol.TField;
+import org.apache.thrift.protocol.TList;
+import org.apache.thrift.protocol.TMessage;
+import org.apache.thrift.protocol.TMessageType;
 import org.apache.thrift.protocol.TProtocolFactory;
+import org.apache.thrift.protocol.TStruct;
+import org.apache.thrift.protocol.TType;
+import org.apache.thrift.transport.TMemoryBuffer;
 import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.TSaslClientTransport;
 import org.apache.thrift.transport.TSocket;
@@ -92,13 +99,16 @@ class NettyServerTest {
   }
 
   @Test
-  void plainFramedWithLibthriftClient() throws Exception {
+  void plainFramedWithLibthriftClientBinaryAndCompact() throws Exception {
     SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.NONE).build();
-    try (NettyThriftServer server = start(config, new TCompactProtocol.Factory());
-        TTransport transport = new TFramedTransport(new TSocket("127.0.0.1", server.port()))) {
-      transport.open();
-      EchoService.Client client = new EchoService.Client(new TCompactProtocol(transport));
-      echoRoundTrips(client, 100_000);
+    for (TProtocolFactory protocol : new TProtocolFactory[] {new TBinaryProtocol.Factory(),
+        new TCompactProtocol.Factory()}) {
+      try (NettyThriftServer server = start(config, protocol);
+          TTransport transport = new TFramedTransport(new TSocket("127.0.0.1", server.port()))) {
+        transport.open();
+        EchoService.Client client = new EchoService.Client(protocol.getProtocol(transport));
+        echoRoundTrips(client, 100_000);
+      }
     }
   }
 
@@ -195,6 +205,31 @@ class NettyServerTest {
       out.flush();
       InputStream in = socket.getInputStream();
       assertEquals(-1, in.read());
+    }
+  }
+
+  @Test
+  void aMessageDeclaringTwoBillionElementsClosesOnlyItsConnection() throws Exception {
+    SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.NONE).build();
+    TMemoryBuffer message = new TMemoryBuffer(64);
+    TBinaryProtocol writer = new TBinaryProtocol(message);
+    writer.writeMessageBegin(new TMessage("echo", TMessageType.CALL, 1));
+    writer.writeStructBegin(new TStruct("echo_args"));
+    writer.writeFieldBegin(new TField("payload", TType.LIST, (short) 1));
+    writer.writeListBegin(new TList(TType.STRUCT, Integer.MAX_VALUE));
+    byte[] body = Arrays.copyOf(message.getArray(), message.length());
+    try (NettyThriftServer server = start(config, new TBinaryProtocol.Factory());
+        Socket socket = new Socket("127.0.0.1", server.port());
+        ClientTransportFactory clients = ClientTransportFactory.create(config);
+        SecuredTransport other = clients.open("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(new byte[] {0, 0, (byte) (body.length >>> 8), (byte) body.length});
+      out.write(body);
+      out.flush();
+      assertEquals(-1, socket.getInputStream().read());
+      // Another connection is served as before.
+      echoRoundTrips(new EchoService.Client(other.protocol(new TBinaryProtocol.Factory())), 10);
     }
   }
 

@@ -26,6 +26,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.thrift.protocol.TCompactProtocol;
+import org.apache.thrift.transport.TSSLTransportFactory;
+import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -71,6 +74,28 @@ class NettyTlsTest {
       assertArrayEquals(payload, toArray(client.echo(ByteBuffer.wrap(payload))));
       String who = client.whoAmI();
       assertTrue(who.contains("principal=alice") && who.contains("TLSv1.3"), who);
+    }
+  }
+
+  /** Accumulo's TLS client: libthrift's TSSLTransportFactory socket under TFramedTransport, with a client certificate. */
+  @ParameterizedTest
+  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  void libthriftTlsClient(TlsEngine engine) throws Exception {
+    try (NettyThriftServer server = start(tls(engine, serverStore).build())) {
+      TSSLTransportFactory.TSSLTransportParameters params = new TSSLTransportFactory.TSSLTransportParameters("TLS",
+          null);
+      params.setTrustStore(trustStore.toString(), new String(PASSWORD), null, "PKCS12");
+      params.setKeyStore(clientStore.toString(), new String(PASSWORD), null, "PKCS12");
+      TTransport transport = new TFramedTransport(TSSLTransportFactory.getClientSocket("localhost", server.port(),
+          10_000, params));
+      try {
+        EchoService.Client client = new EchoService.Client(new TCompactProtocol(transport));
+        byte[] payload = new byte[100_000];
+        assertArrayEquals(payload, toArray(client.echo(ByteBuffer.wrap(payload))));
+        assertTrue(client.whoAmI().contains("principal=alice"));
+      } finally {
+        transport.close();
+      }
     }
   }
 
