@@ -171,6 +171,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   /** Takes as many whole messages from the buffer as it can while nothing runs elsewhere. */
   private void pump() {
+    if (server.draining() && !busy) {
+      // Shutting down: nothing new starts; a connection closes once its call in flight has been answered.
+      close();
+      return;
+    }
     try {
       while (!busy && phase != Phase.CLOSED && channel.isActive()) {
         boolean progressed;
@@ -405,10 +410,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private void resume() {
     busy = false;
     touch();
-    if (server.draining()) {
-      channel.close();
-      return;
-    }
     pump();
   }
 

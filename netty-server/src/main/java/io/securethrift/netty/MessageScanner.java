@@ -22,9 +22,12 @@ final class MessageScanner extends SecuredTransport {
   /** Thrown when the bytes so far end inside a message. */
   static final class Incomplete extends TTransportException {
     private static final long serialVersionUID = 1L;
+    /** How many bytes the buffer must hold before the message can possibly be whole. */
+    private final long needed;
 
-    Incomplete() {
+    Incomplete(long needed) {
       super(TTransportException.END_OF_FILE, "message incomplete");
+      this.needed = needed;
     }
   }
 
@@ -34,6 +37,11 @@ final class MessageScanner extends SecuredTransport {
   private byte[] bytes;
   private int position;
   private int limit;
+  /**
+   * The buffer length below which the last incomplete message cannot be whole yet: scanning again sooner would only
+   * repeat the work, which for a large message spread over many tokens would cost time quadratic in its length.
+   */
+  private long needed;
 
   MessageScanner(PeerIdentity identity, int maxMessageSize) {
     this.identity = identity;
@@ -47,6 +55,9 @@ final class MessageScanner extends SecuredTransport {
    * @throws TException if the bytes are not a message of this protocol, or declare one larger than the frame limit
    */
   int firstMessage(TProtocolFactory factory, byte[] buffer, int length) throws TException {
+    if (length < needed) {
+      return -1;
+    }
     bytes = buffer;
     position = 0;
     limit = length;
@@ -55,8 +66,10 @@ final class MessageScanner extends SecuredTransport {
       protocol.readMessageBegin();
       TProtocolUtil.skip(protocol, TType.STRUCT);
       protocol.readMessageEnd();
+      needed = 0;
       return position;
     } catch (Incomplete e) {
+      needed = e.needed;
       if (length >= maxMessageSize) {
         throw new TTransportException(TTransportException.CORRUPTED_DATA, "message is larger than "
             + ConfigProperty.LIMIT_MAX_FRAME_SIZE.key() + " (" + maxMessageSize + " bytes)");
@@ -90,7 +103,7 @@ final class MessageScanner extends SecuredTransport {
   @Override
   public int read(byte[] buf, int off, int len) throws TTransportException {
     if (position == limit) {
-      throw new Incomplete();
+      throw new Incomplete(limit + 1L);
     }
     int n = Math.min(len, limit - position);
     System.arraycopy(bytes, position, buf, off, n);
@@ -144,7 +157,7 @@ final class MessageScanner extends SecuredTransport {
           + " bytes, more than " + ConfigProperty.LIMIT_MAX_FRAME_SIZE.key() + " (" + maxMessageSize + " bytes)");
     }
     if (numBytes > limit - position) {
-      throw new Incomplete();
+      throw new Incomplete(position + numBytes);
     }
   }
 
