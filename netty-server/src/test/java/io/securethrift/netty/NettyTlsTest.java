@@ -77,6 +77,35 @@ class NettyTlsTest {
     }
   }
 
+  /** Key rotation is the TLS layer's: a replaced key store reaches new handshakes on this server too. */
+  @ParameterizedTest
+  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  void newHandshakesUseARotatedCertificate(TlsEngine engine, TestCertificateAuthority ca,
+      @CertificateDirectory Path dir) throws Exception {
+    Path rotating = ca.leaf().commonName("before").addSubjectAlternativeName("localhost").issue()
+        .writeKeyStore(dir, "rotating-" + engine, KeyStoreFormat.PKCS12, PASSWORD);
+    SecurityConfig server = tls(engine, rotating).clientAuth(ClientAuth.NONE).tlsReloadInterval(Duration.ofMillis(1))
+        .build();
+    SecurityConfig client = SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(engine)
+        .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD)).build();
+    try (NettyThriftServer netty = start(server);
+        ClientTransportFactory clients = ClientTransportFactory.create(client);
+        SecuredTransport open = clients.open("localhost", netty.port())) {
+      assertEquals("before", open.peerIdentity().principal().orElseThrow());
+      ca.leaf().commonName("after").addSubjectAlternativeName("localhost").issue()
+          .writeKeyStore(dir, "rotating-" + engine, KeyStoreFormat.PKCS12, PASSWORD);
+      String seen = "before";
+      for (int attempt = 0; attempt < 50 && seen.equals("before"); attempt++) {
+        try (SecuredTransport fresh = clients.open("localhost", netty.port())) {
+          seen = fresh.peerIdentity().principal().orElseThrow();
+        }
+      }
+      assertEquals("after", seen);
+      EchoService.Client service = new EchoService.Client(open.protocol(new TCompactProtocol.Factory()));
+      assertArrayEquals(new byte[] {9}, toArray(service.echo(ByteBuffer.wrap(new byte[] {9}))));
+    }
+  }
+
   /** Accumulo's TLS client: libthrift's TSSLTransportFactory socket under TFramedTransport, with a client certificate. */
   @ParameterizedTest
   @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
