@@ -38,22 +38,19 @@ final class Admission {
     InetAddress address = ((InetSocketAddress) channel.remoteAddress()).getAddress();
     if (connections.incrementAndGet() > limits.maxConnections()) {
       connections.decrementAndGet();
-      warn(ConfigProperty.SERVER_MAX_CONNECTIONS.key(), channel.remoteAddress());
-      return false;
+      return refused(ConfigProperty.SERVER_MAX_CONNECTIONS, channel);
     }
     if (unauthenticated.incrementAndGet() > limits.maxUnauthenticatedConnections()) {
       unauthenticated.decrementAndGet();
       connections.decrementAndGet();
-      warn(ConfigProperty.SERVER_MAX_UNAUTHENTICATED.key(), channel.remoteAddress());
-      return false;
+      return refused(ConfigProperty.SERVER_MAX_UNAUTHENTICATED, channel);
     }
     AtomicInteger count = perAddress.computeIfAbsent(address, a -> new AtomicInteger());
     if (count.incrementAndGet() > limits.maxConnectionsPerAddress()) {
       release(address, count);
       unauthenticated.decrementAndGet();
       connections.decrementAndGet();
-      warn(ConfigProperty.SERVER_MAX_PER_ADDRESS.key(), channel.remoteAddress());
-      return false;
+      return refused(ConfigProperty.SERVER_MAX_PER_ADDRESS, channel);
     }
     channel.attr(UNAUTHENTICATED).set(Boolean.TRUE);
     channel.closeFuture().addListener(closed -> {
@@ -87,8 +84,15 @@ final class Admission {
     return unauthenticated.get();
   }
 
+  private boolean refused(ConfigProperty limit, Channel channel) {
+    String peer = String.valueOf(channel.remoteAddress());
+    warn(limit.key(), peer);
+    AuthOutcomes.failed(peer, AuthOutcomes.Stage.ADMISSION, limit.key() + " reached");
+    return false;
+  }
+
   /** One WARN per limit and interval; the others of the interval at DEBUG. */
-  void warn(String limit, Object peer) {
+  private void warn(String limit, Object peer) {
     long now = System.currentTimeMillis();
     AtomicLong last = lastWarned.computeIfAbsent(limit, k -> new AtomicLong(now - WARN_INTERVAL_MILLIS));
     long previous = last.get();

@@ -7,8 +7,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one place where the server reports how each connection's authentication ended, so an audit log (issue #18)
- * connects here and nowhere else: {@link #authenticated} once per connection that completed its handshakes,
- * {@link #failed} once per connection refused before that.
+ * connects here and nowhere else: {@link #authenticated} once per connection that completed its handshakes (with the
+ * identity: principal, mechanism, QOP, TLS details), {@link #failed} once per connection refused before that (where,
+ * and why).
  */
 final class AuthOutcomes {
   private static final Logger LOG = LoggerFactory.getLogger(NettyThriftServer.class);

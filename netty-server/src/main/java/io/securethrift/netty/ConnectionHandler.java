@@ -238,9 +238,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         channel.eventLoop().execute(() -> negotiationStepDone(completed, failed));
       });
     } catch (RejectedExecutionException e) {
+      // The queue holds one step per unauthenticated connection, so only a pool shut down refuses one.
       busy = false;
-      refuse(Stage.ADMISSION, "authentication pool is full");
-      server.admission().warn("authentication pool full", peer);
+      refuse(Stage.ADMISSION, "the server is shutting down");
     }
     return true;
   }
