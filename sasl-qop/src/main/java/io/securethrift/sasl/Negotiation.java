@@ -52,17 +52,32 @@ final class Negotiation {
     if (stream.read(status, 0, 1) != 1) {
       throw new TTransportException(TTransportException.END_OF_FILE, "connection closed during SASL negotiation");
     }
-    NegotiationStatus s = NegotiationStatus.of(status[0]);
-    if (s == null) {
-      throw new TTransportException(TTransportException.CORRUPTED_DATA, "invalid SASL negotiation status "
-          + (status[0] & 0xff) + "; the peer is not speaking the Thrift SASL protocol");
-    }
+    checkStatus(status[0]);
     int length = reader.readLength(stream);
-    byte[] payload = length == 0 ? new byte[0] : reader.readPayload(stream, length);
+    return message(status[0], length == 0 ? new byte[0] : reader.readPayload(stream, length));
+  }
+
+  /**
+   * A received message from its status byte and payload, for servers that read the header and payload themselves.
+   *
+   * @throws PeerFailure if the peer sent BAD or ERROR
+   */
+  static Message message(byte status, byte[] payload) throws TTransportException {
+    NegotiationStatus s = checkStatus(status);
     if (s.isFailure()) {
       throw new PeerFailure(PeerText.sanitize(new String(payload, StandardCharsets.UTF_8)));
     }
     return new Message(s, payload);
+  }
+
+  /** Refuses a status byte no Thrift peer sends before its length is read, so garbage is named as such. */
+  private static NegotiationStatus checkStatus(byte status) throws TTransportException {
+    NegotiationStatus s = NegotiationStatus.of(status);
+    if (s == null) {
+      throw new TTransportException(TTransportException.CORRUPTED_DATA, "invalid SASL negotiation status "
+          + (status & 0xff) + "; the peer is not speaking the Thrift SASL protocol");
+    }
+    return s;
   }
 
   /** Writes one message without flushing; the client's START and first response must go out together. */

@@ -13,11 +13,14 @@ import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.spi.MessageLayer;
+import io.securethrift.core.spi.SaslDataCodec;
+import io.securethrift.core.spi.SaslNegotiator;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import javax.security.auth.Subject;
 import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslException;
@@ -114,12 +117,50 @@ final class SaslServerLayer implements MessageLayer {
   public SecuredTransport open(TTransport stream, PeerIdentity streamIdentity, String host)
       throws TTransportException {
     String client = String.valueOf(streamIdentity.remoteAddress());
-    Negotiated result = new ServerNegotiation(new Negotiation(stream, limits), settings.qop(),
-        settings.digestMinStrength(), client).run(this::create);
+    Negotiated result = negotiation(new Negotiation(stream, limits), client).run();
+    PeerIdentity identity = identify(result, streamIdentity, client);
+    return new SaslTransport(stream, result.endpoint(), identity, limits);
+  }
+
+  @Override
+  public Optional<SaslNegotiator> negotiator(PeerIdentity streamIdentity, TTransport replies) {
+    String client = String.valueOf(streamIdentity.remoteAddress());
+    ServerNegotiation negotiation = negotiation(new Negotiation(replies, limits), client);
+    return Optional.of(new SaslNegotiator() {
+      @Override
+      public SaslDataCodec receive(byte status, byte[] payload) throws TTransportException {
+        Negotiation.Message message;
+        try {
+          message = Negotiation.message(status, payload);
+        } catch (TTransportException e) {
+          throw negotiation.failure(e);
+        }
+        Negotiated result = negotiation.step(message);
+        return result == null ? null : new SaslData(result.endpoint(), identify(result, streamIdentity, client),
+            limits);
+      }
+
+      @Override
+      public TTransportException refuse(TTransportException unreadable) {
+        return negotiation.failure(unreadable);
+      }
+
+      @Override
+      public void dispose() {
+        negotiation.dispose();
+      }
+    });
+  }
+
+  private ServerNegotiation negotiation(Negotiation negotiation, String client) {
+    return new ServerNegotiation(negotiation, settings.qop(), settings.digestMinStrength(), client, this::create);
+  }
+
+  /** The identity of a completed negotiation; releases the mechanism if it cannot be built. */
+  private PeerIdentity identify(Negotiated result, PeerIdentity streamIdentity, String client) {
     warnings.negotiated(result.qop(), client);
     try {
-      PeerIdentity identity = result.describe(identities.from(streamIdentity).principal(principal(result))).build();
-      return new SaslTransport(stream, result.endpoint(), identity, limits);
+      return result.describe(identities.from(streamIdentity).principal(principal(result))).build();
     } catch (RuntimeException e) {
       result.endpoint().dispose();
       throw e;

@@ -1,12 +1,9 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.PeerText;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.internal.FrameTransport;
 import java.util.Arrays;
-import java.util.OptionalInt;
-import javax.security.sasl.SaslException;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 
@@ -24,7 +21,7 @@ import org.apache.thrift.transport.TTransportException;
 final class SaslTransport extends FrameTransport {
   private static final int INITIAL_BUFFER = 1024;
 
-  private final SaslEndpoint sasl;
+  private final SaslData data;
   private final boolean wraps;
   private final int chunkSize;
   private final byte[] header = new byte[4];
@@ -34,23 +31,9 @@ final class SaslTransport extends FrameTransport {
 
   SaslTransport(TTransport stream, SaslEndpoint sasl, PeerIdentity identity, Limits limits) {
     super(stream, identity, limits, Framing.STREAM);
-    this.sasl = sasl;
-    this.wraps = identity.qop().orElseThrow().wrapsMessages();
-    this.chunkSize = wraps ? rawSendSize(sasl, limits.maxFrameSize()) : limits.maxFrameSize();
-  }
-
-  /**
-   * The mechanism's raw send size (what the peer can take, minus wrapping overhead); bounded by our own frame
-   * limit with room for that overhead, since the peer probably runs the same limit. Both negotiations refuse a size
-   * of 0 or less ({@link QopLists#bufferRefusal}), so any size stated here is honoured.
-   */
-  private static int rawSendSize(SaslEndpoint sasl, int maxFrameSize) {
-    int limit = maxFrameSize - 1024;
-    OptionalInt negotiated = QopLists.rawSendSize(sasl);
-    if (negotiated.isPresent() && negotiated.getAsInt() <= 0) {
-      throw new IllegalStateException("negotiation accepted a raw send size of " + negotiated.getAsInt());
-    }
-    return negotiated.isPresent() ? Math.min(negotiated.getAsInt(), limit) : limit;
+    this.data = new SaslData(sasl, identity, limits);
+    this.wraps = data.wraps();
+    this.chunkSize = data.chunkSize();
   }
 
   /** Largest number of plain bytes sent in one frame: the negotiated raw send size when wrapping. */
@@ -63,24 +46,13 @@ final class SaslTransport extends FrameTransport {
     try {
       super.close();
     } finally {
-      sasl.dispose();
+      data.dispose();
     }
   }
 
   @Override
   protected byte[] decode(byte[] payload, int length) throws TTransportException {
-    if (!wraps) {
-      return payload;
-    }
-    try {
-      return sasl.unwrap(payload, 0, length);
-    } catch (SaslException | RuntimeException e) {
-      // The JDK's DIGEST-MD5 unwrap throws NegativeArraySizeException or ArrayIndexOutOfBoundsException on tokens
-      // shorter than its trailer: those are forged frames too.
-      throw new TTransportException(TTransportException.CORRUPTED_DATA, "SASL " + peerIdentity().qop().orElseThrow()
-          + " frame from " + peerIdentity().remoteAddress() + " failed its integrity check: " + PeerText.describe(e),
-          Describe.loggable(e));
-    }
+    return data.unwrap(payload, length);
   }
 
   @Override
@@ -134,12 +106,7 @@ final class SaslTransport extends FrameTransport {
     int payloadOffset = off;
     int payloadLength = length;
     if (wraps) {
-      try {
-        payload = sasl.wrap(buf, off, length);
-      } catch (SaslException e) {
-        throw new TTransportException(TTransportException.UNKNOWN, "cannot SASL-wrap an outgoing message: "
-            + e.getMessage(), e);
-      }
+      payload = data.wrap(buf, off, length);
       payloadOffset = 0;
       payloadLength = payload.length;
     }

@@ -18,7 +18,8 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * The server half of a Thrift SASL negotiation. Everything the server refuses is explained to the client with BAD
  * and a reason (unknown mechanism, protocol violation, failed authentication, no common QOP, a DIGEST-MD5 cipher
- * weaker than {@code securethrift.sasl.digest.min.strength}), then the connection is closed by the caller.
+ * weaker than {@code securethrift.sasl.digest.min.strength}), then the connection is closed by the caller. Every
+ * failure carries its cause for the server's audit when this side can tell it.
  */
 final class ServerNegotiation {
   /** RFC 4422 mechanism names: 1 to 20 upper-case letters, digits, hyphens and underscores. */
@@ -34,114 +35,167 @@ final class ServerNegotiation {
   private final List<QualityOfProtection> accepted;
   private final CipherStrength minimumStrength;
   private final String client;
+  private final ServerFactory factory;
+  private String mechanism = "SASL";
+  /** The mechanism, once START named one this server offers; null before. */
+  private SaslEndpoint endpoint;
+  // What the peer had seen when it failed: whether it sent anything at all, and the server's QOP offer.
+  private boolean started;
+  private boolean challenged;
+  private boolean offerSent;
 
+  /**
+   * @param negotiation where replies go (and, for {@link #run()}, where messages come from)
+   * @param factory creates the mechanism START asks for
+   */
   ServerNegotiation(Negotiation negotiation, List<QualityOfProtection> accepted, CipherStrength minimumStrength,
-      String client) {
+      String client, ServerFactory factory) {
     this.negotiation = negotiation;
     this.accepted = accepted;
     this.minimumStrength = minimumStrength;
     this.client = client;
+    this.factory = factory;
   }
 
-  Negotiated run(ServerFactory factory) throws TTransportException {
-    String mechanism = "SASL";
-    SaslEndpoint endpoint = null;
-    // What the peer had seen when it failed: the server's QOP offer, and whether it sent anything at all.
-    boolean started = false;
-    boolean offerSent = false;
-    boolean challenged = false;
+  /** Reads messages from the negotiation's stream and answers them until the negotiation completes or fails. */
+  Negotiated run() throws TTransportException {
+    while (true) {
+      Message message;
+      try {
+        message = negotiation.receive();
+      } catch (TTransportException | RuntimeException e) {
+        throw failure(e);
+      }
+      Negotiated result = step(message);
+      if (result != null) {
+        return result;
+      }
+    }
+  }
+
+  /**
+   * Answers one message: the step both the blocking loop above and non-blocking servers (which read messages
+   * themselves) take, so the rules live here once.
+   *
+   * @return what the negotiation established once it is complete; null while more messages are needed
+   */
+  Negotiated step(Message message) throws TTransportException {
+    started = true;
     try {
-      Message start = negotiation.receive();
-      started = true;
-      if (start.status() != NegotiationStatus.START) {
-        throw refuse(AuthFailure.SASL_BAD, "expected START, got " + start.status());
-      }
-      String name = new String(start.payload(), StandardCharsets.US_ASCII);
-      if (!MECHANISM_NAME.matcher(name).matches()) {
-        throw refuse(AuthFailure.SASL_BAD, "invalid SASL mechanism name (" + start.payload().length + " bytes)");
-      }
-      endpoint = factory.create(name);
-      if (endpoint == null) {
-        throw refuse(AuthFailure.SASL_BAD, "Unsupported mechanism type " + name);
-      }
-      mechanism = name;
-      while (true) {
-        Message message = negotiation.receive();
-        if (message.status() != NegotiationStatus.OK && message.status() != NegotiationStatus.COMPLETE) {
-          throw refuse(AuthFailure.SASL_BAD, "expected OK or COMPLETE, got " + message.status());
-        }
-        byte[] challenge = endpoint.evaluate(message.payload());
-        if (endpoint.isComplete()) {
-          QualityOfProtection qop = QopLists.negotiated(endpoint);
-          if (!accepted.contains(qop)) {
-            throw refuse(AuthFailure.QOP_REFUSED_BY_SERVER, "client selected " + qop + ", but server accepts "
-                + QopLists.describe(accepted));
-          }
-          DigestCiphers cipher = null;
-          if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && qop == QualityOfProtection.AUTH_CONF) {
-            // The response that completed the mechanism is the one naming the client's cipher.
-            cipher = DigestCiphers.negotiated(endpoint, message.payload());
-            Optional<String> weak = cipher.refusal(minimumStrength, "client");
-            if (weak.isPresent()) {
-              throw refuse(AuthFailure.QOP_REFUSED_BY_SERVER, weak.get());
-            }
-          }
-          Optional<String> tooSmall = QopLists.bufferRefusal(endpoint, qop, "client");
-          if (tooSmall.isPresent()) {
-            throw refuse(AuthFailure.SASL_BAD, tooSmall.get());
-          }
-          negotiation.sendAndFlush(NegotiationStatus.COMPLETE, challenge);
-          return new Negotiated(endpoint, mechanism, qop, cipher);
-        }
-        if (message.status() == NegotiationStatus.COMPLETE) {
-          throw refuse(AuthFailure.SASL_BAD, "client reported COMPLETE before the server's " + mechanism
-              + " mechanism completed");
-        }
-        negotiation.sendAndFlush(NegotiationStatus.OK, challenge);
-        // DIGEST-MD5's first challenge lists the QOPs; GSSAPI's offer is its one wrap token (RFC 4752).
-        offerSent = mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) ? !challenged
-            : GssTokens.isWrapToken(challenge);
-        challenged = true;
-      }
+      return advance(message);
     } catch (SaslException e) {
-      dispose(endpoint);
+      dispose();
       String reason = PeerText.describe(e);
       negotiation.reportFailure(NegotiationStatus.BAD, reason + qopHint(reason));
       AuthFailure cause = has(e, UnknownTokenException.class) ? AuthFailure.UNKNOWN_PRINCIPAL
           : mentionsProtection(reason) ? AuthFailure.QOP_REFUSED_BY_SERVER : AuthFailure.SASL_BAD;
-      throw failed(cause, mechanism, reason + qopHint(reason), Describe.loggable(e));
+      throw failed(cause, reason + qopHint(reason), Describe.loggable(e));
     } catch (Refused e) {
-      dispose(endpoint);
-      throw failed(e.cause, mechanism, e.getMessage(), null);
+      dispose();
+      throw failed(e.cause, e.getMessage(), null);
     } catch (TTransportException | RuntimeException e) {
-      dispose(endpoint);
-      if (e instanceof TTransportException && !(e instanceof PeerFailure)
-          && ((TTransportException) e).getType() == TTransportException.CORRUPTED_DATA) {
-        negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
+      throw failure(e);
+    }
+  }
+
+  private Negotiated advance(Message message) throws SaslException, TTransportException {
+    if (endpoint == null) {
+      start(message);
+      return null;
+    }
+    if (message.status() != NegotiationStatus.OK && message.status() != NegotiationStatus.COMPLETE) {
+      throw refuse(AuthFailure.SASL_BAD, "expected OK or COMPLETE, got " + message.status());
+    }
+    byte[] challenge = endpoint.evaluate(message.payload());
+    if (endpoint.isComplete()) {
+      QualityOfProtection qop = QopLists.negotiated(endpoint);
+      if (!accepted.contains(qop)) {
+        throw refuse(AuthFailure.QOP_REFUSED_BY_SERVER, "client selected " + qop + ", but server accepts "
+            + QopLists.describe(accepted));
       }
-      // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.
-      if (e instanceof RuntimeException) {
-        throw failed(AuthFailure.SASL_BAD, mechanism, PeerText.describe(e), Describe.loggable(e));
-      }
-      TTransportException t = (TTransportException) e;
-      if (t.getType() == TTransportException.END_OF_FILE && !(t instanceof PeerFailure)) {
-        if (!started) {
-          throw failed(AuthFailure.CLOSED_BEFORE_HANDSHAKE, mechanism, "the client closed the connection before"
-              + " it sent a whole START message: " + t.getMessage(), t);
+      DigestCiphers cipher = null;
+      if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && qop == QualityOfProtection.AUTH_CONF) {
+        // The response that completed the mechanism is the one naming the client's cipher.
+        cipher = DigestCiphers.negotiated(endpoint, message.payload());
+        Optional<String> weak = cipher.refusal(minimumStrength, "client");
+        if (weak.isPresent()) {
+          throw refuse(AuthFailure.QOP_REFUSED_BY_SERVER, weak.get());
         }
-        if (offerSent) {
-          throw failed(AuthFailure.QOP_REFUSED_BY_PEER, mechanism, "the client closed the connection right after"
-              + " the server offered " + QopLists.describe(accepted) + ": it accepts none of them (a Cyrus SASL"
-              + " client whose minssf and maxssf rule them all out closes like this); compare securethrift.sasl.qop"
-              + " on both sides: " + t.getMessage(), t);
-        }
       }
-      if (t instanceof PeerFailure) {
-        throw failed(mentionsProtection(t.getMessage()) ? AuthFailure.QOP_REFUSED_BY_PEER : AuthFailure.SASL_BAD,
-            mechanism, t.getMessage() + qopHint(t.getMessage()), t);
+      Optional<String> tooSmall = QopLists.bufferRefusal(endpoint, qop, "client");
+      if (tooSmall.isPresent()) {
+        throw refuse(AuthFailure.SASL_BAD, tooSmall.get());
       }
-      // Timeouts, limits and closed connections: transport-core tells them apart from the exception itself.
-      throw failed(null, mechanism, t.getMessage(), t);
+      negotiation.sendAndFlush(NegotiationStatus.COMPLETE, challenge);
+      return new Negotiated(endpoint, mechanism, qop, cipher);
+    }
+    if (message.status() == NegotiationStatus.COMPLETE) {
+      throw refuse(AuthFailure.SASL_BAD, "client reported COMPLETE before the server's " + mechanism
+          + " mechanism completed");
+    }
+    negotiation.sendAndFlush(NegotiationStatus.OK, challenge);
+    // DIGEST-MD5's first challenge lists the QOPs; GSSAPI's offer is its one wrap token (RFC 4752).
+    offerSent = mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) ? !challenged
+        : GssTokens.isWrapToken(challenge);
+    challenged = true;
+    return null;
+  }
+
+  private void start(Message start) throws SaslException, TTransportException {
+    if (start.status() != NegotiationStatus.START) {
+      throw refuse(AuthFailure.SASL_BAD, "expected START, got " + start.status());
+    }
+    String name = new String(start.payload(), StandardCharsets.US_ASCII);
+    if (!MECHANISM_NAME.matcher(name).matches()) {
+      throw refuse(AuthFailure.SASL_BAD, "invalid SASL mechanism name (" + start.payload().length + " bytes)");
+    }
+    endpoint = factory.create(name);
+    if (endpoint == null) {
+      throw refuse(AuthFailure.SASL_BAD, "Unsupported mechanism type " + name);
+    }
+    mechanism = name;
+  }
+
+  /**
+   * Ends the negotiation on a transport or unexpected error: the mechanism is released, a message the server could
+   * not read is reported to the peer with BAD, as every refusal is, and the cause is named where the peer's
+   * behaviour tells it (closed before START, closed right after the QOP offer, a BAD about protection).
+   */
+  TTransportException failure(Exception e) {
+    dispose();
+    if (e instanceof TTransportException && !(e instanceof PeerFailure)
+        && ((TTransportException) e).getType() == TTransportException.CORRUPTED_DATA) {
+      negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
+    }
+    // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.
+    if (e instanceof RuntimeException) {
+      return failed(AuthFailure.SASL_BAD, PeerText.describe(e), Describe.loggable(e));
+    }
+    TTransportException t = (TTransportException) e;
+    if (t.getType() == TTransportException.END_OF_FILE && !(t instanceof PeerFailure)) {
+      if (!started) {
+        return failed(AuthFailure.CLOSED_BEFORE_HANDSHAKE, "the client closed the connection before it sent a whole"
+            + " START message: " + t.getMessage(), t);
+      }
+      if (offerSent) {
+        return failed(AuthFailure.QOP_REFUSED_BY_PEER, "the client closed the connection right after the server"
+            + " offered " + QopLists.describe(accepted) + ": it accepts none of them (a Cyrus SASL client whose"
+            + " minssf and maxssf rule them all out closes like this); compare securethrift.sasl.qop on both sides: "
+            + t.getMessage(), t);
+      }
+    }
+    if (t instanceof PeerFailure) {
+      return failed(mentionsProtection(t.getMessage()) ? AuthFailure.QOP_REFUSED_BY_PEER : AuthFailure.SASL_BAD,
+          t.getMessage() + qopHint(t.getMessage()), t);
+    }
+    // Timeouts, limits and closed connections: transport-core tells them apart from the exception itself.
+    return failed(null, t.getMessage(), t);
+  }
+
+  /** Releases the mechanism of a negotiation that will not complete. */
+  void dispose() {
+    if (endpoint != null) {
+      endpoint.dispose();
     }
   }
 
@@ -183,17 +237,11 @@ final class ServerNegotiation {
     return false;
   }
 
-  private static void dispose(SaslEndpoint endpoint) {
-    if (endpoint != null) {
-      endpoint.dispose();
-    }
-  }
-
   /**
    * The negotiation's failure, for transport-core: {@code cause} (when this side can tell it) travels as a
    * {@link HandshakeFailure} in the cause chain, which the server's audit reads.
    */
-  private TTransportException failed(AuthFailure cause, String mechanism, String detail, Throwable error) {
+  private TTransportException failed(AuthFailure cause, String detail, Throwable error) {
     String message = mechanism + " negotiation with " + client + " failed: " + detail;
     return new TTransportException(TTransportException.UNKNOWN, message,
         cause == null ? error : new HandshakeFailure(cause, message, error));

@@ -7,6 +7,7 @@ import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.SecureStream;
 import io.securethrift.core.spi.StreamLayer;
+import io.securethrift.core.spi.TlsEngines;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -15,6 +16,7 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.SSLSocket;
@@ -67,15 +69,77 @@ final class TlsStreamLayer implements StreamLayer {
     } finally {
       verified = HandshakeTrustManager.endHandshake();
     }
-    SSLSession session = tls.getSession();
+    PeerIdentity identity = identify(tls.getSession(), remote, verified);
+    boolean conscryptServer = role == Role.SERVER && Conscrypt.isConscrypt(tls);
+    return new SecureStream(new TlsSocket(tls, conscryptServer), identity);
+  }
+
+  /**
+   * The peer as a completed handshake's session describes it.
+   *
+   * @param verified whether a peer certificate chain was verified during the handshake: a session with a chain and no
+   *     verification was resumed
+   */
+  private PeerIdentity identify(SSLSession session, InetSocketAddress remote, boolean verified) {
     List<X509Certificate> chain = peerCertificates(session);
     PeerIdentity.Builder identity = identities.builder(mode, remote)
         .tls(protocol(session), session.getCipherSuite(), !chain.isEmpty() && !verified, chain);
     if (!chain.isEmpty()) {
       PrincipalMapper.map(settings.principalMapping(), chain.get(0)).ifPresent(identity::principal);
     }
-    boolean conscryptServer = role == Role.SERVER && Conscrypt.isConscrypt(tls);
-    return new SecureStream(new TlsSocket(tls, conscryptServer), identity.build());
+    return identity.build();
+  }
+
+  @Override
+  public Optional<TlsEngines> engines() {
+    return role == Role.SERVER ? Optional.of(new Engines()) : Optional.empty();
+  }
+
+  /** The same context, parameters and identity rules for servers that drive an {@link SSLEngine} themselves. */
+  private final class Engines implements TlsEngines {
+    @Override
+    public SSLEngine serverEngine(InetSocketAddress remote) {
+      ReloadingContext.Snapshot current = context.current();
+      SSLEngine engine = current.context().createSSLEngine(remote.getHostString(), remote.getPort());
+      engine.setUseClientMode(false);
+      engine.setSSLParameters(current.parameters());
+      return engine;
+    }
+
+    @Override
+    public HandshakeRecord record() {
+      return new Record();
+    }
+
+    @Override
+    public PeerIdentity identify(SSLEngine engine, InetSocketAddress remote, HandshakeRecord record) {
+      return TlsStreamLayer.this.identify(engine.getSession(), remote, ((Record) record).verified);
+    }
+
+    @Override
+    public IOException explain(Throwable failure, String peer, HandshakeRecord record) {
+      IOException e = failure instanceof IOException ? (IOException) failure : new IOException(failure);
+      Optional<X509Certificate> rejected = Optional.ofNullable(((Record) record).rejected);
+      return role == Role.SERVER ? HandshakeErrors.serverFailure(e, settings, peer, rejected)
+          : HandshakeErrors.explain(e, role, settings, peer, rejected);
+    }
+  }
+
+  /** What {@link HandshakeTrustManager} saw on the threads that stepped one engine's handshake. */
+  private static final class Record implements TlsEngines.HandshakeRecord {
+    private boolean verified;
+    private X509Certificate rejected;
+
+    @Override
+    public void beforeStep() {
+      HandshakeTrustManager.beginHandshake();
+    }
+
+    @Override
+    public void afterStep() {
+      HandshakeTrustManager.rejectedCertificate().ifPresent(leaf -> rejected = leaf);
+      verified |= HandshakeTrustManager.endHandshake();
+    }
   }
 
   /**

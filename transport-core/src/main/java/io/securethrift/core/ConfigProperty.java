@@ -160,7 +160,44 @@ public enum ConfigProperty {
       Validator.oneOf(AuditFormat.values(), AuditFormat::token),
       "Layout of a server's audit log lines (logger securethrift.audit, one line per handshake outcome): text"
           + " (key=value pairs) or json (one object per line). See docs/audit.md.",
-      (b, v) -> b.auditFormat(AuditFormat.parse(keyOf("AUDIT_FORMAT"), v)), c -> c.auditFormat().token());
+      (b, v) -> b.auditFormat(AuditFormat.parse(keyOf("AUDIT_FORMAT"), v)), c -> c.auditFormat().token()),
+  SERVER_MAX_CONNECTIONS("securethrift.server.max.connections", Type.COUNT, "10000", Validator.countBetween(1, 1_000_000),
+      "Non-blocking server: open connections at most; one more is closed at once (the blocking server is bounded by"
+          + " its threads instead).",
+      (b, v) -> b.maxConnections(Values.count(keyOf("SERVER_MAX_CONNECTIONS"), v)),
+      c -> Integer.toString(c.server().maxConnections())),
+  SERVER_MAX_UNAUTHENTICATED("securethrift.server.max.unauthenticated.connections", Type.COUNT, "1000",
+      Validator.countBetween(1, 1_000_000),
+      "Non-blocking server: connections still in their TLS handshake or SASL negotiation at most; each has"
+          + " securethrift.timeout.handshake to finish.",
+      (b, v) -> b.maxUnauthenticatedConnections(Values.count(keyOf("SERVER_MAX_UNAUTHENTICATED"), v)),
+      c -> Integer.toString(c.server().maxUnauthenticatedConnections())),
+  SERVER_MAX_PER_ADDRESS("securethrift.server.max.connections.per.address", Type.COUNT, "1000",
+      Validator.countBetween(1, 1_000_000),
+      "Non-blocking server: open connections from one remote IP address at most.",
+      (b, v) -> b.maxConnectionsPerAddress(Values.count(keyOf("SERVER_MAX_PER_ADDRESS"), v)),
+      c -> Integer.toString(c.server().maxConnectionsPerAddress())),
+  SERVER_IDLE_TIMEOUT("securethrift.server.idle.timeout", Type.DURATION, "600s", Validator.nonNegativeDuration(),
+      "Non-blocking server: how long an authenticated connection may stay silent between calls; 0 keeps it open.",
+      (b, v) -> b.serverIdleTimeout(Values.duration(keyOf("SERVER_IDLE_TIMEOUT"), v)),
+      c -> Values.formatDuration(c.server().idleTimeout())),
+  SERVER_WRITE_BUFFER_LOW("securethrift.server.write.buffer.low", Type.SIZE, "32K",
+      Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
+      "Non-blocking server: pending reply bytes under which a connection is writable again (low watermark).",
+      (b, v) -> b.writeBufferLow(Values.size(keyOf("SERVER_WRITE_BUFFER_LOW"), v)),
+      c -> Values.formatSize(c.server().writeBufferLow())),
+  SERVER_WRITE_BUFFER_HIGH("securethrift.server.write.buffer.high", Type.SIZE, "64K",
+      Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
+      "Non-blocking server: pending reply bytes over which a connection is not writable (high watermark); above"
+          + " securethrift.server.write.buffer.low.",
+      (b, v) -> b.writeBufferHigh(Values.size(keyOf("SERVER_WRITE_BUFFER_HIGH"), v)),
+      c -> Values.formatSize(c.server().writeBufferHigh())),
+  SERVER_WRITE_BUFFER_FATAL("securethrift.server.write.buffer.fatal", Type.SIZE, "64M",
+      Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
+      "Non-blocking server: pending reply bytes over which the connection is closed (its peer is not reading); at"
+          + " least securethrift.server.write.buffer.high.",
+      (b, v) -> b.writeBufferFatal(Values.size(keyOf("SERVER_WRITE_BUFFER_FATAL"), v)),
+      c -> Values.formatSize(c.server().writeBufferFatal()));
 
   /** The form a setting's value takes in a properties file. */
   public enum Type {
@@ -172,6 +209,8 @@ public enum ConfigProperty {
     DURATION,
     /** Bytes, optionally with {@code K}, {@code M} or {@code G} (binary multiples). */
     SIZE,
+    /** A whole number. */
+    COUNT,
     /** Comma-separated values. */
     LIST,
     /** One token out of a fixed set. */

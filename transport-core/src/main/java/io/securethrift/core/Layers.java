@@ -61,6 +61,14 @@ final class Layers implements AutoCloseable {
     return config;
   }
 
+  StreamLayer stream() {
+    return stream;
+  }
+
+  MessageLayer message() {
+    return message;
+  }
+
   /**
    * Runs both layers on a connected socket. On failure the socket is closed and the exception says which peer and
    * why; a handshake cut short by the deadline says so and names the timeout setting.

@@ -34,8 +34,11 @@ public final class SecurityConfig {
   private final Limits limits;
   private final AuditFormat auditFormat;
 
+  private final ServerLimits server;
+
   private SecurityConfig(SecurityMode mode, TlsSettings tls, SaslSettings sasl, Timeouts timeouts, Limits limits,
-      AuditFormat auditFormat) {
+      AuditFormat auditFormat, ServerLimits server) {
+    this.server = server;
     this.mode = mode;
     this.tls = tls;
     this.sasl = sasl;
@@ -91,6 +94,11 @@ public final class SecurityConfig {
   /** The layout of a server's audit log lines ({@code securethrift.audit.format}). */
   public AuditFormat auditFormat() {
     return auditFormat;
+  }
+
+  /** Connection limits, idle timeout and write-buffer marks of a non-blocking server. */
+  public ServerLimits server() {
+    return server;
   }
 
   /**
@@ -165,6 +173,13 @@ public final class SecurityConfig {
     private long maxFrameSize;
     private long maxNegotiationMessageSize;
     private AuditFormat auditFormat;
+    private int maxConnections;
+    private int maxUnauthenticatedConnections;
+    private int maxConnectionsPerAddress;
+    private Duration serverIdleTimeout;
+    private long writeBufferLow;
+    private long writeBufferHigh;
+    private long writeBufferFatal;
 
     /** Starts from the defaults, which {@link ConfigProperty} defines. */
     private Builder() {
@@ -208,6 +223,13 @@ public final class SecurityConfig {
       maxFrameSize = c.limits.maxFrameSize();
       maxNegotiationMessageSize = c.limits.maxNegotiationMessageSize();
       auditFormat = c.auditFormat;
+      maxConnections = c.server.maxConnections();
+      maxUnauthenticatedConnections = c.server.maxUnauthenticatedConnections();
+      maxConnectionsPerAddress = c.server.maxConnectionsPerAddress();
+      serverIdleTimeout = c.server.idleTimeout();
+      writeBufferLow = c.server.writeBufferLow();
+      writeBufferHigh = c.server.writeBufferHigh();
+      writeBufferFatal = c.server.writeBufferFatal();
     }
 
     /**
@@ -531,6 +553,60 @@ public final class SecurityConfig {
       return this;
     }
 
+    /** Non-blocking server: open connections at most ({@code securethrift.server.max.connections}); default 10000. */
+    public Builder maxConnections(int connections) {
+      this.maxConnections = connections;
+      return this;
+    }
+
+    /**
+     * Non-blocking server: connections still in their handshakes at most
+     * ({@code securethrift.server.max.unauthenticated.connections}); default 1000.
+     */
+    public Builder maxUnauthenticatedConnections(int connections) {
+      this.maxUnauthenticatedConnections = connections;
+      return this;
+    }
+
+    /**
+     * Non-blocking server: open connections from one remote address at most
+     * ({@code securethrift.server.max.connections.per.address}); default 1000.
+     */
+    public Builder maxConnectionsPerAddress(int connections) {
+      this.maxConnectionsPerAddress = connections;
+      return this;
+    }
+
+    /**
+     * Non-blocking server: how long an authenticated connection may stay silent between calls
+     * ({@code securethrift.server.idle.timeout}); default 600 seconds; zero keeps it open.
+     */
+    public Builder serverIdleTimeout(Duration timeout) {
+      this.serverIdleTimeout = Objects.requireNonNull(timeout);
+      return this;
+    }
+
+    /** Non-blocking server: low write-buffer watermark ({@code securethrift.server.write.buffer.low}); 32 KiB. */
+    public Builder writeBufferLow(long bytes) {
+      this.writeBufferLow = bytes;
+      return this;
+    }
+
+    /** Non-blocking server: high write-buffer watermark ({@code securethrift.server.write.buffer.high}); 64 KiB. */
+    public Builder writeBufferHigh(long bytes) {
+      this.writeBufferHigh = bytes;
+      return this;
+    }
+
+    /**
+     * Non-blocking server: pending reply bytes over which a connection is closed
+     * ({@code securethrift.server.write.buffer.fatal}); default 64 MiB.
+     */
+    public Builder writeBufferFatal(long bytes) {
+      this.writeBufferFatal = bytes;
+      return this;
+    }
+
     /** Validates every setting and returns the immutable configuration. */
     public SecurityConfig build() {
       TlsSettings tls = new TlsSettings(tlsEngine, ConfigProperty.TLS_PROTOCOLS.valid(tlsProtocols),
@@ -553,7 +629,7 @@ public final class SecurityConfig {
       int frame = (int) (long) ConfigProperty.LIMIT_MAX_FRAME_SIZE.valid(maxFrameSize);
       int negotiation = validNegotiationSize(frame);
       SecurityConfig config = new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation),
-          auditFormat);
+          auditFormat, validServerLimits());
       logWeakSuites(tls.cipherSuites());
       return config;
     }
@@ -625,6 +701,24 @@ public final class SecurityConfig {
     }
 
     /** A negotiation message must also fit in a frame. */
+    private ServerLimits validServerLimits() {
+      long low = ConfigProperty.SERVER_WRITE_BUFFER_LOW.valid(writeBufferLow);
+      long high = ConfigProperty.SERVER_WRITE_BUFFER_HIGH.valid(writeBufferHigh);
+      long fatal = ConfigProperty.SERVER_WRITE_BUFFER_FATAL.valid(writeBufferFatal);
+      if (high <= low) {
+        throw new ConfigException(ConfigProperty.SERVER_WRITE_BUFFER_HIGH.key(), high + " bytes must be above "
+            + ConfigProperty.SERVER_WRITE_BUFFER_LOW.key() + " (" + low + " bytes); raise it or lower the low mark");
+      }
+      if (fatal < high) {
+        throw new ConfigException(ConfigProperty.SERVER_WRITE_BUFFER_FATAL.key(), fatal + " bytes must be at least "
+            + ConfigProperty.SERVER_WRITE_BUFFER_HIGH.key() + " (" + high + " bytes)");
+      }
+      return new ServerLimits(ConfigProperty.SERVER_MAX_CONNECTIONS.valid(maxConnections),
+          ConfigProperty.SERVER_MAX_UNAUTHENTICATED.valid(maxUnauthenticatedConnections),
+          ConfigProperty.SERVER_MAX_PER_ADDRESS.valid(maxConnectionsPerAddress),
+          ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout), (int) low, (int) high, fatal);
+    }
+
     private int validNegotiationSize(int frame) {
       ConfigProperty p = ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE;
       long bytes = p.valid(maxNegotiationMessageSize);

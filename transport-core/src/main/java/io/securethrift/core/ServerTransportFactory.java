@@ -1,6 +1,8 @@
 package io.securethrift.core;
 
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.spi.SaslNegotiator;
+import io.securethrift.core.spi.TlsEngines;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -9,6 +11,7 @@ import java.net.SocketException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
+import java.util.Optional;
 import java.util.WeakHashMap;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.server.TThreadPoolServer;
@@ -122,6 +125,41 @@ public final class ServerTransportFactory implements AutoCloseable {
     return new TThreadPoolServer.Args(listening)
         .transportFactory(transportFactory)
         .processor(withPeerIdentity(processor));
+  }
+
+  /**
+   * The TLS policy of this factory as {@link javax.net.ssl.SSLEngine}s, for a server that runs TLS itself
+   * (securethrift's netty-server); empty when the mode has no TLS.
+   */
+  public Optional<TlsEngines> tlsEngines() {
+    return layers.stream().engines();
+  }
+
+  /**
+   * A SASL negotiation one message at a time for a connection whose stream layer established
+   * {@code streamIdentity}, for a server that reads the messages itself, replying on {@code replies}; empty when the
+   * mode has no SASL.
+   */
+  public Optional<SaslNegotiator> saslNegotiator(PeerIdentity streamIdentity, TTransport replies) {
+    return layers.message().negotiator(streamIdentity, replies);
+  }
+
+  /**
+   * The identity of a plain TCP connection from {@code remote}: the address and mode, nobody authenticated. What a
+   * server that runs its own stream layer starts from when the mode has no TLS.
+   */
+  public PeerIdentity tcpIdentity(InetSocketAddress remote) {
+    return PeerIdentity.builder(layers.config().mode(), remote).build();
+  }
+
+  /**
+   * Thrift framing over {@code stream} for a peer already identified, with every bound the blocking server applies
+   * (frame limit before allocation, declared lengths backed by received bytes, one message per frame). A server that
+   * reads frames itself hands each received frame (header included) to a fresh transport over an in-memory stream
+   * and runs the {@link #withPeerIdentity} processor on it; the reply comes out framed on the same stream.
+   */
+  public SecuredTransport framedTransport(TTransport stream, PeerIdentity identity) {
+    return new FramedTransport(stream, identity, layers.config().limits());
   }
 
   private SecuredTransport secure(TTransport accepted) throws TTransportException {

@@ -66,6 +66,18 @@ abstract class Validator {
     };
   }
 
+  static Validator countBetween(int min, int max) {
+    return new Validator(min + " to " + max) {
+      @Override
+      void check(String key, Object value) {
+        int n = (Integer) value;
+        if (n < min || n > max) {
+          throw new ConfigException(key, n + " is outside the accepted range " + min + " to " + max);
+        }
+      }
+    };
+  }
+
   static Validator sizeBetween(long min, long max) {
     return new Validator(Values.formatSize(min) + " to " + max + " bytes") {
       @Override

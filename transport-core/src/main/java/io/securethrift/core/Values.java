@@ -46,6 +46,16 @@ final class Values {
     }
   }
 
+  /** A whole number such as {@code 1000}. */
+  static int count(String key, String text) {
+    String t = text == null ? "" : text.trim();
+    try {
+      return Integer.parseInt(t);
+    } catch (NumberFormatException e) {
+      throw new ConfigException(key, "'" + text + "' is not a whole number");
+    }
+  }
+
   /** {@code 1024}, {@code 64K}, {@code 16M}, {@code 1G} (binary multiples); a bare number is bytes. */
   static long size(String key, String text) {
     Matcher m = SIZE.matcher(text == null ? "" : text.trim().toLowerCase(Locale.ROOT));

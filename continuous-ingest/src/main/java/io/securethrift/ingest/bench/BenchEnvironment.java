@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -12,9 +13,10 @@ import java.util.Optional;
  * @param security the KDC and certificates of the run
  * @param writeAheadLog whether servers should log every batch to disk and sync it on flush
  * @param options backend-specific settings from {@code --backend-option key=value}
+ * @param server the server model embedded servers run
  */
 public record BenchEnvironment(Path workDir, BenchSecurity security, boolean writeAheadLog,
-    Map<String, String> options) {
+    Map<String, String> options, ServerModel server) {
 
   public BenchEnvironment {
     options = Map.copyOf(options);

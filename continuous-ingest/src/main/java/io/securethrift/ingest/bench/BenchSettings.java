@@ -1,10 +1,12 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Locale;
 
 /**
@@ -24,11 +26,26 @@ import java.util.Locale;
  * @param seed generator seed, the same for every level
  * @param writeAheadLog whether the server logs every batch to local disk and syncs on flush
  * @param output where the CSV, JSON and HTML results go
+ * @param server the server model of the embedded backend
  */
 public record BenchSettings(String backend, Map<String, String> backendOptions, List<String> modes, int iterations, long entries, long warmupEntries, int flushInterval,
-    long batchMemory, Duration maxLatency, int writeThreads, long seed, boolean writeAheadLog, Path output) {
+    long batchMemory, Duration maxLatency, int writeThreads, long seed, boolean writeAheadLog, Path output,
+    ServerModel server) {
+
+  /** Settings with the thread-pool server, the default until the non-blocking one has passed every test. */
+  public BenchSettings(String backend, Map<String, String> backendOptions, List<String> modes, int iterations,
+      long entries, long warmupEntries, int flushInterval, long batchMemory, Duration maxLatency, int writeThreads,
+      long seed, boolean writeAheadLog, Path output) {
+    this(backend, backendOptions, modes, iterations, entries, warmupEntries, flushInterval, batchMemory, maxLatency,
+        writeThreads, seed, writeAheadLog, output, ServerModel.THREADPOOL);
+  }
 
   public BenchSettings {
+    Objects.requireNonNull(server, "server");
+    if (server != ServerModel.THREADPOOL && !backend.equals("embedded")) {
+      throw new ConfigException("--server", "applies to the embedded backend only; the " + backend
+          + " backend runs its own servers");
+    }
     backendOptions = Map.copyOf(backendOptions);
     modes = List.copyOf(ModeNames.canonical(modes));
     if (modes.isEmpty()) {
@@ -59,7 +76,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
   /** One line naming the settings, printed above the table. */
   String describe() {
     return String.format(Locale.ROOT, "%,d entries x %d iterations per mode, flush every %,d, batch writer %,d bytes"
-        + " / %d threads%s, seed %d", entries, iterations, flushInterval, batchMemory, writeThreads,
-        writeAheadLog ? ", write-ahead log on" : "", seed);
+        + " / %d threads%s, seed %d, %s server", entries, iterations, flushInterval, batchMemory, writeThreads,
+        writeAheadLog ? ", write-ahead log on" : "", seed, server.token());
   }
 }

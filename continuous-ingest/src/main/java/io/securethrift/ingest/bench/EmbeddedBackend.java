@@ -42,7 +42,7 @@ public final class EmbeddedBackend implements IngestBackend {
         level.config(environment.security(), true));
     Path clientProps = writeConfig(work.resolve(mode + "-client.properties"),
         level.config(environment.security(), false));
-    List<String> serverArgs = new ArrayList<>(List.of(serverProps.toString()));
+    List<String> serverArgs = new ArrayList<>(List.of(serverProps.toString(), environment.server().token()));
     if (environment.writeAheadLog()) {
       serverArgs.add(work.resolve(mode + ".wal").toString());
     }

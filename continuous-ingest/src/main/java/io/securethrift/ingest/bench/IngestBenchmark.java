@@ -61,7 +61,7 @@ public final class IngestBenchmark {
     Path work = Files.createTempDirectory("securethrift-ingest-");
     try (BenchSecurity security = new BenchSecurity(work)) {
       BenchEnvironment environment = new BenchEnvironment(work, security, settings.writeAheadLog(),
-          settings.backendOptions());
+          settings.backendOptions(), settings.server());
       Map<String, IngestBackend.Target> targets = new LinkedHashMap<>();
       try {
         for (String mode : settings.modes()) {

@@ -4,20 +4,24 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityConfigFiles;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.server.IngestServer;
+import io.securethrift.ingest.server.ServerModel;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 
 /**
  * The benchmark's server JVM: starts an ingest server from a properties file, prints {@code READY port=n}, and stops when
- * its standard input closes. Arguments: properties file, optional write-ahead log file.
+ * its standard input closes. Arguments: properties file, server model ({@link ServerModel#token()}), optional
+ * write-ahead log file.
  */
 final class ServerWorker {
   private ServerWorker() {}
 
   public static void main(String[] args) throws Exception {
-    Path wal = args.length > 1 ? Path.of(args[1]) : null;
+    ServerModel model = ServerModel.parse("server model", args[1]);
+    Path wal = args.length > 2 ? Path.of(args[2]) : null;
     SecurityConfig config = SecurityConfigFiles.read(Path.of(args[0]), "worker configuration");
-    try (IngestServer server = IngestServer.start(config, new InetSocketAddress(BenchSecurity.HOST, 0), wal)) {
+    try (IngestServer server = IngestServer.start(config, new InetSocketAddress(BenchSecurity.HOST, 0), wal,
+        model)) {
       System.out.println(LineRecord.of(WorkerProtocol.READY).with("port", server.port()).encode());
       System.out.flush();
       while (System.in.read() >= 0) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import io.securethrift.ingest.server.ServerModel;
 import picocli.CommandLine.Option;
 
 /** {@code ingest-bench}: the continuous-ingest overhead benchmark across every security mode. */
@@ -57,6 +58,10 @@ public final class IngestBenchCommand implements Callable<Integer> {
   @Option(names = "--seed", description = "Generator seed (default: ${DEFAULT-VALUE}).", defaultValue = "42")
   long seed;
 
+  @Option(names = "--server", description = "Server model of the embedded backend: threadpool or nonblocking"
+      + " (default: ${DEFAULT-VALUE}).", defaultValue = "threadpool")
+  String server;
+
   @Option(names = "--wal", description = "Log every batch to local disk on the server and sync it on flush.")
   boolean writeAheadLog;
 
@@ -68,7 +73,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     BenchSettings settings = new BenchSettings(backend, backendOptions,
         modes == null ? IngestBenchmark.modesOf(backend) : modes, iterations, entries, warmupEntries, flushInterval, batchMemory,
-        Duration.ofMillis(maxLatencyMs), writeThreads, seed, writeAheadLog, output);
+        Duration.ofMillis(maxLatencyMs), writeThreads, seed, writeAheadLog, output,
+        ServerModel.parse("--server", server));
     System.out.print(new IngestBenchmark(settings).run());
     return 0;
   }

@@ -1,6 +1,7 @@
 package io.securethrift.ingest.cli;
 
 import io.securethrift.ingest.server.IngestServer;
+import io.securethrift.ingest.server.ServerModel;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -26,18 +27,23 @@ public final class IngestServerCommand implements Callable<Integer> {
       defaultValue = "9997")
   int port;
 
+  @Option(names = "--server", description = "Server model: threadpool (libthrift's TThreadPoolServer, a thread per"
+      + " connection) or nonblocking (netty-server) (default: ${DEFAULT-VALUE}).", defaultValue = "threadpool")
+  String server;
+
   @Option(names = "--wal", description = "Write-ahead log file; every batch is appended and synced on flush.")
   Path writeAheadLog;
 
   @Override
   public Integer call() throws Exception {
     SecurityConfig security = SecurityConfigFiles.read(config, "--config");
+    ServerModel model = ServerModel.parse("--server", server);
     if (port != 0 && !free(bind, port)) {
       throw new ConfigException("--port", port + " is already in use on " + bind
           + "; stop what holds it or choose another port");
     }
-    try (IngestServer server = IngestServer.start(security, new InetSocketAddress(bind, port), writeAheadLog)) {
-      System.out.println("ingest server listening on " + bind + ":" + server.port());
+    try (IngestServer server = IngestServer.start(security, new InetSocketAddress(bind, port), writeAheadLog, model)) {
+      System.out.println("ingest server (" + model.token() + ") listening on " + bind + ":" + server.port());
       Runtime.getRuntime().addShutdownHook(new Thread(() -> {
         try {
           server.close();

@@ -4,38 +4,50 @@ import io.securethrift.core.AuthCounters;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.ingest.thrift.IngestService;
+import io.securethrift.netty.NettyThriftServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * The embedded ingest backend: the ingest service on a {@link TThreadPoolServer} (Accumulo's SSL and SASL server
- * model, used for every mode so only the security layer differs), secured by a securethrift server factory.
+ * The embedded ingest backend: the ingest service secured by securethrift, on either server model
+ * ({@link ServerModel}). Both use 64 worker threads and the compact protocol, so only the server model differs.
  */
 public final class IngestServer implements AutoCloseable {
-  private final ServerTransportFactory factory;
-  private final TThreadPoolServer server;
-  private final WriteAheadLog log;
-  private final Thread thread;
-  private final int port;
+  private static final int WORKERS = 64;
 
-  private IngestServer(ServerTransportFactory factory, TServerSocket socket, WriteAheadLog log) {
-    this.factory = factory;
+  /** One running server of either model. */
+  private interface Running {
+    int port();
+
+    /** Blocks until the server has stopped, by {@link #stop()} or on its own. */
+    void await() throws InterruptedException;
+
+    void stop() throws InterruptedException;
+
+    AuthCounters counters();
+  }
+
+  private final Running running;
+  private final WriteAheadLog log;
+
+  private IngestServer(Running running, WriteAheadLog log) {
+    this.running = running;
     this.log = log;
-    this.port = ServerTransportFactory.port(socket);
-    this.server = new TThreadPoolServer(factory
-        .threadPoolServerArgs(socket, new IngestService.Processor<>(new IngestHandler(log)))
-        .protocolFactory(new TCompactProtocol.Factory())
-        .minWorkerThreads(4)
-        .maxWorkerThreads(64)
-        .stopTimeoutVal(5)
-        .stopTimeoutUnit(TimeUnit.SECONDS));
-    this.thread = new Thread(server::serve, "ingest-server-" + port);
+  }
+
+  /** Starts a thread-pool server; see {@link #start(SecurityConfig, InetSocketAddress, Path, ServerModel)}. */
+  public static IngestServer start(SecurityConfig config, InetSocketAddress address, Path writeAheadLog)
+      throws TTransportException, IOException {
+    return start(config, address, writeAheadLog, ServerModel.THREADPOOL);
   }
 
   /**
@@ -43,42 +55,130 @@ public final class IngestServer implements AutoCloseable {
    *
    * @param writeAheadLog a file to log every batch to, or null for none
    */
-  public static IngestServer start(SecurityConfig config, InetSocketAddress address, Path writeAheadLog)
-      throws TTransportException, IOException {
+  public static IngestServer start(SecurityConfig config, InetSocketAddress address, Path writeAheadLog,
+      ServerModel model) throws TTransportException, IOException {
+    WriteAheadLog log = writeAheadLog == null ? null : new WriteAheadLog(writeAheadLog);
+    TProcessor processor = new IngestService.Processor<>(new IngestHandler(log));
+    try {
+      Running running = model == ServerModel.NONBLOCKING ? nonblocking(config, address, processor)
+          : threadPool(config, address, processor);
+      return new IngestServer(running, log);
+    } catch (TTransportException | RuntimeException e) {
+      if (log != null) {
+        log.close();
+      }
+      throw e;
+    }
+  }
+
+  private static Running threadPool(SecurityConfig config, InetSocketAddress address, TProcessor processor)
+      throws TTransportException {
     ServerTransportFactory factory = ServerTransportFactory.create(config);
     try {
       TServerSocket socket = factory.listen(address);
-      IngestServer server = new IngestServer(factory, socket, writeAheadLog == null ? null
-          : new WriteAheadLog(writeAheadLog));
-      server.thread.start();
-      return server;
-    } catch (TTransportException | IOException | RuntimeException e) {
+      int port = ServerTransportFactory.port(socket);
+      TThreadPoolServer server = new TThreadPoolServer(factory.threadPoolServerArgs(socket, processor)
+          .protocolFactory(new TCompactProtocol.Factory())
+          .minWorkerThreads(4)
+          .maxWorkerThreads(WORKERS)
+          .stopTimeoutVal(5)
+          .stopTimeoutUnit(TimeUnit.SECONDS));
+      Thread thread = new Thread(server::serve, "ingest-server-" + port);
+      thread.start();
+      return new Running() {
+        @Override
+        public int port() {
+          return port;
+        }
+
+        @Override
+        public void await() throws InterruptedException {
+          thread.join();
+        }
+
+        @Override
+        public AuthCounters counters() {
+          return factory.counters();
+        }
+
+        @Override
+        public void stop() throws InterruptedException {
+          server.stop();
+          thread.join(TimeUnit.SECONDS.toMillis(30));
+          factory.close();
+        }
+      };
+    } catch (TTransportException | RuntimeException e) {
       factory.close();
       throw e;
     }
   }
 
+  private static Running nonblocking(SecurityConfig config, InetSocketAddress address, TProcessor processor)
+      throws TTransportException {
+    NettyThriftServer server = NettyThriftServer.builder(config, processor)
+        .protocolFactory(new TCompactProtocol.Factory()).workerThreads(WORKERS)
+        .shutdownGrace(Duration.ofSeconds(5)).build();
+    try {
+      server.start(address);
+    } catch (InterruptedException e) {
+      server.close();
+      Thread.currentThread().interrupt();
+      throw new TTransportException(TTransportException.NOT_OPEN, "interrupted while binding " + address);
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    return new Running() {
+      @Override
+      public int port() {
+        return server.port();
+      }
+
+      @Override
+      public void await() throws InterruptedException {
+        stopped.await();
+      }
+
+      @Override
+      public AuthCounters counters() {
+        return server.counters();
+      }
+
+      @Override
+      public void stop() {
+        try {
+          server.close();
+        } finally {
+          stopped.countDown();
+        }
+      }
+    };
+  }
+
   public int port() {
-    return port;
+    return running.port();
   }
 
   /** Handshakes accepted and refused so far, by protection and by cause. */
   public AuthCounters counters() {
-    return factory.counters();
+    return running.counters();
   }
 
   /** Blocks until the server stops. */
   public void awaitTermination() throws InterruptedException {
-    thread.join();
+    running.await();
   }
 
   @Override
   public void close() throws IOException, InterruptedException {
-    server.stop();
-    thread.join(TimeUnit.SECONDS.toMillis(30));
-    factory.close();
-    if (log != null) {
-      log.close();
+    try {
+      running.stop();
+    } finally {
+      if (log != null) {
+        log.close();
+      }
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -34,6 +35,11 @@ class BenchSettingsTest {
     assertEquals("--iterations: 0 is less than 1", error(() -> settings(List.of("none"), 0, 1, 1)));
     assertEquals("--entries: 0 is less than 1", error(() -> settings(List.of("none"), 1, 0, 1)));
     assertEquals("--write-threads: 65 is outside 1 to 64", error(() -> settings(List.of("none"), 1, 1, 65)));
+    assertEquals("--server: applies to the embedded backend only; the accumulo backend runs its own servers",
+        error(() -> new BenchSettings("accumulo", Map.of(), List.of("none"), 1, 1, 0, 1, 1024, Duration.ofSeconds(1),
+            1, 1, false, Path.of("out"), ServerModel.NONBLOCKING)));
+    assertEquals("--server: 'netty' is not accepted; accepted values: threadpool, nonblocking",
+        error(() -> ServerModel.parse("--server", "netty")));
   }
 
   @Test

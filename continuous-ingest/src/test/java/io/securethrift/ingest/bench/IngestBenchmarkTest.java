@@ -3,6 +3,7 @@ package io.securethrift.ingest.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,5 +39,17 @@ class IngestBenchmarkTest {
       assertTrue(report.contains(modes.get(i)), report);
     }
     assertTrue(Files.readString(output.resolve("ingest-results.html")).contains("<svg"));
+  }
+
+  /** The same run on the non-blocking server: every secured level ingests and verifies through it. */
+  @Test
+  void theNonblockingServerRunsEveryKindOfMode() throws Exception {
+    List<String> modes = List.of("none", "tls-conscrypt", "sasl-auth-conf", "sasl-over-tls");
+    BenchSettings settings = new BenchSettings("embedded", Map.of(), modes, 1, 6_000, 0, 500, 64 * 1024,
+        Duration.ofSeconds(10), 2, 3, false, output, ServerModel.NONBLOCKING);
+    String report = new IngestBenchmark(settings).run();
+    List<String> csv = Files.readAllLines(output.resolve("ingest-results.csv"));
+    assertEquals(1 + modes.size(), csv.size(), report);
+    assertTrue(report.contains("nonblocking server"), report);
   }
 }

@@ -12,7 +12,8 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The embedded backend end to end over real loopback sockets: ingest, verify by scanning back, reset. */
@@ -22,10 +23,11 @@ class IngestServerTest {
   @TempDir
   Path dir;
 
-  @Test
-  void ingestedWorkloadVerifiesAndResetEmptiesTheTable() throws Exception {
+  @ParameterizedTest
+  @EnumSource(ServerModel.class)
+  void ingestedWorkloadVerifiesAndResetEmptiesTheTable(ServerModel model) throws Exception {
     Path wal = dir.resolve("ingest.wal");
-    try (IngestServer server = IngestServer.start(PLAIN, new InetSocketAddress("127.0.0.1", 0), wal);
+    try (IngestServer server = IngestServer.start(PLAIN, new InetSocketAddress("127.0.0.1", 0), wal, model);
         IngestClient client = new IngestClient(PLAIN, "127.0.0.1", server.port())) {
       // One full linked-list cycle (26F - 1 entries, relink included), then heads and four levels of the next:
       // the generator stops at the first flush boundary at or past the count, as Accumulo's does.

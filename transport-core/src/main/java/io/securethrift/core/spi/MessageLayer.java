@@ -2,6 +2,7 @@ package io.securethrift.core.spi;
 
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecuredTransport;
+import java.util.Optional;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 
@@ -18,6 +19,17 @@ public interface MessageLayer extends AutoCloseable {
    * @param host the host the client dialled; null on servers
    */
   SecuredTransport open(TTransport stream, PeerIdentity streamIdentity, String host) throws TTransportException;
+
+  /**
+   * A negotiation one message at a time, for servers that read the messages themselves; empty for a layer without
+   * negotiation (Thrift framing).
+   *
+   * @param streamIdentity what the stream layer established (address, TLS details)
+   * @param replies where negotiation messages to the peer are written and flushed
+   */
+  default Optional<SaslNegotiator> negotiator(PeerIdentity streamIdentity, TTransport replies) {
+    return Optional.empty();
+  }
 
   /** Releases what the layer holds (Kerberos login renewal). */
   @Override

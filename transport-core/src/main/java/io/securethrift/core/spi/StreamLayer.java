@@ -2,6 +2,7 @@ package io.securethrift.core.spi;
 
 import java.io.IOException;
 import java.net.Socket;
+import java.util.Optional;
 
 /**
  * The stream part of a security mode, for one role (client or server): plain TCP, or TLS. securethrift calls it on a
@@ -15,6 +16,14 @@ public interface StreamLayer extends AutoCloseable {
    * @param host the host the client dialled, for hostname verification and SNI; null on servers
    */
   SecureStream open(Socket socket, String host) throws IOException;
+
+  /**
+   * This layer's TLS policy as {@link javax.net.ssl.SSLEngine}s, for servers that run TLS without a thread per
+   * connection; empty for a layer that is not TLS.
+   */
+  default Optional<TlsEngines> engines() {
+    return Optional.empty();
+  }
 
   /** Releases what the layer holds (reload timers, cached contexts). */
   @Override

@@ -1,0 +1,510 @@
+package io.securethrift.netty;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.util.concurrent.ScheduledFuture;
+import io.securethrift.core.AuthFailure;
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.HandshakeAudit.Stage;
+import io.securethrift.core.HandshakeAudit;
+import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.PeerText;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.internal.FrameReader;
+import io.securethrift.core.spi.HandshakeFailure;
+import io.securethrift.core.spi.SaslDataCodec;
+import io.securethrift.core.spi.SaslNegotiator;
+import io.securethrift.core.spi.TlsEngines;
+import java.io.EOFException;
+import java.net.InetSocketAddress;
+import java.nio.channels.ClosedChannelException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.thrift.TException;
+import org.apache.thrift.transport.TTransportException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection's life after accept, on its event loop: TLS completion (when the mode has TLS), the SASL negotiation
+ * (evaluated on the authentication pool, never here), then data frames. A complete message turns reads off and runs
+ * on a worker; its reply is written, then reads resume, so one call per connection is in flight and replies keep
+ * their order. Bytes are only ever buffered up to the size a frame header declared, after that size was checked.
+ */
+final class ConnectionHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(NettyThriftServer.class);
+  private static final byte[] EMPTY = new byte[0];
+
+  private enum Phase {
+    HANDSHAKE,
+    NEGOTIATING,
+    DATA,
+    CLOSED
+  }
+
+  private final ServerContext server;
+  private final TlsEngines.HandshakeRecord tlsRecord;
+  private final FrameReader negotiationLimit;
+  private final FrameReader frameLimit;
+  private Channel channel;
+  private String peer;
+  private Phase phase = Phase.HANDSHAKE;
+  private CompositeByteBuf in;
+  private PeerIdentity identity;
+  private SaslNegotiator negotiator;
+  private SaslDataCodec codec;
+  private MessageScanner scanner;
+  /** Unwrapped SASL bytes not yet dispatched. */
+  private byte[] plain = EMPTY;
+  private int plainLength;
+  /** A negotiation step or a call is running off the event loop. */
+  private boolean busy;
+  private boolean authenticated;
+  private ScheduledFuture<?> deadline;
+  private ScheduledFuture<?> idle;
+  /** When the connection was accepted, for the audit's handshake time. */
+  private long acceptedNanos;
+
+  ConnectionHandler(ServerContext server, TlsEngines.HandshakeRecord tlsRecord) {
+    this.server = server;
+    this.tlsRecord = tlsRecord;
+    this.negotiationLimit = new FrameReader(server.limits().maxNegotiationMessageSize(),
+        ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE.key());
+    this.frameLimit = new FrameReader(server.limits().maxFrameSize(), ConfigProperty.LIMIT_MAX_FRAME_SIZE.key());
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) {
+    channel = ctx.channel();
+    peer = String.valueOf(channel.remoteAddress());
+    acceptedNanos = System.nanoTime();
+    in = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
+    long millis = server.handshakeTimeout().toMillis();
+    deadline = ctx.executor().schedule(this::deadlinePassed, millis, TimeUnit.MILLISECONDS);
+    if (tlsRecord == null) {
+      secured(server.factory().tcpIdentity(remote()));
+    }
+    ctx.fireChannelActive();
+  }
+
+  private InetSocketAddress remote() {
+    return (InetSocketAddress) channel.remoteAddress();
+  }
+
+  private void deadlinePassed() {
+    if (!authenticated && channel.isOpen()) {
+      refuse(new TTransportException(TTransportException.TIMED_OUT, "handshake did not complete within "
+          + server.handshakeTimeout().toMillis() + " ms (" + ConfigProperty.TIMEOUT_HANDSHAKE.key() + ")"));
+    }
+  }
+
+  @Override
+  public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event instanceof SslHandshakeCompletionEvent && phase == Phase.HANDSHAKE) {
+      SslHandshakeCompletionEvent done = (SslHandshakeCompletionEvent) event;
+      ctx.pipeline().remove(HandshakeWatch.class);
+      if (done.isSuccess()) {
+        SslHandler ssl = ctx.pipeline().get(SslHandler.class);
+        secured(server.tlsEngines().identify(ssl.engine(), remote(), tlsRecord));
+      } else {
+        // Netty reports a peer that closed mid-handshake as a ClosedChannelException, which the TLS layer's
+        // explanations (written for sockets) know as an end of file.
+        Throwable cause = done.cause() instanceof ClosedChannelException
+            ? new EOFException("connection closed") : done.cause();
+        refuse(server.tlsEngines().explain(cause, peer, tlsRecord));
+      }
+      return;
+    }
+    ctx.fireUserEventTriggered(event);
+  }
+
+  /** The stream layer is done: negotiate SASL next, or serve. */
+  private void secured(PeerIdentity streamIdentity) {
+    identity = streamIdentity;
+    if (server.usesSasl()) {
+      negotiator = server.factory().saslNegotiator(streamIdentity, new ChannelReplies(channel)).orElseThrow();
+      phase = Phase.NEGOTIATING;
+    } else {
+      serving(streamIdentity);
+    }
+    pump();
+  }
+
+  private void serving(PeerIdentity authenticatedIdentity) {
+    identity = authenticatedIdentity;
+    phase = Phase.DATA;
+    authenticated = true;
+    deadline.cancel(false);
+    server.admission().authenticated(channel);
+    audit().succeeded(authenticatedIdentity, sinceAccepted());
+    touch();
+  }
+
+  /** Restarts the idle clock of an authenticated connection. */
+  private void touch() {
+    if (idle != null) {
+      idle.cancel(false);
+    }
+    long millis = server.idleTimeout().toMillis();
+    if (millis > 0) {
+      idle = channel.eventLoop().schedule(() -> {
+        if (!busy && channel.isOpen()) {
+          LOG.debug("closing idle connection with {} ({})", peer, ConfigProperty.SERVER_IDLE_TIMEOUT.key());
+          channel.close();
+        }
+      }, millis, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    ByteBuf bytes = (ByteBuf) msg;
+    if (phase == Phase.CLOSED) {
+      bytes.release();
+      return;
+    }
+    in.addComponent(true, bytes);
+    pump();
+  }
+
+  /** Takes as many whole messages from the buffer as it can while nothing runs elsewhere. */
+  private void pump() {
+    if (server.draining() && !busy) {
+      // Shutting down: nothing new starts; a connection closes once its call in flight has been answered.
+      close();
+      return;
+    }
+    try {
+      while (!busy && phase != Phase.CLOSED && channel.isActive()) {
+        boolean progressed;
+        if (phase == Phase.NEGOTIATING) {
+          progressed = negotiationMessage();
+        } else if (phase == Phase.DATA) {
+          progressed = dataFrame();
+        } else {
+          progressed = false;
+        }
+        if (!progressed) {
+          break;
+        }
+      }
+    } catch (TException e) {
+      closeRefused(e);
+      return;
+    }
+    in.discardReadComponents();
+    if (!busy && phase != Phase.CLOSED) {
+      channel.config().setAutoRead(true);
+    }
+  }
+
+  private boolean negotiationMessage() throws TException {
+    if (in.readableBytes() < 5) {
+      return false;
+    }
+    int start = in.readerIndex();
+    byte status = in.getByte(start);
+    if (status < 1 || status > 5) {
+      // Not a status any Thrift peer sends: the negotiator names it and tells the peer, as the blocking server does.
+      negotiator.receive(status, EMPTY);
+    }
+    int length;
+    try {
+      length = negotiationLimit.checkLength(in.getInt(start + 1));
+    } catch (TTransportException e) {
+      throw negotiator.refuse(e);
+    }
+    if (in.readableBytes() < 5 + length) {
+      return false;
+    }
+    in.skipBytes(5);
+    byte[] payload = new byte[length];
+    in.readBytes(payload);
+    startBusy();
+    SaslNegotiator current = negotiator;
+    try {
+      server.authenticationPool().execute(() -> {
+        SaslDataCodec result = null;
+        Exception failure = null;
+        try {
+          result = current.receive(status, payload);
+        } catch (TException | RuntimeException e) {
+          failure = e;
+        }
+        SaslDataCodec completed = result;
+        Exception failed = failure;
+        channel.eventLoop().execute(() -> negotiationStepDone(completed, failed));
+      });
+    } catch (RejectedExecutionException e) {
+      // The queue holds one step per unauthenticated connection, so only a pool shut down refuses one.
+      busy = false;
+      refuse(new HandshakeFailure(AuthFailure.OVER_LIMIT, "the server is shutting down and starts no more"
+          + " negotiation steps", null));
+    }
+    return true;
+  }
+
+  private void negotiationStepDone(SaslDataCodec completed, Exception failure) {
+    busy = false;
+    if (failure != null) {
+      refuse(failure);
+      return;
+    }
+    if (!channel.isOpen()) {
+      if (completed != null) {
+        completed.dispose();
+      } else {
+        negotiator.dispose();
+      }
+      return;
+    }
+    if (completed != null) {
+      codec = completed;
+      negotiator = null;
+      scanner = new MessageScanner(completed.identity(), server.limits().maxFrameSize());
+      serving(completed.identity());
+    }
+    pump();
+  }
+
+  private boolean dataFrame() throws TException {
+    if (codec != null && plainLength > 0 && dispatchBuffered()) {
+      return true;
+    }
+    if (in.readableBytes() < 4) {
+      return false;
+    }
+    int length = frameLimit.checkLength(in.getInt(in.readerIndex()));
+    if (in.readableBytes() < 4 + length) {
+      return false;
+    }
+    touch();
+    if (codec == null) {
+      byte[] frame = new byte[4 + length];
+      in.readBytes(frame);
+      dispatch(frame);
+      return true;
+    }
+    in.skipBytes(4);
+    byte[] payload = new byte[length];
+    in.readBytes(payload);
+    byte[] unwrapped = length == 0 ? EMPTY : codec.unwrap(payload, length);
+    appendPlain(unwrapped);
+    return true;
+  }
+
+  private void appendPlain(byte[] bytes) {
+    if (plainLength + bytes.length > plain.length) {
+      plain = Arrays.copyOf(plain, Math.max(plainLength + bytes.length, 2 * plain.length));
+    }
+    System.arraycopy(bytes, 0, plain, plainLength, bytes.length);
+    plainLength += bytes.length;
+  }
+
+  /** Dispatches the first whole message of the unwrapped bytes, if they hold one. */
+  private boolean dispatchBuffered() throws TException {
+    int length = scanner.firstMessage(server.protocolFactory(), plain, plainLength);
+    if (length < 0) {
+      return false;
+    }
+    byte[] frame = new byte[4 + length];
+    frame[0] = (byte) (length >>> 24);
+    frame[1] = (byte) (length >>> 16);
+    frame[2] = (byte) (length >>> 8);
+    frame[3] = (byte) length;
+    System.arraycopy(plain, 0, frame, 4, length);
+    System.arraycopy(plain, length, plain, 0, plainLength - length);
+    plainLength -= length;
+    dispatch(frame);
+    return true;
+  }
+
+  private void startBusy() {
+    busy = true;
+    channel.config().setAutoRead(false);
+  }
+
+  /** Runs one call on a worker; the event loop goes on with other connections. */
+  private void dispatch(byte[] frame) {
+    startBusy();
+    PeerIdentity caller = identity;
+    SaslDataCodec data = codec;
+    // Counted until the reply is written, so a graceful shutdown waits for the reply and not just the call.
+    server.beginCall();
+    server.workers().execute(() -> {
+      List<byte[]> reply = List.of();
+      boolean close;
+      MemoryStream stream = new MemoryStream(frame);
+      SecuredTransport transport = server.factory().framedTransport(stream, caller);
+      try {
+        server.processor().process(server.protocolFactory().getProtocol(transport),
+            server.protocolFactory().getProtocol(transport));
+        reply = frames(stream.written(), data);
+        close = stream.closed();
+      } catch (TException | RuntimeException e) {
+        // The transport or the identity processor has logged a refused message; anything else is logged here.
+        if (!stream.closed()) {
+          LOG.warn("closing connection with {}: {}", peer, PeerText.describe(e));
+        }
+        close = true;
+      }
+      List<byte[]> frames = reply;
+      boolean closing = close;
+      channel.eventLoop().execute(() -> callDone(frames, closing));
+    });
+  }
+
+  /**
+   * The reply as wire frames: as written for Thrift framing; for SASL, its payload cut into frames of at most the
+   * negotiated size, each wrapped when the QOP says so. Runs on the worker, in call order, one call at a time.
+   */
+  private static List<byte[]> frames(byte[] framed, SaslDataCodec data) throws TException {
+    if (framed.length == 0 || data == null) {
+      return framed.length == 0 ? List.of() : List.of(framed);
+    }
+    List<byte[]> frames = new ArrayList<>();
+    for (int offset = 4; offset < framed.length; offset += data.chunkSize()) {
+      int length = Math.min(data.chunkSize(), framed.length - offset);
+      byte[] payload = data.wraps() ? data.wrap(framed, offset, length) : Arrays.copyOfRange(framed, offset,
+          offset + length);
+      byte[] frame = new byte[4 + payload.length];
+      frame[0] = (byte) (payload.length >>> 24);
+      frame[1] = (byte) (payload.length >>> 16);
+      frame[2] = (byte) (payload.length >>> 8);
+      frame[3] = (byte) payload.length;
+      System.arraycopy(payload, 0, frame, 4, payload.length);
+      frames.add(frame);
+    }
+    return frames;
+  }
+
+  private void callDone(List<byte[]> frames, boolean close) {
+    if (close || !channel.isOpen()) {
+      callClosed();
+      return;
+    }
+    if (frames.isEmpty()) {
+      server.endCall();
+      resume();
+      return;
+    }
+    ByteBuf out = Unpooled.wrappedBuffer(frames.toArray(new byte[0][]));
+    channel.writeAndFlush(out).addListener(written -> {
+      if (written.isSuccess()) {
+        server.endCall();
+        resume();
+      } else {
+        callClosed();
+      }
+    });
+  }
+
+  private void callClosed() {
+    server.endCall();
+    busy = false;
+    channel.close();
+    release();
+  }
+
+  private void resume() {
+    busy = false;
+    touch();
+    pump();
+  }
+
+  /** Whether a call runs for this connection; graceful shutdown waits for these. */
+  boolean busy() {
+    return busy;
+  }
+
+  /** Audits a connection refused before it authenticated, which the main log may warn about, and closes it. */
+  private void refuse(Throwable error) {
+    audit().failed(channel.remoteAddress(), stage(), error, sinceAccepted());
+    close();
+  }
+
+  /** The layer a connection that has not authenticated is in. */
+  private Stage stage() {
+    return phase == Phase.NEGOTIATING || tlsRecord == null ? Stage.SASL : Stage.TLS;
+  }
+
+  private HandshakeAudit audit() {
+    return server.factory().audit();
+  }
+
+  private Duration sinceAccepted() {
+    return Duration.ofNanos(System.nanoTime() - acceptedNanos);
+  }
+
+  private void closeRefused(TException cause) {
+    if (authenticated) {
+      LOG.warn("closing connection with {}: {}", peer, PeerText.describe(cause));
+      close();
+    } else {
+      refuse(cause);
+    }
+  }
+
+  private void close() {
+    phase = Phase.CLOSED;
+    channel.close();
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (phase == Phase.NEGOTIATING) {
+      // The peer closed mid-negotiation: the negotiator tells what it had seen (nothing yet, or the QOP offer) when
+      // it is not running a step elsewhere, as the blocking server's does on end of file.
+      TTransportException closed = new TTransportException(TTransportException.END_OF_FILE,
+          "Socket is closed by peer.");
+      refuse(busy ? closed : negotiator.refuse(closed));
+    }
+    phase = Phase.CLOSED;
+    if (deadline != null) {
+      deadline.cancel(false);
+    }
+    if (idle != null) {
+      idle.cancel(false);
+    }
+    if (in != null) {
+      in.release();
+      in = null;
+    }
+    if (!busy) {
+      release();
+    }
+    ctx.fireChannelInactive();
+  }
+
+  /** Releases SASL keys once nothing else uses them. */
+  private void release() {
+    if (codec != null) {
+      codec.dispose();
+      codec = null;
+    }
+    if (negotiator != null) {
+      negotiator.dispose();
+      negotiator = null;
+    }
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    if (phase == Phase.HANDSHAKE && tlsRecord != null) {
+      // The handshake completion event follows and names the cause.
+      return;
+    }
+    LOG.debug("connection with {} failed: {}", peer, PeerText.describe(cause));
+    close();
+  }
+}

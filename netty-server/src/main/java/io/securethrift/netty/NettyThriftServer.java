@@ -1,0 +1,241 @@
+package io.securethrift.netty;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.ServerLimits;
+import io.securethrift.core.AuthCounters;
+import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.spi.TlsEngines;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLEngine;
+import org.apache.thrift.TProcessor;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TProtocolFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A non-blocking Thrift server for any securethrift mode, a drop-in for a {@code TThreadPoolServer} built with
+ * {@link ServerTransportFactory}: the same {@link SecurityConfig}, the same {@link TProcessor}, the same wire format
+ * (framed Thrift, TLS, Thrift SASL), and {@link io.securethrift.core.PeerIdentity#current()} inside the service. A
+ * connection holds a thread only while its call runs: handshakes wait on event loops, SASL mechanisms run on a small
+ * authentication pool, calls on a bounded worker pool, one call per connection at a time.
+ *
+ * <pre>{@code
+ * try (NettyThriftServer server = NettyThriftServer.builder(config, new MyService.Processor<>(impl))
+ *     .protocolFactory(new TCompactProtocol.Factory()).workerThreads(64).build()) {
+ *   server.start(new InetSocketAddress(9997));
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>Admission is governed by {@link ServerLimits} ({@code securethrift.server.*}) and the handshake deadline
+ * ({@code securethrift.timeout.handshake}).
+ */
+public final class NettyThriftServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(NettyThriftServer.class);
+
+  private final ServerTransportFactory factory;
+  private final ServerContext context;
+  private final EventLoopGroup boss;
+  private final EventLoopGroup loops;
+  private final ExecutorService workers;
+  private final ExecutorService authentication;
+  private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+  private final Duration shutdownGrace;
+  private Channel listening;
+
+  private NettyThriftServer(Builder b) {
+    this.factory = ServerTransportFactory.create(b.config);
+    this.workers = new ThreadPoolExecutor(b.workerThreads, b.workerThreads, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(), new DefaultThreadFactory("securethrift-worker", true));
+    // Bounded: a connection waits here only while not yet authenticated, and those are capped too.
+    this.authentication = new ThreadPoolExecutor(b.authenticationThreads, b.authenticationThreads, 0,
+        TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(b.config.server().maxUnauthenticatedConnections()),
+        new DefaultThreadFactory("securethrift-auth", true));
+    this.context = new ServerContext(factory, b.processor, b.protocolFactory, workers, authentication);
+    this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("securethrift-accept", true));
+    this.loops = new NioEventLoopGroup(b.eventLoopThreads, new DefaultThreadFactory("securethrift-io", true));
+    this.shutdownGrace = b.shutdownGrace;
+  }
+
+  /** A server for {@code processor} secured by {@code config}; binary protocol unless told otherwise. */
+  public static Builder builder(SecurityConfig config, TProcessor processor) {
+    return new Builder(config, processor);
+  }
+
+  /** Binds and starts accepting; port 0 picks a free port (see {@link #port()}). */
+  public NettyThriftServer start(InetSocketAddress address) throws InterruptedException {
+    ServerLimits limits = factory.config().server();
+    ServerBootstrap bootstrap = new ServerBootstrap().group(boss, loops).channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 128)
+        .option(ChannelOption.SO_REUSEADDR, true)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.SO_KEEPALIVE, true)
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,
+            new WriteBufferWaterMark(limits.writeBufferLow(), limits.writeBufferHigh()))
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel channel) {
+            if (!context.admission().admit(channel)) {
+              channel.close();
+              return;
+            }
+            channels.add(channel);
+            TlsEngines engines = context.tlsEngines();
+            TlsEngines.HandshakeRecord record = null;
+            if (engines != null) {
+              record = engines.record();
+              SSLEngine engine = engines.serverEngine(channel.remoteAddress());
+              // Engine tasks run inline on the event loop, where HandshakeWatch can see them.
+              SslHandler ssl = new SslHandler(engine);
+              // The connection handler's deadline covers TLS and SASL together, as on the blocking server.
+              ssl.setHandshakeTimeoutMillis(0);
+              channel.pipeline().addLast(new HandshakeWatch(record), ssl);
+            }
+            channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal()),
+                new ConnectionHandler(context, record));
+          }
+        });
+    listening = bootstrap.bind(address).sync().channel();
+    LOG.info("serving {} on {}", factory.config().mode().token(), listening.localAddress());
+    return this;
+  }
+
+  /** The bound port. */
+  public int port() {
+    return ((InetSocketAddress) listening.localAddress()).getPort();
+  }
+
+  /** This server's handshake outcomes: successes by protection and refusals by cause, as the audit log counts them. */
+  public AuthCounters counters() {
+    return factory.counters();
+  }
+
+  /** Open connections now (for tests and monitoring). */
+  public int connections() {
+    return context.admission().connections();
+  }
+
+  /** Connections still in their handshakes now. */
+  public int unauthenticatedConnections() {
+    return context.admission().unauthenticated();
+  }
+
+  /**
+   * Stops accepting, lets calls in flight finish and send their replies within {@code grace}, then closes every
+   * connection and stops the threads.
+   */
+  public void shutdown(Duration grace) {
+    if (listening != null) {
+      listening.close().syncUninterruptibly();
+    }
+    context.drain();
+    long deadline = System.nanoTime() + grace.toNanos();
+    // Idle connections go now; busy ones close themselves once their reply is written (see ConnectionHandler).
+    channels.forEach(channel -> channel.eventLoop().execute(() -> {
+      ConnectionHandler handler = channel.pipeline().get(ConnectionHandler.class);
+      if (handler == null || !handler.busy()) {
+        channel.close();
+      }
+    }));
+    try {
+      while (context.callsInFlight() > 0 && System.nanoTime() < deadline) {
+        channels.newCloseFuture().await(10, TimeUnit.MILLISECONDS);
+      }
+      channels.close().await(grace.toMillis() + 1000, TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    workers.shutdownNow();
+    authentication.shutdownNow();
+    loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    factory.close();
+  }
+
+  /** {@link #shutdown} with the builder's grace period. */
+  @Override
+  public void close() {
+    shutdown(shutdownGrace);
+  }
+
+  /** Settings of a server beyond its {@link SecurityConfig}. */
+  public static final class Builder {
+    private final SecurityConfig config;
+    private final TProcessor processor;
+    private TProtocolFactory protocolFactory = new TBinaryProtocol.Factory();
+    private int workerThreads = 64;
+    private int authenticationThreads = 4;
+    private int eventLoopThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
+    private Duration shutdownGrace = Duration.ofSeconds(10);
+
+    private Builder(SecurityConfig config, TProcessor processor) {
+      this.config = Objects.requireNonNull(config, "config");
+      this.processor = Objects.requireNonNull(processor, "processor");
+    }
+
+    /** The Thrift protocol of calls: binary (default) or compact; multiplexing lives in the processor. */
+    public Builder protocolFactory(TProtocolFactory factory) {
+      this.protocolFactory = Objects.requireNonNull(factory);
+      return this;
+    }
+
+    /** Threads running calls; at most this many calls run at once. Default 64. */
+    public Builder workerThreads(int threads) {
+      this.workerThreads = positive(threads, "workerThreads");
+      return this;
+    }
+
+    /** Threads evaluating SASL mechanisms. Default 4. */
+    public Builder authenticationThreads(int threads) {
+      this.authenticationThreads = positive(threads, "authenticationThreads");
+      return this;
+    }
+
+    /** Event loop threads for all connections' I/O and TLS. Default: the number of processors, at least 2. */
+    public Builder eventLoopThreads(int threads) {
+      this.eventLoopThreads = positive(threads, "eventLoopThreads");
+      return this;
+    }
+
+    /** How long {@link #close()} lets calls in flight finish. Default 10 seconds. */
+    public Builder shutdownGrace(Duration grace) {
+      this.shutdownGrace = Objects.requireNonNull(grace);
+      return this;
+    }
+
+    private static int positive(int n, String name) {
+      if (n < 1) {
+        throw new IllegalArgumentException(name + " must be at least 1, got " + n);
+      }
+      return n;
+    }
+
+    /** Checks the configuration (key stores, keytab login) and creates the server's threads. */
+    public NettyThriftServer build() {
+      return new NettyThriftServer(this);
+    }
+  }
+}

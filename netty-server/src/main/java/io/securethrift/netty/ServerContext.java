@@ -1,0 +1,102 @@
+package io.securethrift.netty;
+
+import io.securethrift.core.Limits;
+import io.securethrift.core.HandshakeAudit.Stage;
+import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.spi.TlsEngines;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.thrift.TProcessor;
+import org.apache.thrift.protocol.TProtocolFactory;
+
+/** What every connection of one server shares: the layers, the processor, the pools and the admission counts. */
+final class ServerContext {
+  private final ServerTransportFactory factory;
+  private final TProcessor processor;
+  private final TProtocolFactory protocolFactory;
+  private final ExecutorService workers;
+  private final ExecutorService authenticationPool;
+  private final Admission admission;
+  private final TlsEngines tlsEngines;
+  private final AtomicInteger callsInFlight = new AtomicInteger();
+  private volatile boolean draining;
+
+  ServerContext(ServerTransportFactory factory, TProcessor processor, TProtocolFactory protocolFactory,
+      ExecutorService workers, ExecutorService authenticationPool) {
+    this.factory = factory;
+    this.processor = factory.withPeerIdentity(processor);
+    this.protocolFactory = protocolFactory;
+    this.workers = workers;
+    this.authenticationPool = authenticationPool;
+    this.admission = new Admission(factory.config().server(), factory.audit(),
+        factory.config().mode().usesTls() ? Stage.TLS : Stage.SASL);
+    this.tlsEngines = factory.tlsEngines().orElse(null);
+  }
+
+  ServerTransportFactory factory() {
+    return factory;
+  }
+
+  TProcessor processor() {
+    return processor;
+  }
+
+  TProtocolFactory protocolFactory() {
+    return protocolFactory;
+  }
+
+  ExecutorService workers() {
+    return workers;
+  }
+
+  ExecutorService authenticationPool() {
+    return authenticationPool;
+  }
+
+  Admission admission() {
+    return admission;
+  }
+
+  /** Null when the mode has no TLS. */
+  TlsEngines tlsEngines() {
+    return tlsEngines;
+  }
+
+  boolean usesSasl() {
+    return factory.config().mode().usesSasl();
+  }
+
+  Limits limits() {
+    return factory.config().limits();
+  }
+
+  Duration handshakeTimeout() {
+    return factory.config().timeouts().handshake();
+  }
+
+  Duration idleTimeout() {
+    return factory.config().server().idleTimeout();
+  }
+
+  void beginCall() {
+    callsInFlight.incrementAndGet();
+  }
+
+  void endCall() {
+    callsInFlight.decrementAndGet();
+  }
+
+  int callsInFlight() {
+    return callsInFlight.get();
+  }
+
+  /** Shutdown has begun: connections close once their call in flight has been answered. */
+  boolean draining() {
+    return draining;
+  }
+
+  void drain() {
+    draining = true;
+  }
+}

@@ -1,0 +1,161 @@
+package io.securethrift.netty;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.Secret;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.StoreType;
+import io.securethrift.core.testservice.EchoHandler;
+import io.securethrift.core.testservice.EchoService;
+import io.securethrift.kdc.EmbeddedKdc;
+import io.securethrift.kdc.KdcExtension;
+import io.securethrift.kdc.KerberosIdentity;
+import io.securethrift.kdc.KerberosLogin;
+import io.securethrift.kdc.ca.CertificateAuthorityExtension;
+import io.securethrift.kdc.ca.CertificateDirectory;
+import io.securethrift.kdc.ca.KeyStoreFormat;
+import io.securethrift.kdc.ca.TestCertificateAuthority;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.security.PrivilegedExceptionAction;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import javax.security.auth.Subject;
+import javax.security.sasl.Sasl;
+import org.apache.thrift.protocol.TCompactProtocol;
+import org.apache.thrift.transport.TSaslClientTransport;
+import org.apache.thrift.transport.TSocket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** GSSAPI against a real KDC on the non-blocking server: this project's clients, libthrift's, and idle peers. */
+@ExtendWith({KdcExtension.class, CertificateAuthorityExtension.class})
+class NettyKerberosTest {
+  private static final char[] PASSWORD = "changeit".toCharArray();
+
+  private static SecurityConfig.Builder base(QualityOfProtection qop) {
+    return SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(SaslMechanism.GSSAPI).qop(qop)
+        .handshakeTimeout(Duration.ofSeconds(3)).maxFrameSize(4L << 20);
+  }
+
+  private static SecurityConfig server(EmbeddedKdc kdc, QualityOfProtection qop) {
+    KerberosIdentity service = kdc.servicePrincipal("accumulo", "localhost");
+    return base(qop).kerberosLogin(service.principal(), service.keytab()).maxConnectionsPerAddress(500).build();
+  }
+
+  private static SecurityConfig client(EmbeddedKdc kdc, QualityOfProtection qop) {
+    KerberosIdentity client = kdc.principal("client");
+    return base(qop).kerberosLogin(client.principal(), client.keytab()).build();
+  }
+
+  private static NettyThriftServer start(SecurityConfig config) throws Exception {
+    return NettyThriftServer.builder(config, new EchoService.Processor<>(new EchoHandler()))
+        .protocolFactory(new TCompactProtocol.Factory()).workerThreads(4).eventLoopThreads(2)
+        .shutdownGrace(Duration.ofSeconds(2)).build().start(new InetSocketAddress("127.0.0.1", 0));
+  }
+
+  private static void roundTrip(EchoService.Client client) throws Exception {
+    byte[] payload = new byte[500_000];
+    new Random(3).nextBytes(payload);
+    ByteBuffer echoed = client.echo(ByteBuffer.wrap(payload));
+    byte[] got = new byte[echoed.remaining()];
+    echoed.get(got);
+    assertArrayEquals(payload, got);
+  }
+
+  @ParameterizedTest
+  @EnumSource(QualityOfProtection.class)
+  void thisProjectsClientAtEveryLevel(QualityOfProtection qop, EmbeddedKdc kdc) throws Exception {
+    try (NettyThriftServer server = start(server(kdc, qop));
+        ClientTransportFactory clients = ClientTransportFactory.create(client(kdc, qop));
+        SecuredTransport transport = clients.open("localhost", server.port())) {
+      EchoService.Client client = new EchoService.Client(transport.protocol(new TCompactProtocol.Factory()));
+      roundTrip(client);
+      String who = client.whoAmI();
+      assertTrue(who.contains("principal=client@" + kdc.realm() + " GSSAPI " + qop), who);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(QualityOfProtection.class)
+  void libthriftClientAtEveryLevel(QualityOfProtection qop, EmbeddedKdc kdc) throws Exception {
+    try (NettyThriftServer server = start(server(kdc, qop))) {
+      Subject subject = KerberosLogin.login(kdc.principal("client"));
+      TSaslClientTransport transport = new TSaslClientTransport("GSSAPI", null, "accumulo", "localhost",
+          Map.of(Sasl.QOP, qop.token()), null, new TSocket("localhost", server.port()));
+      Subject.doAs(subject, (PrivilegedExceptionAction<Void>) () -> {
+        transport.open();
+        return null;
+      });
+      try {
+        EchoService.Client client = new EchoService.Client(new TCompactProtocol(transport));
+        roundTrip(client);
+        assertTrue(client.whoAmI().contains("principal=client@" + kdc.realm()));
+      } finally {
+        transport.close();
+      }
+    }
+  }
+
+  @Test
+  void saslOverMutualTls(EmbeddedKdc kdc, TestCertificateAuthority ca, @CertificateDirectory Path dir)
+      throws Exception {
+    Path keyStore = ca.leaf().addSubjectAlternativeName("localhost").issue()
+        .writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, PASSWORD);
+    Path clientStore = ca.leaf().commonName("alice").issue().writeKeyStore(dir, "client", KeyStoreFormat.PKCS12,
+        PASSWORD);
+    Path trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD);
+    SecurityConfig server = server(kdc, QualityOfProtection.AUTH).toBuilder().mode(SecurityMode.SASL_OVER_TLS)
+        .keyStore(keyStore, StoreType.PKCS12, Secret.of(PASSWORD))
+        .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD))
+        .clientAuth(io.securethrift.core.ClientAuth.NEED).build();
+    SecurityConfig client = client(kdc, QualityOfProtection.AUTH).toBuilder().mode(SecurityMode.SASL_OVER_TLS)
+        .keyStore(clientStore, StoreType.PKCS12, Secret.of(PASSWORD))
+        .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD)).build();
+    try (NettyThriftServer netty = start(server);
+        ClientTransportFactory clients = ClientTransportFactory.create(client);
+        SecuredTransport transport = clients.open("localhost", netty.port())) {
+      EchoService.Client service = new EchoService.Client(transport.protocol(new TCompactProtocol.Factory()));
+      roundTrip(service);
+      String who = service.whoAmI();
+      assertTrue(who.startsWith("PeerIdentity[sasl-over-tls ") && who.contains("principal=client@" + kdc.realm()
+          + " GSSAPI auth TLSv1.3"), who);
+    }
+  }
+
+  /** Issue #12 in sasl mode: 200 silent peers, then a real Kerberos client is served at once. */
+  @Test
+  void twoHundredIdleConnectionsDoNotStopAKerberosClient(EmbeddedKdc kdc) throws Exception {
+    QualityOfProtection qop = QualityOfProtection.AUTH_CONF;
+    List<Socket> idle = new ArrayList<>();
+    try (NettyThriftServer server = start(server(kdc, qop));
+        ClientTransportFactory clients = ClientTransportFactory.create(client(kdc, qop))) {
+      for (int i = 0; i < 200; i++) {
+        idle.add(new Socket("127.0.0.1", server.port()));
+      }
+      Await.until(() -> server.unauthenticatedConnections() == 200, Duration.ofSeconds(10));
+      try (SecuredTransport transport = clients.open("localhost", server.port())) {
+        EchoService.Client client = new EchoService.Client(transport.protocol(new TCompactProtocol.Factory()));
+        roundTrip(client);
+      }
+      Await.until(() -> server.connections() == 0, Duration.ofSeconds(10));
+    } finally {
+      for (Socket socket : idle) {
+        socket.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,141 @@
+package io.securethrift.netty;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.testservice.EchoHandler;
+import io.securethrift.core.testservice.EchoService;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.thrift.TProcessor;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.junit.jupiter.api.Test;
+
+/** Shutdown, idle and per-address limits, and hostile negotiation headers on the non-blocking server. */
+class NettyLifecycleTest {
+  private static final SecurityConfig PLAIN = SecurityConfig.builder().mode(SecurityMode.NONE).build();
+
+  private static NettyThriftServer start(SecurityConfig config, TProcessor processor) throws Exception {
+    return NettyThriftServer.builder(config, processor).workerThreads(4).eventLoopThreads(2)
+        .shutdownGrace(Duration.ofSeconds(5)).build().start(new InetSocketAddress("127.0.0.1", 0));
+  }
+
+  @Test
+  void shutdownStopsAcceptingAndFinishesTheCallInFlight() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    TProcessor echo = new EchoService.Processor<>(new EchoHandler());
+    TProcessor held = (in, out) -> {
+      entered.countDown();
+      try {
+        release.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      echo.process(in, out);
+    };
+    NettyThriftServer server = start(PLAIN, held);
+    int port = server.port();
+    try (ClientTransportFactory clients = ClientTransportFactory.create(PLAIN);
+        SecuredTransport transport = clients.open("127.0.0.1", port)) {
+      EchoService.Client client = new EchoService.Client(transport.protocol(new TBinaryProtocol.Factory()));
+      CompletableFuture<ByteBuffer> reply = CompletableFuture.supplyAsync(() -> {
+        try {
+          return client.echo(ByteBuffer.wrap(new byte[] {4, 2}));
+        } catch (org.apache.thrift.TException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      assertTrue(entered.await(10, TimeUnit.SECONDS));
+      CompletableFuture<Void> shutdown = CompletableFuture.runAsync(() -> server.shutdown(Duration.ofSeconds(10)));
+      Await.until(() -> refused(port), Duration.ofSeconds(10));
+      release.countDown();
+      ByteBuffer echoed = reply.get(10, TimeUnit.SECONDS);
+      byte[] got = new byte[echoed.remaining()];
+      echoed.get(got);
+      assertArrayEquals(new byte[] {4, 2}, got);
+      shutdown.get(20, TimeUnit.SECONDS);
+      assertEquals(0, server.connections());
+    }
+  }
+
+  private static boolean refused(int port) {
+    try (Socket probe = new Socket("127.0.0.1", port)) {
+      return false;
+    } catch (ConnectException e) {
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  @Test
+  void idleAuthenticatedConnectionsAreClosed() throws Exception {
+    SecurityConfig config = PLAIN.toBuilder().serverIdleTimeout(Duration.ofMillis(300)).build();
+    try (NettyThriftServer server = start(config, new EchoService.Processor<>(new EchoHandler()));
+        ClientTransportFactory clients = ClientTransportFactory.create(config);
+        SecuredTransport transport = clients.open("127.0.0.1", server.port())) {
+      EchoService.Client client = new EchoService.Client(transport.protocol(new TBinaryProtocol.Factory()));
+      client.whoAmI();
+      Await.until(() -> server.connections() == 0, Duration.ofSeconds(10));
+      assertThrows(org.apache.thrift.TException.class, client::whoAmI);
+    }
+  }
+
+  @Test
+  void connectionsPerAddressAreLimited() throws Exception {
+    SecurityConfig config = PLAIN.toBuilder().maxConnectionsPerAddress(3).build();
+    List<Socket> sockets = new ArrayList<>();
+    try (NettyThriftServer server = start(config, new EchoService.Processor<>(new EchoHandler()))) {
+      for (int i = 0; i < 3; i++) {
+        sockets.add(new Socket("127.0.0.1", server.port()));
+      }
+      Await.until(() -> server.connections() == 3, Duration.ofSeconds(10));
+      try (Socket fourth = new Socket("127.0.0.1", server.port())) {
+        fourth.setSoTimeout(5000);
+        assertEquals(-1, fourth.getInputStream().read());
+      }
+      assertEquals(3, server.connections());
+    } finally {
+      for (Socket socket : sockets) {
+        socket.close();
+      }
+    }
+  }
+
+  @Test
+  void oversizedNegotiationLengthIsRefusedWithBad() throws Exception {
+    SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(SaslMechanism.DIGEST_MD5)
+        .serverHost("localhost").delegationTokenSecrets(id -> java.util.Optional.empty()).build();
+    try (NettyThriftServer server = start(config, new EchoService.Processor<>(new EchoHandler()));
+        Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      // START with a 2 GiB - 1 payload declared and none sent.
+      socket.getOutputStream().write(new byte[] {1, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+      InputStream in = socket.getInputStream();
+      assertEquals(3, in.read(), "BAD");
+      byte[] length = in.readNBytes(4);
+      String reason = new String(in.readNBytes(((length[2] & 0xff) << 8) | (length[3] & 0xff)),
+          java.nio.charset.StandardCharsets.UTF_8);
+      assertTrue(reason.contains("securethrift.limit.max.negotiation.message.size"), reason);
+      assertEquals(-1, in.read());
+    }
+  }
+}

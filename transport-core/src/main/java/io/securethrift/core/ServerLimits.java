@@ -1,0 +1,65 @@
+package io.securethrift.core;
+
+import java.time.Duration;
+
+/**
+ * What a non-blocking server (securethrift's netty-server) admits and how long it keeps connections: connection
+ * counts, the idle timeout after authentication, and the write-buffer marks. The blocking server bounds connections
+ * by its thread count instead and ignores these. Immutable; only {@link SecurityConfig.Builder#build()} creates one,
+ * after checking every value. The pre-authentication deadline is {@link Timeouts#handshake()}.
+ */
+public final class ServerLimits {
+  private final int maxConnections;
+  private final int maxUnauthenticatedConnections;
+  private final int maxConnectionsPerAddress;
+  private final Duration idleTimeout;
+  private final int writeBufferLow;
+  private final int writeBufferHigh;
+  private final long writeBufferFatal;
+
+  ServerLimits(int maxConnections, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
+      Duration idleTimeout, int writeBufferLow, int writeBufferHigh, long writeBufferFatal) {
+    this.maxConnections = maxConnections;
+    this.maxUnauthenticatedConnections = maxUnauthenticatedConnections;
+    this.maxConnectionsPerAddress = maxConnectionsPerAddress;
+    this.idleTimeout = idleTimeout;
+    this.writeBufferLow = writeBufferLow;
+    this.writeBufferHigh = writeBufferHigh;
+    this.writeBufferFatal = writeBufferFatal;
+  }
+
+  /** Open connections at most ({@link ConfigProperty#SERVER_MAX_CONNECTIONS}). */
+  public int maxConnections() {
+    return maxConnections;
+  }
+
+  /** Connections still in their handshakes at most ({@link ConfigProperty#SERVER_MAX_UNAUTHENTICATED}). */
+  public int maxUnauthenticatedConnections() {
+    return maxUnauthenticatedConnections;
+  }
+
+  /** Open connections from one remote address at most ({@link ConfigProperty#SERVER_MAX_PER_ADDRESS}). */
+  public int maxConnectionsPerAddress() {
+    return maxConnectionsPerAddress;
+  }
+
+  /** How long an authenticated connection may stay silent between calls; zero keeps it forever. */
+  public Duration idleTimeout() {
+    return idleTimeout;
+  }
+
+  /** Pending reply bytes under which a connection counts as writable again. */
+  public int writeBufferLow() {
+    return writeBufferLow;
+  }
+
+  /** Pending reply bytes over which a connection stops being writable. */
+  public int writeBufferHigh() {
+    return writeBufferHigh;
+  }
+
+  /** Pending reply bytes over which the connection is closed: the peer is not reading its replies. */
+  public long writeBufferFatal() {
+    return writeBufferFatal;
+  }
+}
