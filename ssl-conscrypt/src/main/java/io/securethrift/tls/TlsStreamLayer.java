@@ -113,13 +113,13 @@ final class TlsStreamLayer implements StreamLayer {
 
     @Override
     public PeerIdentity identify(SSLEngine engine, InetSocketAddress remote, HandshakeRecord record) {
-      return TlsStreamLayer.this.identify(engine.getSession(), remote, ((Record) record).verified);
+      return TlsStreamLayer.this.identify(engine.getSession(), remote, ((Record) record).settled().verified);
     }
 
     @Override
     public IOException explain(Throwable failure, String peer, HandshakeRecord record) {
       IOException e = failure instanceof IOException ? (IOException) failure : new IOException(failure);
-      Optional<X509Certificate> rejected = Optional.ofNullable(((Record) record).rejected);
+      Optional<X509Certificate> rejected = Optional.ofNullable(((Record) record).settled().rejected);
       return role == Role.SERVER ? HandshakeErrors.serverFailure(e, settings, peer, rejected)
           : HandshakeErrors.explain(e, role, settings, peer, rejected);
     }
@@ -139,6 +139,16 @@ final class TlsStreamLayer implements StreamLayer {
     public void afterStep() {
       HandshakeTrustManager.rejectedCertificate().ifPresent(leaf -> rejected = leaf);
       verified |= HandshakeTrustManager.endHandshake();
+    }
+
+    /**
+     * This record with the current step's marks included: a server usually learns that the handshake ended while
+     * still inside the step that verified the client's chain (TLS 1.3 sends Certificate and Finished together), before
+     * {@link #afterStep()}. Taking the marks here resets them, so that later call adds nothing.
+     */
+    Record settled() {
+      afterStep();
+      return this;
     }
   }
 
