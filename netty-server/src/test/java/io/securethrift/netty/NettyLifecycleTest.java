@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TBinaryProtocol;
@@ -53,6 +55,8 @@ class NettyLifecycleTest {
     };
     NettyThriftServer server = start(PLAIN, held);
     int port = server.port();
+    // Threads of the test's own: the common pool may have a single thread, which the held call would occupy.
+    ExecutorService async = Executors.newFixedThreadPool(2);
     try (ClientTransportFactory clients = ClientTransportFactory.create(PLAIN);
         SecuredTransport transport = clients.open("127.0.0.1", port)) {
       EchoService.Client client = new EchoService.Client(transport.protocol(new TBinaryProtocol.Factory()));
@@ -62,9 +66,10 @@ class NettyLifecycleTest {
         } catch (org.apache.thrift.TException e) {
           throw new IllegalStateException(e);
         }
-      });
+      }, async);
       assertTrue(entered.await(10, TimeUnit.SECONDS));
-      CompletableFuture<Void> shutdown = CompletableFuture.runAsync(() -> server.shutdown(Duration.ofSeconds(10)));
+      CompletableFuture<Void> shutdown = CompletableFuture.runAsync(() -> server.shutdown(Duration.ofSeconds(10)),
+          async);
       Await.until(() -> refused(port), Duration.ofSeconds(10));
       release.countDown();
       ByteBuffer echoed = reply.get(10, TimeUnit.SECONDS);
@@ -73,6 +78,8 @@ class NettyLifecycleTest {
       assertArrayEquals(new byte[] {4, 2}, got);
       shutdown.get(20, TimeUnit.SECONDS);
       assertEquals(0, server.connections());
+    } finally {
+      async.shutdownNow();
     }
   }
 
