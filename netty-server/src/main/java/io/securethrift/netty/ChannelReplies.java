@@ -3,14 +3,12 @@ package io.securethrift.netty;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import java.util.Arrays;
-import org.apache.thrift.TConfiguration;
-import org.apache.thrift.transport.TTransport;
 
 /**
  * Where a SASL negotiator writes its replies: each flush sends what was written since the last one to the channel.
  * Written from the authentication pool; Netty queues writes from other threads onto the event loop in order.
  */
-final class ChannelReplies extends TTransport {
+final class ChannelReplies extends InMemoryTransport {
   private final Channel channel;
   private byte[] buffer = new byte[128];
   private int length;
@@ -54,25 +52,5 @@ final class ChannelReplies extends TTransport {
       channel.writeAndFlush(Unpooled.wrappedBuffer(Arrays.copyOf(buffer, length)));
       length = 0;
     }
-  }
-
-  @Override
-  public TConfiguration getConfiguration() {
-    return TConfiguration.DEFAULT;
-  }
-
-  @Override
-  public void updateKnownMessageSize(long size) {
-    // Nothing is read here.
-  }
-
-  @Override
-  public void checkReadBytesAvailable(long numBytes) {
-    // Nothing is read here.
-  }
-
-  /** Declared without @Override: libthrift added this abstract method in 0.25 and 0.17 lacks it. */
-  public void resetMessageSizeAndConsumedBytes(long newSize) {
-    // Nothing to count: the framed transport above bounds what is read.
   }
 }

@@ -1,8 +1,6 @@
 package io.securethrift.netty;
 
 import java.util.Arrays;
-import org.apache.thrift.TConfiguration;
-import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 
 /**
@@ -10,7 +8,7 @@ import org.apache.thrift.transport.TTransportException;
  * what the processor writes. Closing it (a transport that refused the peer's message does) marks the connection for
  * closing. Used by one worker thread at a time.
  */
-final class MemoryStream extends TTransport {
+final class MemoryStream extends InMemoryTransport {
   private final byte[] in;
   private int position;
   private byte[] out = new byte[256];
@@ -69,25 +67,5 @@ final class MemoryStream extends TTransport {
   @Override
   public void flush() {
     // The worker takes what was written once the call returns.
-  }
-
-  @Override
-  public TConfiguration getConfiguration() {
-    return TConfiguration.DEFAULT;
-  }
-
-  @Override
-  public void updateKnownMessageSize(long size) {
-    // Bounded by the framed transport above.
-  }
-
-  @Override
-  public void checkReadBytesAvailable(long numBytes) {
-    // Bounded by the framed transport above.
-  }
-
-  /** Declared without @Override: libthrift added this abstract method in 0.25 and 0.17 lacks it. */
-  public void resetMessageSizeAndConsumedBytes(long newSize) {
-    // Nothing to count: the framed transport above bounds what is read.
   }
 }
