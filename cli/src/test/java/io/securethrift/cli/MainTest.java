@@ -31,7 +31,15 @@ class MainTest {
   @Test
   void everyModuleCommandIsRegistered() {
     assertEquals(java.util.Set.of("ingest-bench", "ingest-server", "ingest-client", "tls-bench", "sasl-bench",
-        "zk-bench", "kdc", "certs"), Main.commandLine().getSubcommands().keySet());
+        "server-bench", "zk-bench", "kdc", "certs"), Main.commandLine().getSubcommands().keySet());
+  }
+
+  @Test
+  void unknownServerBenchModeStopsTheRunBeforeItStarts() {
+    Outcome o = run("server-bench", "--quick", "--modes", "tls,ssl");
+    assertEquals(2, o.exitCode(), o.err());
+    assertEquals("securethrift server-bench: --modes: 'ssl' is not a mode; one of none, tls, sasl-auth,"
+        + " sasl-auth-conf", o.err().trim());
   }
 
   @Test

@@ -1,7 +1,6 @@
 package io.securethrift.netty;
 
 import io.netty.channel.Channel;
-import io.netty.util.AttributeKey;
 import io.securethrift.core.AuthFailure;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.HandshakeAudit;
@@ -11,21 +10,35 @@ import io.securethrift.core.spi.HandshakeFailure;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Counts connections against the server's limits: all of them, those not yet authenticated, and those of each remote
- * address. A connection over a limit is closed at once and audited as {@code over-limit} with the limit's key; the
- * audit's rate limit keeps a flood from flooding the main log too.
+ * address. A connection over the total or per-address limit is closed at once and audited as {@code over-limit} with
+ * the limit's key; the audit's rate limit keeps a flood from flooding the main log too.
+ *
+ * <p>At the unauthenticated limit the new connection is admitted and the oldest connection still in its handshakes
+ * is closed instead. Refusing the newcomer would let peers that open connections and then trickle bytes (or send
+ * nothing) lock every legitimate client out until their handshake deadlines pass, and reconnecting keeps them there
+ * for good; a legitimate handshake takes milliseconds, so it is never the oldest for long.
  */
 final class Admission {
-  private static final AttributeKey<Boolean> UNAUTHENTICATED = AttributeKey.valueOf("securethrift.unauthenticated");
+  /** Tells a connection's handler it was closed to make room: it audits the eviction and closes. */
+  static final Object EVICTED = new Object() {
+    @Override
+    public String toString() {
+      return "evicted";
+    }
+  };
 
   private final ServerLimits limits;
   private final AtomicInteger connections = new AtomicInteger();
-  private final AtomicInteger unauthenticated = new AtomicInteger();
+  /** Connections not yet authenticated, oldest first. Guarded by itself. */
+  private final LinkedHashSet<Channel> unauthenticated = new LinkedHashSet<>();
   private final ConcurrentMap<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
   private final HandshakeAudit audit;
   /** The first layer a connection meets, which an admission refusal is counted under. */
@@ -37,30 +50,38 @@ final class Admission {
     this.stage = stage;
   }
 
-  /** Counts a new connection; false (nothing counted) when a limit refuses it. */
+  /**
+   * Counts a new connection; false (nothing counted) when the total or per-address limit refuses it. At the
+   * unauthenticated limit the oldest unauthenticated connection is told to close ({@link #EVICTED}).
+   */
   boolean admit(Channel channel) {
     InetAddress address = ((InetSocketAddress) channel.remoteAddress()).getAddress();
     if (connections.incrementAndGet() > limits.maxConnections()) {
       connections.decrementAndGet();
       return refused(ConfigProperty.SERVER_MAX_CONNECTIONS, channel);
     }
-    if (unauthenticated.incrementAndGet() > limits.maxUnauthenticatedConnections()) {
-      unauthenticated.decrementAndGet();
-      connections.decrementAndGet();
-      return refused(ConfigProperty.SERVER_MAX_UNAUTHENTICATED, channel);
-    }
     AtomicInteger count = perAddress.computeIfAbsent(address, a -> new AtomicInteger());
     if (count.incrementAndGet() > limits.maxConnectionsPerAddress()) {
       release(address, count);
-      unauthenticated.decrementAndGet();
       connections.decrementAndGet();
       return refused(ConfigProperty.SERVER_MAX_PER_ADDRESS, channel);
     }
-    channel.attr(UNAUTHENTICATED).set(Boolean.TRUE);
-    channel.closeFuture().addListener(closed -> {
-      if (channel.attr(UNAUTHENTICATED).getAndSet(null) != null) {
-        unauthenticated.decrementAndGet();
+    Channel evicted = null;
+    synchronized (unauthenticated) {
+      if (unauthenticated.size() >= limits.maxUnauthenticatedConnections()) {
+        Iterator<Channel> oldest = unauthenticated.iterator();
+        evicted = oldest.next();
+        oldest.remove();
       }
+      unauthenticated.add(channel);
+    }
+    if (evicted != null) {
+      Channel victim = evicted;
+      // On the victim's own event loop, where its handler runs; the handler audits it as over-limit and closes.
+      victim.eventLoop().execute(() -> victim.pipeline().fireUserEventTriggered(EVICTED));
+    }
+    channel.closeFuture().addListener(closed -> {
+      authenticated(channel);
       release(address, count);
       connections.decrementAndGet();
     });
@@ -69,8 +90,8 @@ final class Admission {
 
   /** The connection completed its handshakes and no longer counts against the unauthenticated limit. */
   void authenticated(Channel channel) {
-    if (channel.attr(UNAUTHENTICATED).getAndSet(null) != null) {
-      unauthenticated.decrementAndGet();
+    synchronized (unauthenticated) {
+      unauthenticated.remove(channel);
     }
   }
 
@@ -85,7 +106,15 @@ final class Admission {
   }
 
   int unauthenticated() {
-    return unauthenticated.get();
+    synchronized (unauthenticated) {
+      return unauthenticated.size();
+    }
+  }
+
+  /** Why an evicted connection was closed, for its audit line. */
+  HandshakeFailure evictionFailure() {
+    return new HandshakeFailure(AuthFailure.OVER_LIMIT, ConfigProperty.SERVER_MAX_UNAUTHENTICATED.key()
+        + " reached; the oldest connection still in its handshakes was closed to admit a new one", null);
   }
 
   private boolean refused(ConfigProperty limit, Channel channel) {

@@ -1,7 +1,6 @@
 package io.securethrift.netty;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -44,6 +43,8 @@ import org.slf4j.LoggerFactory;
 final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(NettyThriftServer.class);
   private static final byte[] EMPTY = new byte[0];
+  /** The smallest receive accumulation buffer: a frame header and a small call fit. */
+  private static final int MIN_BUFFER = 256;
 
   private enum Phase {
     HANDSHAKE,
@@ -59,7 +60,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private Channel channel;
   private String peer;
   private Phase phase = Phase.HANDSHAKE;
-  private CompositeByteBuf in;
+  /**
+   * Bytes received and not yet consumed, copied out of each read; null while there are none, so an idle connection
+   * holds no buffer. Copied because keeping each read's buffer (a composite of reads) pins a whole receive buffer,
+   * 64 bytes to 2 KiB, for every read: a peer trickling one byte at a time toward a large declared frame would
+   * make the server hold a hundred times what it sent.
+   */
+  private ByteBuf in;
   private PeerIdentity identity;
   private SaslNegotiator negotiator;
   private SaslDataCodec codec;
@@ -88,7 +95,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     channel = ctx.channel();
     peer = String.valueOf(channel.remoteAddress());
     acceptedNanos = System.nanoTime();
-    in = ctx.alloc().compositeBuffer(Integer.MAX_VALUE);
     long millis = server.handshakeTimeout().toMillis();
     deadline = ctx.executor().schedule(this::deadlinePassed, millis, TimeUnit.MILLISECONDS);
     if (tlsRecord == null) {
@@ -110,6 +116,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void userEventTriggered(ChannelHandlerContext ctx, Object event) {
+    if (event == Admission.EVICTED) {
+      // A newer connection took this one's place among the unauthenticated; if it finished its handshakes
+      // meanwhile it keeps its place.
+      if (!authenticated && phase != Phase.CLOSED) {
+        refuse(server.admission().evictionFailure());
+      }
+      return;
+    }
     if (event instanceof SslHandshakeCompletionEvent && phase == Phase.HANDSHAKE) {
       SslHandshakeCompletionEvent done = (SslHandshakeCompletionEvent) event;
       ctx.pipeline().remove(HandshakeWatch.class);
@@ -173,7 +187,15 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       bytes.release();
       return;
     }
-    in.addComponent(true, bytes);
+    try {
+      if (in == null) {
+        in = ctx.alloc().buffer(Math.max(MIN_BUFFER, bytes.readableBytes()));
+      }
+      // Grows by doubling: at most twice what has arrived, whatever a header declared.
+      in.writeBytes(bytes);
+    } finally {
+      bytes.release();
+    }
     pump();
   }
 
@@ -202,14 +224,14 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       closeRefused(e);
       return;
     }
-    in.discardReadComponents();
+    compact();
     if (!busy && phase != Phase.CLOSED) {
       channel.config().setAutoRead(true);
     }
   }
 
   private boolean negotiationMessage() throws TException {
-    if (in.readableBytes() < 5) {
+    if (available() < 5) {
       return false;
     }
     int start = in.readerIndex();
@@ -234,6 +256,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     SaslNegotiator current = negotiator;
     try {
       server.authenticationPool().execute(() -> {
+        if (!channel.isOpen()) {
+          // Closed while its step waited (evicted, or the peer left): the mechanism has nothing to answer.
+          channel.eventLoop().execute(() -> negotiationStepDone(null, null));
+          return;
+        }
         SaslDataCodec result = null;
         Exception failure = null;
         try {
@@ -246,10 +273,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         channel.eventLoop().execute(() -> negotiationStepDone(completed, failed));
       });
     } catch (RejectedExecutionException e) {
-      // The queue holds one step per unauthenticated connection, so only a pool shut down refuses one.
+      // The queue holds a step for each unauthenticated connection and for as many evicted ones, so a pool that
+      // refuses one is shutting down, or a flood of complete negotiation messages outruns the mechanisms.
       busy = false;
-      refuse(new HandshakeFailure(AuthFailure.OVER_LIMIT, "the server is shutting down and starts no more"
-          + " negotiation steps", null));
+      refuse(new HandshakeFailure(AuthFailure.OVER_LIMIT, "the authentication pool accepts no more negotiation"
+          + " steps (the server is shutting down, or " + server.authenticationQueueCapacity()
+          + " steps are waiting)", null));
     }
     return true;
   }
@@ -281,7 +310,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     if (codec != null && plainLength > 0 && dispatchBuffered()) {
       return true;
     }
-    if (in.readableBytes() < 4) {
+    if (available() < 4) {
       return false;
     }
     int length = frameLimit.checkLength(in.getInt(in.readerIndex()));
@@ -301,6 +330,23 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     byte[] unwrapped = length == 0 ? EMPTY : codec.unwrap(payload, length);
     appendPlain(unwrapped);
     return true;
+  }
+
+  private int available() {
+    return in == null ? 0 : in.readableBytes();
+  }
+
+  /** Gives back the buffer once everything in it was consumed, else the part consumed when it is large. */
+  private void compact() {
+    if (in == null) {
+      return;
+    }
+    if (!in.isReadable()) {
+      in.release();
+      in = null;
+    } else {
+      in.discardSomeReadBytes();
+    }
   }
 
   private void appendPlain(byte[] bytes) {

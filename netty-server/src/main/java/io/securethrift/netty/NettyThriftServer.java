@@ -11,6 +11,7 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -72,7 +73,7 @@ public final class NettyThriftServer implements AutoCloseable {
         new LinkedBlockingQueue<>(), new DefaultThreadFactory("securethrift-worker", true));
     // Bounded: a connection waits here only while not yet authenticated, and those are capped too.
     this.authentication = new ThreadPoolExecutor(b.authenticationThreads, b.authenticationThreads, 0,
-        TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(b.config.server().maxUnauthenticatedConnections()),
+        TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(ServerContext.authenticationQueueCapacity(b.config.server())),
         new DefaultThreadFactory("securethrift-auth", true));
     this.context = new ServerContext(factory, b.processor, b.protocolFactory, workers, authentication);
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("securethrift-accept", true));
@@ -112,6 +113,10 @@ public final class NettyThriftServer implements AutoCloseable {
               SslHandler ssl = new SslHandler(engine);
               // The connection handler's deadline covers TLS and SASL together, as on the blocking server.
               ssl.setHandshakeTimeoutMillis(0);
+              // Records are gathered by copying, as for JSSE, on every engine: the composite Netty picks for
+              // Conscrypt keeps each read's whole receive buffer, so a peer trickling a record a byte at a time
+              // would make the server hold a hundred times what it sent.
+              ssl.setCumulator(ByteToMessageDecoder.MERGE_CUMULATOR);
               channel.pipeline().addLast(new HandshakeWatch(record), ssl);
             }
             channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal()),

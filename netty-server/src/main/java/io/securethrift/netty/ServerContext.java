@@ -2,6 +2,7 @@ package io.securethrift.netty;
 
 import io.securethrift.core.Limits;
 import io.securethrift.core.HandshakeAudit.Stage;
+import io.securethrift.core.ServerLimits;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.spi.TlsEngines;
 import java.time.Duration;
@@ -77,6 +78,18 @@ final class ServerContext {
 
   Duration idleTimeout() {
     return factory.config().server().idleTimeout();
+  }
+
+  /**
+   * Negotiation steps that may wait for the authentication pool: one per unauthenticated connection, and as many
+   * again for connections evicted (see {@link Admission}) while their step waited, which end at once when it runs.
+   */
+  static int authenticationQueueCapacity(ServerLimits limits) {
+    return 2 * limits.maxUnauthenticatedConnections();
+  }
+
+  int authenticationQueueCapacity() {
+    return authenticationQueueCapacity(factory.config().server());
   }
 
   void beginCall() {

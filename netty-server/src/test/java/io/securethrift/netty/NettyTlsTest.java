@@ -2,8 +2,10 @@ package io.securethrift.netty;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.AuthFailure;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecuredTransport;
@@ -20,6 +22,7 @@ import io.securethrift.kdc.ca.KeyStoreFormat;
 import io.securethrift.kdc.ca.TestCertificateAuthority;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -163,18 +166,30 @@ class NettyTlsTest {
     }
   }
 
+  /**
+   * At the unauthenticated limit the newcomer is admitted and the oldest connection still in its handshake is closed,
+   * so peers that hold handshakes open cannot lock a legitimate client out.
+   */
   @Test
-  void connectionsOverTheLimitAreClosedAtOnce() throws Exception {
+  void overTheUnauthenticatedLimitTheOldestHandshakeIsClosed() throws Exception {
     SecurityConfig config = tls(TlsEngine.JSSE, serverStore).maxUnauthenticatedConnections(5).build();
     List<Socket> sockets = new ArrayList<>();
     try (NettyThriftServer server = start(config)) {
       for (int i = 0; i < 5; i++) {
         sockets.add(new Socket("127.0.0.1", server.port()));
+        int opened = i + 1;
+        // One at a time, so the admission order is the order of the list.
+        Await.until(() -> server.unauthenticatedConnections() == opened, Duration.ofSeconds(10));
       }
-      Await.until(() -> server.unauthenticatedConnections() == 5, Duration.ofSeconds(10));
       try (Socket sixth = new Socket("127.0.0.1", server.port())) {
-        sixth.setSoTimeout(5000);
-        assertEquals(-1, sixth.getInputStream().read(), "closed before the 5 s read timeout and the 10 s deadline");
+        Socket oldest = sockets.get(0);
+        oldest.setSoTimeout(5000);
+        assertEquals(-1, oldest.getInputStream().read(), "closed before the 5 s read timeout and the 10 s deadline");
+        assertEquals(1, server.counters().failures(AuthFailure.OVER_LIMIT));
+        assertEquals(5, server.unauthenticatedConnections());
+        sixth.setSoTimeout(300);
+        assertThrows(SocketTimeoutException.class, () -> sixth.getInputStream().read(),
+            "the newcomer is held");
       }
     } finally {
       for (Socket socket : sockets) {

@@ -1,0 +1,98 @@
+package io.securethrift.bench.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** Checks the run's rows against the goals of issue #12, one {@link Goal} per mode, size or engine. */
+final class Goals {
+  static final int IDLE_TARGET = 10_000;
+  static final int MAX_SERVER_THREADS = 32;
+  static final double MAX_RSS_KB_PER_CONN = 40;
+
+  private Goals() {}
+
+  static List<Goal> assess(List<Row> rows, ServerBenchOptions o) {
+    List<Goal> goals = new ArrayList<>();
+    idle(rows, o, goals);
+    flood(rows, goals);
+    calls(rows, o, goals);
+    handshakes(rows, goals);
+    return goals;
+  }
+
+  private static void idle(List<Row> rows, ServerBenchOptions o, List<Goal> goals) {
+    int target = o.idleLevels.get(o.idleLevels.size() - 1);
+    for (ServerBenchMode mode : o.modes) {
+      Optional<Row> last = rows.stream().filter(r -> r.scenario().equals(IdleConnections.SCENARIO)
+          && r.mode().equals(mode.token()) && r.server().equals(ServerKind.NONBLOCKING.token()))
+          .reduce((a, b) -> b);
+      last.ifPresent(r -> goals.add(new Goal(IdleConnections.SCENARIO, mode + ": " + target + " idle connections"
+          + " held with <= " + MAX_SERVER_THREADS + " server threads and <= " + (int) MAX_RSS_KB_PER_CONN
+          + " KB RSS each", format("%.0f held, %.0f server threads, %.1f KB RSS and %.1f KB heap per connection",
+          r.get("held"), r.get("server_threads"), r.get("rss_kb_per_conn"), r.get("heap_kb_per_conn")),
+          r.get("held") >= target && r.get("server_threads") <= MAX_SERVER_THREADS
+              && r.get("rss_kb_per_conn") <= MAX_RSS_KB_PER_CONN)));
+    }
+  }
+
+  private static void flood(List<Row> rows, List<Goal> goals) {
+    rows.stream().filter(r -> r.scenario().equals(PreAuthFlood.SCENARIO)
+        && r.server().equals(ServerKind.NONBLOCKING.token())).forEach(r -> goals.add(new Goal(PreAuthFlood.SCENARIO,
+        r.mode() + ": 100 % of legitimate clients served beside the flood, p99 <= 2x unloaded",
+        format("%.2f %% served, p99 %.1f ms vs %.1f ms unloaded (%.2fx)", r.get("success_pct"), r.get("p99_ms"),
+            r.get("unloaded_p99_ms"), r.get("p99_vs_unloaded")),
+        r.get("success_pct") == 100 && r.get("p99_vs_unloaded") <= 2)));
+  }
+
+  private static void calls(List<Row> rows, ServerBenchOptions o, List<Goal> goals) {
+    for (Row netty : rows) {
+      if (!netty.scenario().equals(ClosedLoop.SCENARIO) || !netty.server().equals(ServerKind.NONBLOCKING.token())) {
+        continue;
+      }
+      boolean many = netty.load().startsWith(o.connections + " conns");
+      double best = rows.stream().filter(r -> r.scenario().equals(ClosedLoop.SCENARIO)
+          && r.mode().equals(netty.mode()) && r.load().equals(netty.load())
+          && !r.server().equals(ServerKind.NONBLOCKING.token())).mapToDouble(r -> r.get("calls_per_s")).max()
+          .orElse(Double.NaN);
+      double ratio = netty.get("calls_per_s") / best;
+      double wanted = many ? 2 : 0.95;
+      goals.add(new Goal(ClosedLoop.SCENARIO, netty.mode() + ", " + netty.load() + ": calls/s >= " + wanted
+          + "x the better thread-pool server's", format("%.0f vs %.0f calls/s (%.2fx)", netty.get("calls_per_s"),
+          best, ratio), ratio >= wanted));
+    }
+  }
+
+  private static void handshakes(List<Row> rows, List<Goal> goals) {
+    for (Row full : rows) {
+      if (!full.scenario().equals(HandshakeRates.SCENARIO) || !full.load().equals("full")
+          || full.server().equals(HandshakeRates.OPENSSL)) {
+        continue;
+      }
+      double openssl = find(rows, full.mode(), HandshakeRates.OPENSSL, "full");
+      double fullRate = full.get("handshakes_per_s");
+      goals.add(new Goal(HandshakeRates.SCENARIO, full.server() + " " + full.mode()
+          + ": full handshakes/s >= 0.8x openssl's", format("%.0f vs %.0f/s (%.2fx)", fullRate, openssl,
+          fullRate / openssl), fullRate / openssl >= 0.8));
+      double resumed = find(rows, full.mode(), full.server(), "resumed");
+      double resumedPct = rows.stream().filter(r -> r.scenario().equals(HandshakeRates.SCENARIO)
+          && r.mode().equals(full.mode()) && r.server().equals(full.server()) && r.load().equals("resumed"))
+          .mapToDouble(r -> r.get("resumed_pct")).findFirst().orElse(Double.NaN);
+      goals.add(new Goal(HandshakeRates.SCENARIO, full.server() + " " + full.mode()
+          + ": resumed handshakes/s >= 5x full (and they did resume)",
+          format("%.0f vs %.0f/s (%.2fx), %.0f %% of them resumed", resumed,
+          fullRate, resumed / fullRate, resumedPct), resumed / fullRate >= 5 && resumedPct >= 90));
+    }
+  }
+
+  private static double find(List<Row> rows, String mode, String server, String load) {
+    return rows.stream().filter(r -> r.scenario().equals(HandshakeRates.SCENARIO) && r.mode().equals(mode)
+        && r.server().equals(server) && r.load().equals(load)).mapToDouble(r -> r.get("handshakes_per_s"))
+        .findFirst().orElse(Double.NaN);
+  }
+
+  private static String format(String pattern, Object... args) {
+    return String.format(Locale.ROOT, pattern, args);
+  }
+}

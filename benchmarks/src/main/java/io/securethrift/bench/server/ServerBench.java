@@ -1,0 +1,133 @@
+package io.securethrift.bench.server;
+
+import io.securethrift.bench.Payloads;
+import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.testservice.EchoService;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.thrift.TException;
+
+/**
+ * {@code server-bench}: the non-blocking server against libthrift's {@code TThreadPoolServer} (64 workers, and
+ * uncapped) on the same machine, each server in its own JVM with the same fixed maximum heap, the clients in this
+ * one. Per mode and server one server JVM runs, in order: idle connections (scenario 1), closed-loop calls at many and
+ * at few connections (3 and 4), and the pre-authentication flood (2); then TLS handshake rates beside {@code openssl}
+ * (5). Every comparison is a ratio of figures measured in this one run.
+ */
+public final class ServerBench {
+  private ServerBench() {}
+
+  /**
+   * Runs the benchmark, printing progress to {@code progress}; the caller prints the report or {@linkplain
+   * ServerBenchReport#write writes} it.
+   */
+  public static ServerBenchReport run(ServerBenchOptions o, PrintStream progress) throws Exception {
+    Progress step = new Progress(progress);
+    Path work = Files.createTempDirectory("server-bench-");
+    try {
+      BenchMaterial material = BenchMaterial.create(work);
+      List<Row> rows = new ArrayList<>();
+      List<String> notes = new ArrayList<>();
+      for (ServerBenchMode mode : o.modes) {
+        try (ClientTransportFactory clients = ClientTransportFactory.create(material.client(mode, o.engine))) {
+          for (ServerKind kind : ServerKind.values()) {
+            step.say(mode + " on " + kind);
+            try (ServerUnderTest server = ServerUnderTest.start(material, mode, o.engine, kind, o.serverHeap,
+                work.resolve(mode + "-" + kind + ".log"))) {
+              rows.addAll(onOneServer(o, server, clients, step));
+            }
+          }
+        }
+      }
+      if (o.scenarios.contains(HandshakeRates.SCENARIO)) {
+        if (HandshakeRates.available(o.openssl)) {
+          step.say("TLS handshakes beside openssl");
+          rows.addAll(HandshakeRates.measure(material, o, work));
+        } else {
+          notes.add("handshakes: '" + o.openssl + "' does not run here, so TLS handshake rates were not measured"
+              + " (--openssl names the command)");
+        }
+      }
+      step.say("done");
+      return new ServerBenchReport(rows, Goals.assess(rows, o), notes, o.describe());
+    } finally {
+      deleteTree(work);
+    }
+  }
+
+  private static List<Row> onOneServer(ServerBenchOptions o, ServerUnderTest server, ClientTransportFactory clients,
+      Progress step) throws Exception {
+    List<Row> rows = new ArrayList<>();
+    step.say("  warm-up");
+    warmUp(server, clients, o);
+    if (o.scenarios.contains(IdleConnections.SCENARIO) && server.mode.handshakes()) {
+      step.say("  idle connections");
+      rows.addAll(IdleConnections.measure(server, clients, o.idleLevels));
+    }
+    if (o.scenarios.contains(ClosedLoop.SCENARIO)) {
+      step.say("  calls");
+      rows.addAll(ClosedLoop.measure(server, clients, o.connections, o.payloads, o.warmUp, o.window));
+      // At few connections both thread-pool servers run a thread per connection: one of them says it all.
+      if (server.kind != ServerKind.THREADPOOL) {
+        rows.addAll(ClosedLoop.measure(server, clients, o.fewConnections, o.payloads, o.warmUp, o.window));
+      }
+    }
+    // The flood attacks what comes before authentication, the same for every QOP: measured in tls and sasl-auth.
+    if (o.scenarios.contains(PreAuthFlood.SCENARIO)
+        && (server.mode == ServerBenchMode.TLS || server.mode == ServerBenchMode.SASL_AUTH)) {
+      step.say("  flood");
+      rows.add(PreAuthFlood.measure(server, clients, o.floodPeers, o.floodClients, o.warmUp.plus(o.window)));
+    }
+    return rows;
+  }
+
+  /**
+   * Connections and calls of every payload size for the warm-up time before anything is measured, so that the
+   * server JVM's compiler has seen handshakes and calls: a cold JVM takes tens of milliseconds over its first ones.
+   */
+  private static void warmUp(ServerUnderTest server, ClientTransportFactory clients, ServerBenchOptions o)
+      throws TException {
+    long end = System.nanoTime() + o.warmUp.toNanos();
+    do {
+      try (SecuredTransport transport = clients.open(BenchMaterial.HOST, server.port())) {
+        EchoService.Client client = EchoServer.client(transport);
+        for (int size : o.payloads) {
+          client.echo(Payloads.random(size));
+        }
+      }
+    } while (System.nanoTime() < end);
+  }
+
+  /** Progress lines with the time since the run started, so a slow step shows itself. */
+  private static final class Progress {
+    private final PrintStream out;
+    private final long started = System.nanoTime();
+
+    Progress(PrintStream out) {
+      this.out = out;
+    }
+
+    void say(String what) {
+      out.printf("server-bench: %5.1f s  %s%n", (System.nanoTime() - started) / 1e9, what);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete the benchmark's work directory " + dir, e);
+    }
+  }
+}

@@ -1,0 +1,175 @@
+package io.securethrift.bench.server;
+
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.TlsEngine;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The sizes of one server-bench run. {@link #defaults()} is the full run (about ten minutes on a 2-core machine);
+ * {@link #quick()} is the same table at small sizes, well under a minute.
+ */
+public final class ServerBenchOptions {
+  /** The scenarios, in the order they run; {@code --scenarios} picks among them. */
+  public static final List<String> SCENARIOS = List.of(IdleConnections.SCENARIO, ClosedLoop.SCENARIO,
+      PreAuthFlood.SCENARIO, HandshakeRates.SCENARIO);
+
+  List<ServerBenchMode> modes = List.of(ServerBenchMode.values());
+  Set<String> scenarios = new LinkedHashSet<>(SCENARIOS);
+  List<Integer> idleLevels = List.of(1_000, 5_000, 10_000);
+  int floodPeers = 1_000;
+  int floodClients = 16;
+  int connections = 1_000;
+  int fewConnections = 16;
+  List<Integer> payloads = List.of(100, 64 * 1024);
+  Duration warmUp = Duration.ofSeconds(1);
+  Duration window = Duration.ofSeconds(3);
+  int handshakeSeconds = 3;
+  /** A Java server's first handshakes run in the interpreter: an uncounted run first (not in the quick preset). */
+  boolean handshakeWarmUp = true;
+  TlsEngine engine = TlsEngine.JSSE;
+  List<TlsEngine> handshakeEngines = List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT);
+  String serverHeap = "512m";
+  String openssl = "openssl";
+  Path out = Path.of("server-bench-results");
+
+  private ServerBenchOptions() {}
+
+  public static ServerBenchOptions defaults() {
+    return new ServerBenchOptions();
+  }
+
+  /** Every row of the full run at sizes that finish in well under a minute. */
+  public static ServerBenchOptions quick() {
+    ServerBenchOptions o = new ServerBenchOptions();
+    o.idleLevels = List.of(50, 100);
+    o.floodPeers = 100;
+    o.floodClients = 4;
+    o.connections = 40;
+    o.fewConnections = 4;
+    o.warmUp = Duration.ofMillis(300);
+    o.window = Duration.ofMillis(500);
+    o.handshakeSeconds = 1;
+    o.handshakeWarmUp = false;
+    return o;
+  }
+
+  public ServerBenchOptions modes(List<String> tokens) {
+    List<ServerBenchMode> parsed = new ArrayList<>();
+    for (String token : tokens) {
+      parsed.add(ServerBenchMode.parse("--modes", token));
+    }
+    modes = List.copyOf(parsed);
+    return this;
+  }
+
+  public ServerBenchOptions scenarios(List<String> names) {
+    for (String name : names) {
+      if (!SCENARIOS.contains(name)) {
+        throw new ConfigException("--scenarios", "'" + name + "' is not a scenario; one of " + String.join(", ",
+            SCENARIOS));
+      }
+    }
+    scenarios = new LinkedHashSet<>(names);
+    return this;
+  }
+
+  public ServerBenchOptions idleLevels(List<Integer> levels) {
+    idleLevels = positive("--idle-connections", levels);
+    return this;
+  }
+
+  public ServerBenchOptions floodPeers(int peers) {
+    floodPeers = positive("--flood-peers", peers);
+    return this;
+  }
+
+  public ServerBenchOptions floodClients(int clients) {
+    floodClients = positive("--flood-clients", clients);
+    return this;
+  }
+
+  public ServerBenchOptions connections(int many) {
+    connections = positive("--connections", many);
+    return this;
+  }
+
+  public ServerBenchOptions fewConnections(int few) {
+    fewConnections = positive("--few-connections", few);
+    return this;
+  }
+
+  public ServerBenchOptions payloads(List<Integer> sizes) {
+    payloads = positive("--payloads", sizes);
+    return this;
+  }
+
+  public ServerBenchOptions warmUp(Duration duration) {
+    warmUp = duration;
+    return this;
+  }
+
+  public ServerBenchOptions window(Duration duration) {
+    if (duration.isZero() || duration.isNegative()) {
+      throw new ConfigException("--window-ms", "must be positive, got " + duration.toMillis());
+    }
+    window = duration;
+    return this;
+  }
+
+  public ServerBenchOptions handshakeSeconds(int seconds) {
+    handshakeSeconds = positive("--handshake-seconds", seconds);
+    return this;
+  }
+
+  public ServerBenchOptions engine(String token) {
+    engine = TlsEngine.parse("--tls-engine", token);
+    return this;
+  }
+
+  public ServerBenchOptions serverHeap(String heap) {
+    if (!heap.matches("[0-9]+[kmgKMG]?")) {
+      throw new ConfigException("--server-heap", "'" + heap + "' is not a heap size such as 512m or 1g");
+    }
+    serverHeap = heap;
+    return this;
+  }
+
+  public ServerBenchOptions openssl(String command) {
+    openssl = command;
+    return this;
+  }
+
+  public ServerBenchOptions out(Path dir) {
+    out = dir;
+    return this;
+  }
+
+  private static List<Integer> positive(String option, List<Integer> values) {
+    values.forEach(v -> positive(option, v));
+    return List.copyOf(values);
+  }
+
+  private static int positive(String option, int value) {
+    if (value < 1) {
+      throw new ConfigException(option, "must be at least 1, got " + value);
+    }
+    return value;
+  }
+
+  public Path outputDirectory() {
+    return out;
+  }
+
+  /** One line naming every size, printed above the table. */
+  String describe() {
+    return "modes " + modes + "; idle " + idleLevels + " conns; flood " + floodPeers + " trickling peers + "
+        + floodClients + " clients; calls at " + connections + " and " + fewConnections + " conns, payloads "
+        + payloads + " B; warm-up " + warmUp.toMillis() + " ms, window " + window.toMillis() + " ms; handshakes "
+        + handshakeSeconds + " s each; tls engine " + engine + "; server -Xmx" + serverHeap;
+  }
+}
