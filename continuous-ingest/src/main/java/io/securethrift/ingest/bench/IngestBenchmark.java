@@ -29,8 +29,9 @@ import java.util.stream.Collectors;
 /**
  * Runs the continuous-ingest workload over every security level (for every server model asked for) and reports what
  * each costs. It starts a real KDC and test CA in this process and asks the backend for one target per server model
- * and level. After one warm-up iteration per target, rounds of one iteration per target follow, in the same order
- * every round so that drift of the machine hits each level alike; every iteration starts from an empty table and is
+ * and level. After one warm-up iteration per target (and, when iterations are sized from it, up to three sizing
+ * rounds until the fastest level's iteration takes the iteration time), rounds of one iteration per target follow,
+ * in the same order every round so that drift of the machine hits each level alike; every iteration starts from an empty table and is
  * verified after. Each level's overhead is its cost divided by the baseline's in the same round, and rounds are
  * added until every interval is as narrow as asked or the time is up (see {@link StoppingRule}).
  */
@@ -41,6 +42,12 @@ public final class IngestBenchmark {
   static final String CPU = "cpu";
   /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
   private static final long SEED = 1_700_000_017L;
+  /**
+   * When iterations are sized from the warm-up, a round whose fastest iteration took less than this share of the
+   * iteration time becomes a warm-up too and sizes the next, at most {@link #MAX_SIZING_ROUNDS} times.
+   */
+  private static final double SHORT = 0.8;
+  private static final int MAX_SIZING_ROUNDS = 3;
   /** Where the launcher's build records the commit (cli's resources); absent when run from a module's tests. */
   private static final String VERSION_RESOURCE = "io/securethrift/cli/securethrift-version.properties";
 
@@ -124,22 +131,38 @@ public final class IngestBenchmark {
       }
     }
     IngestOptions measured = measuredOptions(rows);
+    boolean sizing = settings.entries() == 0 && settings.duration().isZero();
+    int sizingRounds = 0;
     StoppingRule rule = settings.stoppingRule();
     StoppingRule.Decision decision;
     List<Overhead> overheads;
     int round = 0;
-    do {
+    while (true) {
       round++;
       long roundStart = System.nanoTime();
+      List<Measurement> done = new ArrayList<>();
       for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
-        rows.add(iteration(t.getKey(), t.getValue(), measured, round));
+        done.add(iteration(t.getKey(), t.getValue(), measured, round));
       }
       Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
+      if (sizing && sizingRounds < MAX_SIZING_ROUNDS && tooShort(done)) {
+        // A cold warm-up underestimates the warm rate several times over: this round only sized the next one.
+        rows.addAll(done.stream().map(m -> new Measurement(m.group(), m.variant(), 0, m.values())).toList());
+        measured = sized(done, "round " + round + " was short");
+        sizingRounds++;
+        round--;
+        continue;
+      }
+      sizing = false;
+      rows.addAll(done);
       overheads = PairedAnalysis.overheads(rows, baseline(), WALL, IterationRow::wallPerEntry, SEED);
       decision = rule.decide(round, start.elapsed(), roundTime,
           overheads.stream().map(Overhead::interval).collect(Collectors.toList()));
       progress.step(roundLine(round, roundTime, overheads));
-    } while (decision == StoppingRule.Decision.CONTINUE);
+      if (decision != StoppingRule.Decision.CONTINUE) {
+        break;
+      }
+    }
     List<Overhead> all = new ArrayList<>(overheads);
     boolean cpuKnown = rows.stream().noneMatch(m -> Double.isNaN(IterationRow.cpuPerEntry(m)));
     if (cpuKnown) {
@@ -177,13 +200,24 @@ public final class IngestBenchmark {
     if (settings.entries() > 0) {
       return options(settings.entries(), Duration.ZERO);
     }
-    double fastest = warmups.stream().mapToDouble(m -> m.value(IterationRow.ENTRIES) / m.value(IterationRow.WALL_MS))
+    return sized(warmups, "from the warm-up");
+  }
+
+  /** Entries for an iteration of {@link BenchSettings#iterationTime()} at the fastest rate {@code rows} show. */
+  private IngestOptions sized(List<Measurement> rows, String why) {
+    double fastest = rows.stream().mapToDouble(m -> m.value(IterationRow.ENTRIES) / m.value(IterationRow.WALL_MS))
         .max().orElseThrow();
     long flush = settings.flushInterval();
     long entries = (long) Math.ceil(fastest * settings.iterationTime().toMillis() / flush) * flush;
-    progress.step(String.format(Locale.ROOT, "measured iterations: %,d entries each (the fastest warm-up ran %,.0f"
-        + " entries/s)", entries, fastest * 1e3));
+    progress.step(String.format(Locale.ROOT, "iterations sized %s: %,d entries each (the fastest ran %,.0f"
+        + " entries/s)", why, entries, fastest * 1e3));
     return options(entries, Duration.ZERO);
+  }
+
+  /** Whether the fastest iteration of a round fell well short of {@link BenchSettings#iterationTime()}. */
+  private boolean tooShort(List<Measurement> round) {
+    double fastestMs = round.stream().mapToDouble(m -> m.value(IterationRow.WALL_MS)).min().orElseThrow();
+    return fastestMs < SHORT * settings.iterationTime().toMillis();
   }
 
   private IngestOptions options(long entries, Duration duration) {

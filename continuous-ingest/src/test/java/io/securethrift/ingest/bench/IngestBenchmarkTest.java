@@ -42,16 +42,25 @@ class IngestBenchmarkTest {
     assertTrue(report.contains("stopped: every wall-time interval within +/-1000000000.0 points after 3 rounds"),
         report);
     ResultsFile results = ResultsFile.fromJson(Files.readString(output.resolve("ingest-results.json")));
-    assertEquals(modes.size() * 4, results.rows().size(), "a warm-up and three rounds per mode");
+    assertEquals(modes.size() * 3, results.rows().stream().filter(m -> !m.warmUp()).count(), "three rounds per mode");
+    assertTrue(results.rows().stream().filter(Measurement::warmUp).count() >= modes.size(), "a warm-up per mode,"
+        + " and sizing rounds if the warm-up's rate was far too low");
     for (Measurement m : results.rows()) {
       String what = m.variant() + " round " + m.round() + ": " + m.values();
-      assertTrue(m.value("server_cpu_ms") > 0 && m.value("client_cpu_ms") > 0, what);
+      // The OS counts CPU in 10 ms ticks: a tiny iteration may show none on one side, a mode's sum may not.
+      assertTrue(m.value("server_cpu_ms") >= 0 && m.value("client_cpu_ms") >= 0, what);
       assertTrue(m.value("client_gc_count") >= 0 && m.value("server_gc_ms") >= 0, what);
       // Whatever the mode's framing and crypto add, at least the entries' bytes crossed the loopback.
       assertTrue(m.value("client_written_bytes") >= m.value("payload_bytes"), what);
       assertTrue(m.value("server_read_bytes") >= m.value("payload_bytes"), what);
       assertTrue(m.value("referenced") + m.value("unreferenced") > 0 && m.value("undefined") == 0
           && m.value("corrupt") == 0, what);
+    }
+    for (String mode : modes) {
+      for (String side : List.of("client_cpu_ms", "server_cpu_ms")) {
+        assertTrue(results.rows().stream().filter(m -> m.variant().equals(mode)).mapToDouble(m -> m.value(side))
+            .sum() > 0, mode + " " + side);
+      }
     }
     long measuredEntries = (long) results.rows().stream().filter(m -> !m.warmUp()).mapToDouble(m -> m.value(
         "entries")).min().orElseThrow();
