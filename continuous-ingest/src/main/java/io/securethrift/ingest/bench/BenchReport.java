@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.benchstats.Bootstrap;
 import io.securethrift.benchstats.Interval;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.Overhead;
@@ -104,7 +105,8 @@ final class BenchReport {
       return "";
     }
     return String.format(Locale.ROOT, "; not within +/-%.1f points: ", rule.precision()) + unmet.stream()
-        .map(o -> String.format(Locale.ROOT, "%s %s (+/-%.1f)", o.group(), o.variant(), o.interval().halfWidth()))
+        .map(o -> o.group() + " " + o.variant() + (o.interval().bounded() ? String.format(Locale.ROOT, " (+/-%.1f)",
+            o.interval().halfWidth()) : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
         .collect(Collectors.joining(", "));
   }
 
