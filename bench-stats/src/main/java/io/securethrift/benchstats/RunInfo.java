@@ -25,8 +25,9 @@ public record RunInfo(String commit, String jdk, int cores, double loadAverageSt
     }
 
     public RunInfo finish() {
+      // RunInfo.loadAverage(): this record's own loadAverage() is the value at the start.
       return new RunInfo(commit, System.getProperty("java.vendor") + " " + Runtime.version(),
-          Runtime.getRuntime().availableProcessors(), loadAverage, loadAverage(), started, elapsed());
+          Runtime.getRuntime().availableProcessors(), loadAverage, RunInfo.loadAverage(), started, elapsed());
     }
   }
 
