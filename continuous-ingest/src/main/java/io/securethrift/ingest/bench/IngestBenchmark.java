@@ -145,8 +145,10 @@ public final class IngestBenchmark {
         done.add(iteration(t.getKey(), t.getValue(), measured, round));
       }
       Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
-      if (sizing && sizingRounds < MAX_SIZING_ROUNDS && tooShort(done)) {
-        // A cold warm-up underestimates the warm rate several times over: this round only sized the next one.
+      if (sizing && sizingRounds < MAX_SIZING_ROUNDS && tooShort(done)
+          && start.elapsed().plus(roundTime).compareTo(rule.maxTime()) <= 0) {
+        // A cold warm-up underestimates the warm rate several times over: this round only sized the next one. (Unless
+        // the time left has no room for another round: then it is measured, short as it is.)
         rows.addAll(done.stream().map(m -> new Measurement(m.group(), m.variant(), 0, m.values())).toList());
         measured = sized(done, "round " + round + " was short");
         sizingRounds++;
