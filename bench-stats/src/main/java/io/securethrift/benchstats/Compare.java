@@ -51,7 +51,11 @@ public final class Compare {
     Object commit = r.info().get("commit");
     Object started = r.info().get("started");
     return String.format(Locale.ROOT, " (%s, commit %s, started %s, %s cores, load %s -> %s, stopped: %s)",
-        r.tool(), commit, started, r.info().get("cores"), r.info().get("loadAverageStart"),
-        r.info().get("loadAverageEnd"), r.stopped());
+        r.tool(), commit, started, number(r.info().get("cores"), "%.0f"),
+        number(r.info().get("loadAverageStart"), "%.2f"), number(r.info().get("loadAverageEnd"), "%.2f"), r.stopped());
+  }
+
+  private static String number(Object value, String format) {
+    return value instanceof Number n ? String.format(Locale.ROOT, format, n.doubleValue()) : String.valueOf(value);
   }
 }

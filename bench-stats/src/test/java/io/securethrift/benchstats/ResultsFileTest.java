@@ -51,7 +51,8 @@ class ResultsFileTest {
     String table = Compare.table(ResultsFile.fromJson(Files.readString(a)), ResultsFile.fromJson(Files.readString(b)),
         "a.json", "b.json");
     List<String> lines = table.lines().toList();
-    assertTrue(lines.get(0).startsWith("A = a.json (bench, commit abc123"), table);
+    assertTrue(lines.get(0).startsWith("A = a.json (bench, commit abc123, started 2026-01-01T00:00:00Z, 2 cores, load"
+        + " 0.50 -> 0.70, stopped: PRECISE)"), table);
     String tls = lines.stream().filter(l -> l.contains(" tls ")).findFirst().orElseThrow();
     String sasl = lines.stream().filter(l -> l.contains(" sasl ")).findFirst().orElseThrow();
     assertTrue(tls.endsWith("within noise"), table);
