@@ -1,6 +1,7 @@
 package io.securethrift.accumulo.ingest;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
+import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchEnvironment;
 import io.securethrift.ingest.bench.IngestBackend;
@@ -26,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * tablet server and its own Thrift security (JSSE TLS, Hadoop SASL), not securethrift's.
  *
  * <p>By default every mode gets its own Accumulo 2.1 MiniAccumuloCluster (about 1.3 GB and 15 s each), configured
- * with the benchmark's certificates and KDC, and the tablet server's CPU is read from its process. With
+ * with the benchmark's certificates and KDC, and the tablet server's CPU and I/O are read from its process. With
  * {@code --backend-option client.properties=<path>} the modes run against the existing instance that file names
- * instead; its security must match each mode, and server CPU is reported as 0.
+ * instead; its security must match each mode, and the server's CPU is unknown (so is the CPU overhead).
  */
 public final class AccumuloBackend implements IngestBackend {
   /** The backend option naming an existing instance's {@code accumulo-client.properties}. */
@@ -71,7 +72,7 @@ public final class AccumuloBackend implements IngestBackend {
       resources.add(HadoopKerberosClient.login(properties));
     }
     AccumuloClient client = connect(() -> Accumulo.newClient().from(properties).build(), resources);
-    return new AccumuloTarget(tablePrefix(level), client, () -> 0L, resources);
+    return new AccumuloTarget(tablePrefix(level), client, ProcessSample::unknown, resources);
   }
 
   private static Target miniCluster(AccumuloMode level, BenchEnvironment environment) throws IOException {
@@ -88,7 +89,7 @@ public final class AccumuloBackend implements IngestBackend {
       }
     }
     AccumuloClient client = connect(() -> Accumulo.newClient().from(cluster.clientProperties()).build(), resources);
-    return new AccumuloTarget(tablePrefix(level), client, cluster::tabletServerCpuNanos, resources);
+    return new AccumuloTarget(tablePrefix(level), client, cluster::tabletServerSample, resources);
   }
 
   /** Builds the client, closing what was started for it if that fails (a bad keytab, an unreachable instance). */

@@ -1,6 +1,8 @@
 package io.securethrift.accumulo.ingest;
 
+import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.ingest.bench.IngestBackend;
+import io.securethrift.ingest.bench.TargetSample;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.ContinuousIngestGenerator;
@@ -11,7 +13,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.accumulo.core.client.AccumuloClient;
 import org.apache.accumulo.core.client.AccumuloException;
 import org.apache.accumulo.core.client.AccumuloSecurityException;
@@ -32,21 +34,21 @@ import org.apache.accumulo.core.security.Authorizations;
 final class AccumuloTarget implements IngestBackend.Target {
   private final String tablePrefix;
   private final AccumuloClient client;
-  private final LongSupplier serverCpuNanos;
+  private final Supplier<ProcessSample> server;
   private final List<AutoCloseable> resources;
   private String table;
   private int generation;
 
   /**
    * @param tablePrefix tables are named this plus a generation number
-   * @param serverCpuNanos the tablet server's CPU time so far, or always 0 when it cannot be read
+   * @param server the tablet server's use so far, or {@link ProcessSample#unknown()} when it cannot be read
    * @param resources closed after the client, in order
    */
-  AccumuloTarget(String tablePrefix, AccumuloClient client, LongSupplier serverCpuNanos,
+  AccumuloTarget(String tablePrefix, AccumuloClient client, Supplier<ProcessSample> server,
       List<AutoCloseable> resources) {
     this.tablePrefix = tablePrefix;
     this.client = client;
-    this.serverCpuNanos = serverCpuNanos;
+    this.server = server;
     this.resources = List.copyOf(resources);
   }
 
@@ -70,8 +72,7 @@ final class AccumuloTarget implements IngestBackend.Target {
     BatchWriterConfig config = new BatchWriterConfig().setMaxMemory(options.batchMemory())
         .setMaxLatency(options.maxLatency().toMillis(), TimeUnit.MILLISECONDS)
         .setMaxWriteThreads(options.writeThreads());
-    long serverBefore = serverCpuNanos.getAsLong();
-    long clientBefore = ProcessCpu.nanos(ProcessHandle.current());
+    long clientBefore = ProcessSample.self().cpuNanos();
     long start = System.nanoTime();
     long written;
     MutationSink sink;
@@ -84,8 +85,13 @@ final class AccumuloTarget implements IngestBackend.Target {
       throw MutationSink.rejected(e);
     }
     long elapsed = System.nanoTime() - start;
-    long clientCpu = ProcessCpu.nanos(ProcessHandle.current()) - clientBefore;
-    return new IngestResult(written, sink.bytes(), elapsed, clientCpu, serverCpuNanos.getAsLong() - serverBefore);
+    return new IngestResult(written, sink.bytes(), elapsed, ProcessSample.self().cpuNanos() - clientBefore);
+  }
+
+  /** The client is this JVM (Accumulo's client library runs in the harness); the server is the tablet server. */
+  @Override
+  public TargetSample sample() {
+    return new TargetSample(ProcessSample.self(), server.get());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.securethrift.accumulo.ingest;
 
+import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.ingest.bench.BenchSecurity;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -68,10 +69,14 @@ final class BenchCluster implements AutoCloseable {
     return cluster.getClientProperties();
   }
 
-  /** CPU time the tablet server process has used so far, read by the OS (on Linux from /proc/pid/stat). */
-  long tabletServerCpuNanos() {
+  /**
+   * What the tablet server process has used so far, as the OS accounts it; its GC is unknown (the process cannot be
+   * asked).
+   */
+  ProcessSample tabletServerSample() {
     Collection<ProcessReference> tservers = cluster.getProcesses().get(ServerType.TABLET_SERVER);
-    return tservers.stream().mapToLong(t -> ProcessCpu.nanos(t.getProcess().toHandle())).sum();
+    return tservers.stream().map(t -> ProcessSample.of(t.getProcess().pid())).reduce(ProcessSample::plus)
+        .orElseGet(ProcessSample::unknown);
   }
 
   @Override

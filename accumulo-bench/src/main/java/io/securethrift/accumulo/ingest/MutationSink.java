@@ -27,8 +27,7 @@ final class MutationSink implements EntrySink {
     Mutation m = new Mutation(entry.row());
     m.put(entry.family(), entry.qualifier(),
         entry.visibility().length == 0 ? PUBLIC : new ColumnVisibility(entry.visibility()), entry.value());
-    bytes += entry.row().length + entry.family().length + entry.qualifier().length + entry.visibility().length
-        + entry.value().length;
+    bytes += entry.keyValueBytes();
     try {
       writer.addMutation(m);
     } catch (MutationsRejectedException e) {

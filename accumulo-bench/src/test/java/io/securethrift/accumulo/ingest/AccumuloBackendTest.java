@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchSettings;
 import io.securethrift.ingest.bench.IngestBenchmark;
@@ -26,19 +27,32 @@ class AccumuloBackendTest {
   @Test
   @Tag("minicluster")
   void writesAndVerifiesThroughAccumuloInPlainConscryptAndSaslModes() throws Exception {
-    String report = new IngestBenchmark(settings(List.of("none", "ssl-conscrypt", "sasl-auth-conf"), Map.of())).run();
+    String report = new IngestBenchmark(settings(List.of("none", "ssl-conscrypt", "sasl-auth-conf"), Map.of())
+        .rounds(3).build()).run();
 
     assertTrue(report.contains("accumulo backend"), report);
     List<String> csv = Files.readAllLines(output.resolve("ingest-results.csv"));
     assertEquals(4, csv.size(), "a header and one row per mode: " + csv);
     assertTrue(csv.get(1).startsWith("none,") && csv.get(2).startsWith("tls-conscrypt,")
         && csv.get(3).startsWith("sasl-auth-conf,"), csv.toString());
+    // The same method as the embedded backend: per-round paired overheads with intervals, both sides sampled.
+    ResultsFile results = ResultsFile.fromJson(Files.readString(output.resolve("ingest-results.json")));
+    assertEquals(4, results.overheads().size(), "wall and CPU overhead of the two secured modes");
+    assertTrue(results.overheads().stream().allMatch(o -> o.rounds() == 3 && o.interval().bounded()),
+        results.overheads().toString());
+    // The OS counts CPU in 10 ms ticks, so a mode's sum is asserted, not each small iteration's.
+    for (String mode : List.of("none", "tls-conscrypt", "sasl-auth-conf")) {
+      for (String side : List.of("client_cpu_ms", "server_cpu_ms")) {
+        assertTrue(results.rows().stream().filter(m -> m.variant().equals(mode)).mapToDouble(m -> m.value(side))
+            .sum() > 0, "the tablet server's and this JVM's CPU are read from the OS: " + mode + " " + side);
+      }
+    }
   }
 
   @Test
   void unknownBackendOptionIsNamed() {
     ConfigException e = assertThrows(ConfigException.class,
-        () -> new IngestBenchmark(settings(List.of("none"), Map.of("client.propertes", "x"))).run());
+        () -> new IngestBenchmark(settings(List.of("none"), Map.of("client.propertes", "x")).build()).run());
     assertTrue(e.getMessage().contains("client.propertes") && e.getMessage().contains("client.properties"),
         e.getMessage());
   }
@@ -48,12 +62,13 @@ class AccumuloBackendTest {
     Path file = Files.writeString(dir.resolve("accumulo-client.properties"),
         "instance.name=ci\ninstance.zookeepers=localhost:2181\nauth.type=password\nauth.principal=root\n");
     ConfigException e = assertThrows(ConfigException.class, () -> new IngestBenchmark(
-        settings(List.of("sasl-auth"), Map.of(AccumuloBackend.CLIENT_PROPERTIES, file.toString()))).run());
+        settings(List.of("sasl-auth"), Map.of(AccumuloBackend.CLIENT_PROPERTIES, file.toString())).build()).run());
     assertTrue(e.getMessage().contains("sasl-auth needs sasl"), e.getMessage());
   }
 
-  private BenchSettings settings(List<String> modes, Map<String, String> options) {
-    return new BenchSettings("accumulo", options, modes, 1, 2_000, 0, 250, 256 * 1024, Duration.ofSeconds(5), 2, 11L,
-        false, output);
+  private BenchSettings.Builder settings(List<String> modes, Map<String, String> options) {
+    return BenchSettings.builder().backend("accumulo").backendOptions(options).modes(modes).rounds(1).entries(2_000)
+        .warmupEntries(0).flushInterval(250).batchMemory(256 * 1024).maxLatency(Duration.ofSeconds(5)).writeThreads(2)
+        .seed(11L).output(output);
   }
 }

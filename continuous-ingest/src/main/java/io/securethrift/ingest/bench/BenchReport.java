@@ -1,5 +1,13 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.benchstats.Bootstrap;
+import io.securethrift.benchstats.Interval;
+import io.securethrift.benchstats.Measurement;
+import io.securethrift.benchstats.Overhead;
+import io.securethrift.benchstats.OverheadChart;
+import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.benchstats.RunInfo;
+import io.securethrift.benchstats.StoppingRule;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,123 +15,176 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
- * Writes the benchmark's results as Accumulo's table (printed), CSV, JSON, and a self-contained HTML page with an SVG
- * chart of median time and min-max bars per level. The first level is the baseline for the percentages.
+ * Writes the benchmark's results: the table (printed), the per-mode summary as CSV, every iteration's raw row as CSV,
+ * everything as JSON (what {@code ingest-bench compare} reads), and a self-contained HTML page with SVG charts of the
+ * overheads with their intervals beside Accumulo 1.7's published figures, and of each side's CPU per entry.
  */
 final class BenchReport {
-  private static final String[] COLUMNS = {"mode", "iterations", "median_ms", "stddev_ms", "min_ms", "max_ms",
-      "median_pct_vs_none", "min_pct_vs_none", "max_pct_vs_none", "pct_vs_previous", "entries_per_s", "mb_per_s",
-      "client_cpu_s", "server_cpu_s"};
+  /** Accumulo 1.7's published overheads (2×10⁹ entries, 8 tablet servers; docs/benchmarks.md), by our mode names. */
+  static final Map<String, Double> ACCUMULO_1_7 = Map.of("tls-jsse", 5.92, "tls-conscrypt", 5.92, "sasl-auth", 13.16,
+      "sasl-auth-int", 21.34, "sasl-auth-conf", 21.08);
 
-  private final List<ModeSummary> rows;
-  private final String settings;
+  private final String description;
+  private final Map<String, Object> settings;
+  private final RunInfo info;
+  private final StoppingRule rule;
+  private final StoppingRule.Decision decision;
+  private final String baseline;
+  private final List<ModeSummary> summaries;
+  private final List<Overhead> overheads;
+  private final List<Measurement> rows;
 
-  BenchReport(List<ModeSummary> rows, String settings) {
-    this.rows = List.copyOf(rows);
+  BenchReport(String description, Map<String, Object> settings, RunInfo info, StoppingRule rule,
+      StoppingRule.Decision decision, String baseline, List<ModeSummary> summaries, List<Overhead> overheads,
+      List<Measurement> rows) {
+    this.description = description;
     this.settings = settings;
+    this.info = info;
+    this.rule = rule;
+    this.decision = decision;
+    this.baseline = baseline;
+    this.summaries = List.copyOf(summaries);
+    this.overheads = List.copyOf(overheads);
+    this.rows = List.copyOf(rows);
   }
 
-  private List<Object[]> values() {
-    ModeSummary base = rows.get(0);
-    List<Object[]> values = new ArrayList<>();
-    for (int i = 0; i < rows.size(); i++) {
-      ModeSummary r = rows.get(i);
-      double previous = i == 0 ? 0 : ModeSummary.percentChange(r.medianMs(), rows.get(i - 1).medianMs());
-      values.add(new Object[] {r.mode(), r.iterations(), r.medianMs(), r.stddevMs(), r.minMs(), r.maxMs(),
-          ModeSummary.percentChange(r.medianMs(), base.medianMs()),
-          ModeSummary.percentChange(r.minMs(), base.minMs()), ModeSummary.percentChange(r.maxMs(), base.maxMs()),
-          previous, r.entriesPerSecond(), r.megabytesPerSecond(), r.clientCpuSeconds(), r.serverCpuSeconds()});
-    }
-    return values;
+  private List<Overhead> wallOverheads() {
+    return overheads.stream().filter(o -> o.metric().equals(IngestBenchmark.WALL)).collect(Collectors.toList());
   }
 
-  /** The table in the layout of Accumulo's published results. */
+  /** The wall-time overheads wider than the precision target (none for a fixed number of rounds). */
+  List<Overhead> unmet() {
+    return rule.fixedRounds() ? List.of() : rule.unmet(wallOverheads());
+  }
+
+  private boolean met(ModeSummary s) {
+    return s.mode().equals(baseline) || rule.fixedRounds() || rule.met(s.wallOverhead());
+  }
+
+  /** The table, with a line saying why the run stopped and which modes did not reach the precision target. */
   String table() {
-    StringBuilder s = new StringBuilder(settings).append('\n');
-    s.append(String.format(Locale.ROOT, "%-15s %10s %9s %10s %10s %9s %9s %9s %9s %11s %8s %8s %8s%n", "mode",
-        "median ms", "stddev", "min ms", "max ms", "%med", "%min", "%max", "%prev", "entries/s", "MB/s", "cli cpu",
-        "srv cpu"));
-    for (Object[] v : values()) {
+    StringBuilder s = new StringBuilder(description).append('\n');
+    s.append(String.format(Locale.ROOT, "%-11s %-15s %6s %8s %10s  %-24s %-24s %8s %8s %9s %9s %8s %8s %8s%n",
+        "server", "mode", "rounds", "wall ms", "entries/s", "wall overhead", "CPU/entry overhead", "cli us/e",
+        "srv us/e", "cli us/MB", "srv us/MB", "cli GC", "srv GC", "wire MB"));
+    for (ModeSummary m : summaries) {
+      boolean base = m.mode().equals(baseline);
       s.append(String.format(Locale.ROOT,
-          "%-15s %10.0f %9.0f %10.0f %10.0f %+9.2f %+9.2f %+9.2f %+9.2f %11.0f %8.1f %8.2f %8.2f%n", v[0], v[2], v[3],
-          v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13]));
+          "%-11s %-15s %6d %8.0f %10.0f  %-24s %-24s %8.2f %8.2f %9.0f %9.0f %8.0f %8.0f %8.1f%n", m.server(),
+          m.mode(), m.rounds(), m.wallMs(), m.entriesPerSecond(), base ? "baseline" : m.wallOverhead().format(),
+          base ? "baseline" : m.cpuOverhead().format(), m.clientUsPerEntry(), m.serverUsPerEntry(),
+          m.clientUsPerMb(), m.serverUsPerMb(), m.clientGcMs(), m.serverGcMs(), m.clientWireMb()));
     }
+    s.append(stopLine()).append('\n');
     return s.toString();
+  }
+
+  private String stopLine() {
+    int rounds = summaries.stream().mapToInt(ModeSummary::rounds).max().orElse(0);
+    String took = String.format(Locale.ROOT, "%d rounds, %.0f s in all", rounds, info.wallTime().toMillis() / 1e3);
+    switch (decision) {
+      case PRECISE:
+        return String.format(Locale.ROOT, "stopped: every wall-time interval within +/-%.1f points after %s",
+            rule.precision(), took);
+      case ROUNDS_DONE:
+        return rule.fixedRounds() ? "stopped: the fixed number of rounds is done (" + took + ")"
+            : "stopped: --max-rounds reached (" + took + ")" + unmetLine();
+      default:
+        return "stopped: --max-time " + rule.maxTime().toSeconds() + " s would be passed by another round (" + took
+            + ")" + unmetLine();
+    }
+  }
+
+  private String unmetLine() {
+    List<Overhead> unmet = unmet();
+    if (unmet.isEmpty()) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "; not within +/-%.1f points: ", rule.precision()) + unmet.stream()
+        .map(o -> o.group() + " " + o.variant() + (o.interval().bounded() ? String.format(Locale.ROOT, " (+/-%.1f)",
+            o.interval().halfWidth()) : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
+        .collect(Collectors.joining(", "));
+  }
+
+  private List<Map<String, Object>> summaryMaps() {
+    List<Map<String, Object>> maps = new ArrayList<>();
+    summaries.forEach(m -> maps.add(m.toMap(met(m))));
+    return maps;
   }
 
   String csv() {
-    StringBuilder s = new StringBuilder(String.join(",", COLUMNS)).append('\n');
-    for (Object[] v : values()) {
-      List<String> cells = new ArrayList<>();
-      for (Object o : v) {
-        cells.add(o instanceof Double d ? String.format(Locale.ROOT, "%.3f", d) : o.toString());
-      }
-      s.append(String.join(",", cells)).append('\n');
+    List<Map<String, Object>> maps = summaryMaps();
+    StringBuilder s = new StringBuilder(String.join(",", maps.get(0).keySet())).append('\n');
+    for (Map<String, Object> m : maps) {
+      s.append(m.values().stream().map(BenchReport::cell).collect(Collectors.joining(","))).append('\n');
     }
     return s.toString();
   }
 
-  String json() {
-    StringBuilder s = new StringBuilder("{\n  \"settings\": \"").append(settings.replace("\"", "'"))
-        .append("\",\n  \"modes\": [\n");
-    List<Object[]> values = values();
-    for (int i = 0; i < values.size(); i++) {
-      Object[] v = values.get(i);
-      s.append("    {");
-      for (int c = 0; c < COLUMNS.length; c++) {
-        s.append(c == 0 ? "" : ", ").append('"').append(COLUMNS[c]).append("\": ");
-        s.append(v[c] instanceof String str ? "\"" + str + "\"" : v[c] instanceof Double d
-            ? String.format(Locale.ROOT, "%.3f", d) : v[c].toString());
-      }
-      s.append(i + 1 < values.size() ? "},\n" : "}\n");
+  private static String cell(Object o) {
+    if (o instanceof Double d) {
+      return Double.isFinite(d) ? String.format(Locale.ROOT, "%.3f", d) : "";
     }
-    return s.append("  ]\n}\n").toString();
+    return String.valueOf(o);
   }
 
-  /** A self-contained page: median time per level as bars, min-max as whiskers, the table below. */
+  ResultsFile results() {
+    return new ResultsFile("ingest-bench", info.toMap(), settings, "server", "mode", baseline, decision.name(),
+        rule.precision(), overheads, summaryMaps(), rows);
+  }
+
+  /** A self-contained page: the overheads with intervals and Accumulo's marks, CPU per entry per side, the table. */
   String html() {
-    int width = 760;
-    int barArea = 560;
-    int rowHeight = 34;
-    int height = 40 + rows.size() * rowHeight;
-    double scale = barArea / rows.stream().mapToDouble(ModeSummary::maxMs).max().orElse(1);
-    StringBuilder svg = new StringBuilder(String.format(Locale.ROOT,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\""
-            + " font-size=\"12\">%n", width, height));
-    for (int i = 0; i < rows.size(); i++) {
-      ModeSummary r = rows.get(i);
-      int y = 20 + i * rowHeight;
-      double x0 = 140;
-      svg.append(String.format(Locale.ROOT, "<text x=\"130\" y=\"%d\" text-anchor=\"end\">%s</text>%n", y + 16,
-          r.mode()));
-      svg.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"22\" fill=\"%s\"/>%n",
-          x0, y, r.medianMs() * scale, i == 0 ? "#7a7a7a" : "#3b6ea8"));
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"black\""
-          + " stroke-width=\"2\"/>%n", x0 + r.minMs() * scale, x0 + r.maxMs() * scale, y + 11, y + 11));
-      svg.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%.0f ms</text>%n",
-          x0 + r.maxMs() * scale + 6, y + 16, r.medianMs()));
+    List<OverheadChart.Point> wall = new ArrayList<>();
+    List<OverheadChart.Point> cpu = new ArrayList<>();
+    List<OverheadChart.Bars> costs = new ArrayList<>();
+    for (ModeSummary m : summaries) {
+      String label = summaries.stream().map(ModeSummary::server).distinct().count() > 1
+          ? m.server() + " " + m.mode() : m.mode();
+      costs.add(new OverheadChart.Bars(label, new double[] {m.clientUsPerEntry(), m.serverUsPerEntry()}));
+      if (!m.mode().equals(baseline)) {
+        wall.add(new OverheadChart.Point(label, m.wallOverhead(), ACCUMULO_1_7.getOrDefault(m.mode(), Double.NaN)));
+        cpu.add(new OverheadChart.Point(label, m.cpuOverhead(), Double.NaN));
+      }
     }
-    svg.append(String.format(Locale.ROOT, "<text x=\"140\" y=\"%d\" fill=\"#555\">median elapsed time per level;"
-        + " black bar: min to max</text>%n", height - 4)).append("</svg>\n");
+    String reference = "Accumulo 1.7 published (SSL +5.9 %, SASL auth +13 %, auth-int/auth-conf +21 %)";
     return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift continuous ingest</title></head>"
-        + "<body>\n<h1>Continuous ingest: cost of each security level</h1>\n<p>" + escape(settings) + "</p>\n" + svg
-        + "<pre>" + escape(table()) + "</pre>\n</body></html>\n";
+        + "<body>\n<h1>Continuous ingest: cost of each security level</h1>\n<p>" + OverheadChart.escape(description)
+        + "</p>\n"
+        + OverheadChart.overheads("Wall-time overhead vs " + baseline + " (95 % interval)", wall, reference)
+        + OverheadChart.overheads("CPU per entry (client + server) vs " + baseline + " (95 % interval)", cpu,
+            "none for CPU")
+        + OverheadChart.bars("CPU per entry", "CPU microseconds per entry (median)", List.of("client", "server"),
+            costs)
+        + "<pre>" + OverheadChart.escape(table()) + "</pre>\n</body></html>\n";
   }
 
-  private static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-  }
-
-  /** Writes ingest-results.csv, .json and .html into {@code dir} and returns the paths written. */
+  /**
+   * Writes ingest-results.csv (per mode), ingest-iterations.csv (every iteration), ingest-results.json and
+   * ingest-results.html into {@code dir}; returns the paths written.
+   */
   List<Path> write(Path dir) throws IOException {
     Files.createDirectories(dir);
-    List<Path> written = List.of(dir.resolve("ingest-results.csv"), dir.resolve("ingest-results.json"),
-        dir.resolve("ingest-results.html"));
+    ResultsFile results = results();
+    List<Path> written = List.of(dir.resolve("ingest-results.csv"), dir.resolve("ingest-iterations.csv"),
+        dir.resolve("ingest-results.json"), dir.resolve("ingest-results.html"));
     Files.writeString(written.get(0), csv(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(1), json(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(2), html(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(1), results.rowsCsv(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(2), results.toJson(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(3), html(), StandardCharsets.UTF_8);
     return written;
+  }
+
+  /** The interval of a mode's overhead on a metric, zero without bounds for the baseline. */
+  static Interval overheadOf(List<Overhead> overheads, String server, String mode, String metric, String baseline) {
+    if (mode.equals(baseline)) {
+      return Interval.unbounded(0);
+    }
+    return overheads.stream().filter(o -> o.group().equals(server) && o.variant().equals(mode)
+        && o.metric().equals(metric)).findFirst().map(Overhead::interval).orElse(Interval.unbounded(Double.NaN));
   }
 }

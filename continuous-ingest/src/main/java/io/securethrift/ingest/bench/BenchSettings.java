@@ -1,24 +1,35 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.benchstats.StoppingRule;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Locale;
 
 /**
  * What an ingest benchmark run does. Validated on construction, so a bad setting stops the run before any process
- * starts.
+ * starts. {@link #builder()} starts from the command's defaults.
  *
  * @param backend which {@link IngestBackend} runs the levels ({@code embedded} by default)
  * @param backendOptions settings only that backend understands
- * @param modes the security levels, the first being the baseline for percentages
- * @param iterations measured runs per level, interleaved round-robin across levels
- * @param entries entries per run
- * @param warmupEntries entries of one unmeasured run per level first, so every JVM is warm; 0 skips it
+ * @param modes the security levels, the first being the baseline of every overhead
+ * @param servers the server models of the embedded backend; each runs every mode, with its own baseline
+ * @param rounds a fixed number of rounds, or 0 to add rounds until {@code precision} or {@code maxTime}
+ * @param precision the interval half-width, in points of overhead, that ends an adaptive run
+ * @param maxTime the whole run's budget for an adaptive run, start-up and warm-up included
+ * @param minRounds rounds an adaptive run does at least (a bootstrap over fewer is unreliable)
+ * @param maxRounds rounds an adaptive run does at most; 0 for no limit
+ * @param entries entries per iteration, or 0 to size iterations to {@code iterationTime} from the warm-up
+ * @param iterationTime how long an iteration of the fastest mode should take when {@code entries} is 0
+ * @param duration time-based iterations (Accumulo's continuous ingest) of this length instead of a fixed count;
+ *     zero for count-based
+ * @param warmupEntries entries of one unmeasured iteration per target first; -1 for one as long as a measured
+ *     iteration; 0 skips it
  * @param flushInterval entries between the generator's flushes
  * @param batchMemory batch writer memory in bytes
  * @param maxLatency batch writer maximum latency
@@ -26,45 +37,60 @@ import java.util.Locale;
  * @param seed generator seed, the same for every level
  * @param writeAheadLog whether the server logs every batch to local disk and syncs on flush
  * @param output where the CSV, JSON and HTML results go
- * @param server the server model of the embedded backend
  */
-public record BenchSettings(String backend, Map<String, String> backendOptions, List<String> modes, int iterations, long entries, long warmupEntries, int flushInterval,
-    long batchMemory, Duration maxLatency, int writeThreads, long seed, boolean writeAheadLog, Path output,
-    ServerModel server) {
-
-  /** Settings with the thread-pool server, the default until the non-blocking one has passed every test. */
-  public BenchSettings(String backend, Map<String, String> backendOptions, List<String> modes, int iterations,
-      long entries, long warmupEntries, int flushInterval, long batchMemory, Duration maxLatency, int writeThreads,
-      long seed, boolean writeAheadLog, Path output) {
-    this(backend, backendOptions, modes, iterations, entries, warmupEntries, flushInterval, batchMemory, maxLatency,
-        writeThreads, seed, writeAheadLog, output, ServerModel.THREADPOOL);
-  }
+public record BenchSettings(String backend, Map<String, String> backendOptions, List<String> modes,
+    List<ServerModel> servers, int rounds, double precision, Duration maxTime, int minRounds, int maxRounds,
+    long entries, Duration iterationTime, Duration duration, long warmupEntries, int flushInterval, long batchMemory,
+    Duration maxLatency, int writeThreads, long seed, boolean writeAheadLog, Path output) {
 
   public BenchSettings {
-    Objects.requireNonNull(server, "server");
-    if (server != ServerModel.THREADPOOL && !backend.equals("embedded")) {
-      throw new ConfigException("--server", "applies to the embedded backend only; the " + backend
-          + " backend runs its own servers");
-    }
     backendOptions = Map.copyOf(backendOptions);
     modes = List.copyOf(ModeNames.canonical(modes));
+    servers = List.copyOf(servers);
     if (modes.isEmpty()) {
       throw new ConfigException("--modes", "empty; name at least one mode");
     }
     if (modes.stream().distinct().count() != modes.size()) {
       throw new ConfigException("--modes", "a mode is listed twice in " + modes);
     }
-    atLeast("--iterations", iterations, 1);
-    atLeast("--entries", entries, 1);
-    atLeast("--warmup-entries", warmupEntries, 0);
+    if (servers.isEmpty() || servers.stream().distinct().count() != servers.size()) {
+      throw new ConfigException("--server", "name each server model once, at least one: "
+          + servers.stream().map(ServerModel::token).toList());
+    }
+    if (!servers.equals(List.of(ServerModel.THREADPOOL)) && !backend.equals("embedded")) {
+      throw new ConfigException("--server", "applies to the embedded backend only; the " + backend
+          + " backend runs its own servers");
+    }
+    atLeast("--rounds", rounds, 0);
+    if (!(precision > 0) || Double.isInfinite(precision)) {
+      throw new ConfigException("--precision", precision + " is not a positive number of points");
+    }
+    positive("--max-time", maxTime);
+    atLeast("--min-rounds", minRounds, 3);
+    atLeast("--max-rounds", maxRounds, 0);
+    if (maxRounds != 0 && maxRounds < minRounds) {
+      throw new ConfigException("--max-rounds", maxRounds + " is less than --min-rounds " + minRounds);
+    }
+    atLeast("--entries", entries, 0);
+    positive("--iteration-time", iterationTime);
+    if (duration.isNegative()) {
+      throw new ConfigException("--duration", "must not be negative");
+    }
+    if (entries > 0 && !duration.isZero()) {
+      throw new ConfigException("--duration", "and --entries both size an iteration; give one of them");
+    }
+    atLeast("--warmup-entries", warmupEntries, -1);
+    if (entries == 0 && duration.isZero() && warmupEntries == 0) {
+      throw new ConfigException("--warmup-entries", "0 leaves nothing to size the iterations from; give --entries"
+          + " or --duration, or keep a warm-up");
+    }
     atLeast("--flush-interval", flushInterval, 1);
     atLeast("--batch-memory", batchMemory, 1024);
     if (writeThreads < 1 || writeThreads > 64) {
       throw new ConfigException("--write-threads", writeThreads + " is outside 1 to 64");
     }
-    if (maxLatency.isNegative() || maxLatency.isZero()) {
-      throw new ConfigException("--max-latency", "must be greater than zero");
-    }
+    positive("--max-latency", maxLatency);
+    Objects.requireNonNull(output, "output");
   }
 
   private static void atLeast(String option, long value, long min) {
@@ -73,10 +99,195 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     }
   }
 
+  private static void positive(String option, Duration value) {
+    if (value.isNegative() || value.isZero()) {
+      throw new ConfigException(option, "must be greater than zero");
+    }
+  }
+
+  /** The command's defaults: every mode of the embedded backend, adaptive to +/-3 points within 4 minutes. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** When the run stops adding rounds. */
+  public StoppingRule stoppingRule() {
+    return rounds > 0 ? StoppingRule.fixed(rounds) : new StoppingRule(precision, maxTime, minRounds, maxRounds);
+  }
+
   /** One line naming the settings, printed above the table. */
   String describe() {
-    return String.format(Locale.ROOT, "%,d entries x %d iterations per mode, flush every %,d, batch writer %,d bytes"
-        + " / %d threads%s, seed %d, %s server", entries, iterations, flushInterval, batchMemory, writeThreads,
-        writeAheadLog ? ", write-ahead log on" : "", seed, server.token());
+    String length = !duration.isZero() ? "time-based iterations of " + seconds(duration)
+        : entries > 0 ? String.format(Locale.ROOT, "%,d entries per iteration", entries)
+        : "iterations sized to " + seconds(iterationTime) + " of the fastest mode";
+    String stop = rounds > 0 ? rounds + " rounds" : String.format(Locale.ROOT,
+        "rounds until every interval is within +/-%.1f points (at least %d%s) or %s have passed", precision, minRounds,
+        maxRounds > 0 ? ", at most " + maxRounds : "", seconds(maxTime));
+    return String.format(Locale.ROOT, "%s, %s; flush every %,d, batch writer %,d bytes / %d threads%s, seed %d, %s"
+        + " server%s", length, stop, flushInterval, batchMemory, writeThreads,
+        writeAheadLog ? ", write-ahead log on" : "", seed,
+        String.join(" and ", servers.stream().map(ServerModel::token).toList()), servers.size() > 1 ? "s" : "");
+  }
+
+  private static String seconds(Duration d) {
+    return String.format(Locale.ROOT, "%.1f s", d.toMillis() / 1000.0);
+  }
+
+  /** The settings as the result file's {@code settings} object. */
+  Map<String, Object> toMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("backend", backend);
+    m.put("backendOptions", new LinkedHashMap<String, Object>(backendOptions));
+    m.put("modes", String.join(",", modes));
+    m.put("servers", String.join(",", servers.stream().map(ServerModel::token).toList()));
+    m.put("rounds", rounds);
+    m.put("precision", precision);
+    m.put("maxTimeSeconds", maxTime.toMillis() / 1000.0);
+    m.put("minRounds", minRounds);
+    m.put("maxRounds", maxRounds);
+    m.put("entries", entries);
+    m.put("iterationTimeSeconds", iterationTime.toMillis() / 1000.0);
+    m.put("durationSeconds", duration.toMillis() / 1000.0);
+    m.put("warmupEntries", warmupEntries);
+    m.put("flushInterval", flushInterval);
+    m.put("batchMemory", batchMemory);
+    m.put("maxLatencyMs", maxLatency.toMillis());
+    m.put("writeThreads", writeThreads);
+    m.put("seed", seed);
+    m.put("writeAheadLog", writeAheadLog);
+    return m;
+  }
+
+  /** Settings field by field, starting from the command's defaults. */
+  public static final class Builder {
+    private String backend = "embedded";
+    private Map<String, String> backendOptions = Map.of();
+    private List<String> modes;
+    private List<ServerModel> servers = List.of(ServerModel.THREADPOOL);
+    private int rounds;
+    private double precision = 3.0;
+    private Duration maxTime = Duration.ofMinutes(4);
+    private int minRounds = 5;
+    private int maxRounds;
+    private long entries;
+    private Duration iterationTime = Duration.ofSeconds(2);
+    private Duration duration = Duration.ZERO;
+    private long warmupEntries = -1;
+    private int flushInterval = 10_000;
+    private long batchMemory = 500_000;
+    private Duration maxLatency = Duration.ofMinutes(2);
+    private int writeThreads = 3;
+    private long seed = 42;
+    private boolean writeAheadLog;
+    private Path output = Path.of("ingest-results");
+
+    private Builder() {}
+
+    public Builder backend(String value) {
+      backend = value;
+      return this;
+    }
+
+    public Builder backendOptions(Map<String, String> value) {
+      backendOptions = value;
+      return this;
+    }
+
+    /** The modes; by default every mode of the backend. */
+    public Builder modes(List<String> value) {
+      modes = value;
+      return this;
+    }
+
+    public Builder servers(List<ServerModel> value) {
+      servers = value;
+      return this;
+    }
+
+    public Builder rounds(int value) {
+      rounds = value;
+      return this;
+    }
+
+    public Builder precision(double value) {
+      precision = value;
+      return this;
+    }
+
+    public Builder maxTime(Duration value) {
+      maxTime = value;
+      return this;
+    }
+
+    public Builder minRounds(int value) {
+      minRounds = value;
+      return this;
+    }
+
+    public Builder maxRounds(int value) {
+      maxRounds = value;
+      return this;
+    }
+
+    public Builder entries(long value) {
+      entries = value;
+      return this;
+    }
+
+    public Builder iterationTime(Duration value) {
+      iterationTime = value;
+      return this;
+    }
+
+    public Builder duration(Duration value) {
+      duration = value;
+      return this;
+    }
+
+    public Builder warmupEntries(long value) {
+      warmupEntries = value;
+      return this;
+    }
+
+    public Builder flushInterval(int value) {
+      flushInterval = value;
+      return this;
+    }
+
+    public Builder batchMemory(long value) {
+      batchMemory = value;
+      return this;
+    }
+
+    public Builder maxLatency(Duration value) {
+      maxLatency = value;
+      return this;
+    }
+
+    public Builder writeThreads(int value) {
+      writeThreads = value;
+      return this;
+    }
+
+    public Builder seed(long value) {
+      seed = value;
+      return this;
+    }
+
+    public Builder writeAheadLog(boolean value) {
+      writeAheadLog = value;
+      return this;
+    }
+
+    public Builder output(Path value) {
+      output = value;
+      return this;
+    }
+
+    public BenchSettings build() {
+      return new BenchSettings(backend, backendOptions, modes == null ? IngestBenchmark.modesOf(backend) : modes,
+          servers, rounds, precision, maxTime, minRounds, maxRounds, entries, iterationTime, duration, warmupEntries,
+          flushInterval, batchMemory, maxLatency, writeThreads, seed, writeAheadLog, output);
+    }
   }
 }

@@ -30,6 +30,8 @@ final class ClientWorker {
       case WorkerProtocol.RESET:
         client.reset();
         return LineRecord.of(WorkerProtocol.OK);
+      case WorkerProtocol.SAMPLE:
+        return WorkerProtocol.gc();
       default:
         throw new IllegalArgumentException("unknown command " + command.kind());
     }

@@ -19,8 +19,8 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * The default backend: per security level, an ingest server JVM (the embedded sorted table on a TThreadPoolServer)
- * and a client JVM driving it, so server and client CPU are measured apart.
+ * The default backend: per security level, an ingest server JVM (the embedded sorted table on the environment's
+ * server model) and a client JVM driving it, so server and client CPU, I/O and GC are measured apart.
  */
 public final class EmbeddedBackend implements IngestBackend {
   @Override
@@ -93,6 +93,14 @@ public final class EmbeddedBackend implements IngestBackend {
     @Override
     public IngestResult ingest(IngestOptions o) throws IOException {
       return WorkerProtocol.result(client.call(WorkerProtocol.ingest(o)));
+    }
+
+    @Override
+    public TargetSample sample() throws IOException {
+      LineRecord clientGc = client.call(LineRecord.of(WorkerProtocol.SAMPLE));
+      LineRecord serverGc = server.call(LineRecord.of(WorkerProtocol.SAMPLE));
+      return new TargetSample(WorkerProtocol.sample(client.process().pid(), clientGc),
+          WorkerProtocol.sample(server.process().pid(), serverGc));
     }
 
     @Override

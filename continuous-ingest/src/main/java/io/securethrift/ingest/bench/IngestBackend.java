@@ -30,6 +30,13 @@ public interface IngestBackend {
     /** Runs the workload once and measures it. */
     IngestResult ingest(IngestOptions options) throws IOException;
 
+    /**
+     * The client's and the server's use of CPU, I/O and garbage collection so far, taken by the harness right before
+     * and right after {@link #ingest}; a side that cannot be sampled is {@link
+     * io.securethrift.benchstats.ProcessSample#unknown()}.
+     */
+    TargetSample sample() throws IOException;
+
     /** Scans the table back and applies the continuous-ingest verify rules. */
     VerifyResult verify() throws IOException;
 

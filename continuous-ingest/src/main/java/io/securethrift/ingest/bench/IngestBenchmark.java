@@ -1,28 +1,59 @@
 package io.securethrift.ingest.bench;
 
-import io.securethrift.kdc.Directories;
+import io.securethrift.benchstats.Bootstrap;
+import io.securethrift.benchstats.Measurement;
+import io.securethrift.benchstats.Overhead;
+import io.securethrift.benchstats.PairedAnalysis;
+import io.securethrift.benchstats.RunInfo;
+import io.securethrift.benchstats.StoppingRule;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
+import io.securethrift.ingest.server.ServerModel;
 import io.securethrift.ingest.workload.VerifyResult;
+import io.securethrift.kdc.Directories;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
 /**
- * Runs the continuous-ingest workload over every security level and reports what each costs. It starts a real KDC
- * and test CA in this process and asks the backend for one target per level; iterations go round-robin across levels
- * so machine drift hits each alike, and every iteration starts from an empty table and is verified after.
+ * Runs the continuous-ingest workload over every security level (for every server model asked for) and reports what
+ * each costs. It starts a real KDC and test CA in this process and asks the backend for one target per server model
+ * and level. After one warm-up iteration per target (and, when iterations are sized from it, up to three sizing
+ * rounds until the fastest level's iteration takes the iteration time), rounds of one iteration per target follow,
+ * in the same order every round so that drift of the machine hits each level alike; every iteration starts from an empty table and is
+ * verified after. Each level's overhead is its cost divided by the baseline's in the same round, and rounds are
+ * added until every interval is as narrow as asked or the time is up (see {@link StoppingRule}).
  */
 public final class IngestBenchmark {
+  /** The wall-time metric: elapsed time per entry. */
+  static final String WALL = "wall";
+  /** The CPU metric: client plus server CPU time per entry. */
+  static final String CPU = "cpu";
+  /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
+  private static final long SEED = 1_700_000_017L;
+  /**
+   * When iterations are sized from the warm-up, a round whose fastest iteration took less than this share of the
+   * iteration time becomes a warm-up too and sizes the next, at most {@link #MAX_SIZING_ROUNDS} times.
+   */
+  private static final double SHORT = 0.8;
+  private static final int MAX_SIZING_ROUNDS = 3;
+  /** Where the launcher's build records the commit (cli's resources); absent when run from a module's tests. */
+  private static final String VERSION_RESOURCE = "io/securethrift/cli/securethrift-version.properties";
+
   private final BenchSettings settings;
   private final IngestBackend backend;
+  private final Progress progress = new Progress();
 
   /** Checks the settings against the chosen backend; nothing starts until {@link #run()}. */
   public IngestBenchmark(BenchSettings settings) {
@@ -58,16 +89,20 @@ public final class IngestBenchmark {
 
   /** Runs everything and returns the report; throws if any iteration fails verification. */
   public String run() throws IOException {
+    RunInfo.Start start = RunInfo.start(commit());
     Path work = Files.createTempDirectory("securethrift-ingest-");
     try (BenchSecurity security = new BenchSecurity(work)) {
-      BenchEnvironment environment = new BenchEnvironment(work, security, settings.writeAheadLog(),
-          settings.backendOptions(), settings.server());
-      Map<String, IngestBackend.Target> targets = new LinkedHashMap<>();
+      Map<TargetKey, IngestBackend.Target> targets = new LinkedHashMap<>();
       try {
-        for (String mode : settings.modes()) {
-          targets.put(mode, backend.start(mode, environment));
+        for (ServerModel server : settings.servers()) {
+          // Each server model's configuration files and logs apart: the embedded backend names them by mode.
+          BenchEnvironment environment = new BenchEnvironment(Files.createDirectories(work.resolve(server.token())),
+              security, settings.writeAheadLog(), settings.backendOptions(), server);
+          for (String mode : settings.modes()) {
+            targets.put(new TargetKey(server.token(), mode), backend.start(mode, environment));
+          }
         }
-        return measure(targets);
+        return measure(targets, start);
       } finally {
         targets.values().forEach(IngestBackend.Target::close);
       }
@@ -76,43 +111,160 @@ public final class IngestBenchmark {
     }
   }
 
-  private String measure(Map<String, IngestBackend.Target> targets) throws IOException {
-    boolean warmup = settings.warmupEntries() > 0;
-    ProgressBar progress = new ProgressBar(targets.size() * (settings.iterations() + (warmup ? 1 : 0)));
-    if (warmup) {
-      for (Map.Entry<String, IngestBackend.Target> t : targets.entrySet()) {
-        iteration(t.getKey(), t.getValue(), settings.warmupEntries(), "warm-up");
-        progress.step(t.getKey() + " warm-up");
+  /** One target: a server model and a security level. */
+  private record TargetKey(String server, String mode) {
+    @Override
+    public String toString() {
+      return server + " " + mode;
+    }
+  }
+
+  private String measure(Map<TargetKey, IngestBackend.Target> targets, RunInfo.Start start) throws IOException {
+    List<Measurement> rows = new ArrayList<>();
+    if (settings.warmupEntries() != 0) {
+      IngestOptions warmup = settings.warmupEntries() > 0 ? options(settings.warmupEntries(), Duration.ZERO)
+          : !settings.duration().isZero() ? options(0, settings.duration())
+          : settings.entries() > 0 ? options(settings.entries(), Duration.ZERO)
+          : options(0, settings.iterationTime());
+      for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
+        rows.add(iteration(t.getKey(), t.getValue(), warmup, 0));
       }
     }
-    Map<String, List<IngestResult>> results = new LinkedHashMap<>();
-    for (int i = 1; i <= settings.iterations(); i++) {
-      for (Map.Entry<String, IngestBackend.Target> t : targets.entrySet()) {
-        results.computeIfAbsent(t.getKey(), k -> new ArrayList<>())
-            .add(iteration(t.getKey(), t.getValue(), settings.entries(), "iteration " + i));
-        progress.step(t.getKey() + " iteration " + i + "/" + settings.iterations());
+    IngestOptions measured = measuredOptions(rows);
+    boolean sizing = settings.entries() == 0 && settings.duration().isZero();
+    int sizingRounds = 0;
+    StoppingRule rule = settings.stoppingRule();
+    StoppingRule.Decision decision;
+    List<Overhead> overheads;
+    int round = 0;
+    while (true) {
+      round++;
+      long roundStart = System.nanoTime();
+      List<Measurement> done = new ArrayList<>();
+      for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
+        done.add(iteration(t.getKey(), t.getValue(), measured, round));
+      }
+      Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
+      if (sizing && sizingRounds < MAX_SIZING_ROUNDS && tooShort(done)
+          && start.elapsed().plus(roundTime).compareTo(rule.maxTime()) <= 0) {
+        // A cold warm-up underestimates the warm rate several times over: this round only sized the next one. (Unless
+        // the time left has no room for another round: then it is measured, short as it is.)
+        rows.addAll(done.stream().map(m -> new Measurement(m.group(), m.variant(), 0, m.values())).toList());
+        measured = sized(done, "round " + round + " was short");
+        sizingRounds++;
+        round--;
+        continue;
+      }
+      sizing = false;
+      rows.addAll(done);
+      overheads = PairedAnalysis.overheads(rows, baseline(), WALL, IterationRow::wallPerEntry, SEED);
+      decision = rule.decide(round, start.elapsed(), roundTime,
+          overheads.stream().map(Overhead::interval).collect(Collectors.toList()));
+      progress.step(roundLine(round, roundTime, overheads));
+      if (decision != StoppingRule.Decision.CONTINUE) {
+        break;
       }
     }
-    List<ModeSummary> rows = new ArrayList<>();
-    results.forEach((mode, r) -> rows.add(ModeSummary.of(mode, r)));
-    BenchReport report = new BenchReport(rows, backend.name() + " backend: " + settings.describe());
+    List<Overhead> all = new ArrayList<>(overheads);
+    boolean cpuKnown = rows.stream().noneMatch(m -> Double.isNaN(IterationRow.cpuPerEntry(m)));
+    if (cpuKnown) {
+      all.addAll(PairedAnalysis.overheads(rows, baseline(), CPU, IterationRow::cpuPerEntry, SEED));
+    }
+    List<ModeSummary> summaries = new ArrayList<>();
+    for (TargetKey key : targets.keySet()) {
+      List<Measurement> own = rows.stream().filter(m -> !m.warmUp() && m.group().equals(key.server())
+          && m.variant().equals(key.mode())).collect(Collectors.toList());
+      summaries.add(ModeSummary.of(key.server(), key.mode(), own,
+          BenchReport.overheadOf(all, key.server(), key.mode(), WALL, baseline()),
+          BenchReport.overheadOf(all, key.server(), key.mode(), CPU, baseline())));
+    }
+    BenchReport report = new BenchReport(backend.name() + " backend: " + settings.describe(), settings.toMap(),
+        start.finish(), rule, decision, baseline(), summaries, all, rows);
     List<Path> files = report.write(settings.output());
     StringBuilder out = new StringBuilder(report.table());
     files.forEach(f -> out.append("wrote ").append(f).append('\n'));
     return out.toString();
   }
 
-  private IngestResult iteration(String mode, IngestBackend.Target target, long entries, String label)
+  private String baseline() {
+    return settings.modes().get(0);
+  }
+
+  /**
+   * What every measured iteration runs: the settings' duration or entries, else enough entries that the fastest
+   * warm-up would have taken {@link BenchSettings#iterationTime()}, rounded up to a flush, the same for every target
+   * so that wall times compare directly.
+   */
+  private IngestOptions measuredOptions(List<Measurement> warmups) {
+    if (!settings.duration().isZero()) {
+      return options(0, settings.duration());
+    }
+    if (settings.entries() > 0) {
+      return options(settings.entries(), Duration.ZERO);
+    }
+    return sized(warmups, "from the warm-up");
+  }
+
+  /** Entries for an iteration of {@link BenchSettings#iterationTime()} at the fastest rate {@code rows} show. */
+  private IngestOptions sized(List<Measurement> rows, String why) {
+    double fastest = rows.stream().mapToDouble(m -> m.value(IterationRow.ENTRIES) / m.value(IterationRow.WALL_MS))
+        .max().orElseThrow();
+    long flush = settings.flushInterval();
+    long entries = (long) Math.ceil(fastest * settings.iterationTime().toMillis() / flush) * flush;
+    progress.step(String.format(Locale.ROOT, "iterations sized %s: %,d entries each (the fastest ran %,.0f"
+        + " entries/s)", why, entries, fastest * 1e3));
+    return options(entries, Duration.ZERO);
+  }
+
+  /** Whether the fastest iteration of a round fell well short of {@link BenchSettings#iterationTime()}. */
+  private boolean tooShort(List<Measurement> round) {
+    double fastestMs = round.stream().mapToDouble(m -> m.value(IterationRow.WALL_MS)).min().orElseThrow();
+    return fastestMs < SHORT * settings.iterationTime().toMillis();
+  }
+
+  private IngestOptions options(long entries, Duration duration) {
+    return new IngestOptions(entries, settings.flushInterval(), settings.batchMemory(), settings.maxLatency(),
+        settings.writeThreads(), settings.seed(), duration);
+  }
+
+  private Measurement iteration(TargetKey key, IngestBackend.Target target, IngestOptions options, int round)
       throws IOException {
+    String label = round == 0 ? "warm-up" : "round " + round;
     target.reset();
-    IngestResult result = target.ingest(new IngestOptions(entries, settings.flushInterval(), settings.batchMemory(),
-        settings.maxLatency(), settings.writeThreads(), settings.seed()));
+    TargetSample before = target.sample();
+    IngestResult result = target.ingest(options);
+    TargetSample used = target.sample().minus(before);
     VerifyResult v = target.verify();
     if (!v.passed()) {
-      throw new IllegalStateException("verification failed for " + mode + " " + label + ": UNDEFINED="
+      throw new IllegalStateException("verification failed for " + key + " " + label + ": UNDEFINED="
           + v.undefined() + " CORRUPT=" + v.corrupt() + " REFERENCED=" + v.referenced() + " UNREFERENCED="
           + v.unreferenced() + (v.undefinedExamples().isEmpty() ? "" : " undefined rows " + v.undefinedExamples()));
     }
-    return result;
+    progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms", key, label, result.entries(),
+        result.elapsedNanos() / 1e6));
+    return IterationRow.of(key.server(), key.mode(), round, result, used, v);
+  }
+
+  private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
+    Overhead widest = overheads.stream().max((a, b) -> Double.compare(a.interval().halfWidth(),
+        b.interval().halfWidth())).orElse(null);
+    String width = widest == null ? "" : widest.interval().bounded() ? String.format(Locale.ROOT,
+        "; widest interval +/-%.1f points (%s %s)", widest.interval().halfWidth(), widest.group(), widest.variant())
+        : "; intervals need " + Bootstrap.MIN_ROUNDS + " rounds";
+    return String.format(Locale.ROOT, "round %d done in %.0f s%s", round, roundTime.toMillis() / 1e3, width);
+  }
+
+  /** The commit the launcher was built from, or "unknown" (module tests, a build without git). */
+  private static String commit() {
+    Properties p = new Properties();
+    try (InputStream in = IngestBenchmark.class.getClassLoader().getResourceAsStream(VERSION_RESOURCE)) {
+      if (in != null) {
+        p.load(in);
+      }
+    } catch (IOException e) {
+      return "unknown (" + e.getMessage() + ")";
+    }
+    String commit = p.getProperty("commit", "");
+    return commit.isBlank() || commit.startsWith("${") ? "unknown" : commit.trim();
   }
 }

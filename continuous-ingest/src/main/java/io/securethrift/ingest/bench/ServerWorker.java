@@ -2,6 +2,7 @@ package io.securethrift.ingest.bench;
 
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityConfigFiles;
+import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.server.IngestServer;
 import io.securethrift.ingest.server.ServerModel;
@@ -9,9 +10,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 
 /**
- * The benchmark's server JVM: starts an ingest server from a properties file, prints {@code READY port=n}, and stops when
- * its standard input closes. Arguments: properties file, server model ({@link ServerModel#token()}), optional
- * write-ahead log file.
+ * The benchmark's server JVM: starts an ingest server from a properties file, prints {@code READY port=n}, answers
+ * {@code SAMPLE} (see {@link WorkerProtocol}), and stops when its standard input closes. Arguments: properties file,
+ * server model ({@link ServerModel#token()}), optional write-ahead log file.
  */
 final class ServerWorker {
   private ServerWorker() {}
@@ -24,9 +25,12 @@ final class ServerWorker {
         model)) {
       System.out.println(LineRecord.of(WorkerProtocol.READY).with("port", server.port()).encode());
       System.out.flush();
-      while (System.in.read() >= 0) {
-        // The benchmark sends nothing; end of input is the stop signal.
-      }
+      ChildJvm.serve(command -> {
+        if (!command.kind().equals(WorkerProtocol.SAMPLE)) {
+          throw new IllegalArgumentException("unknown command " + command.kind());
+        }
+        return WorkerProtocol.gc();
+      });
     }
     System.exit(0);
   }

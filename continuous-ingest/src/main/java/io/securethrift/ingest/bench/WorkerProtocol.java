@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
@@ -7,15 +8,18 @@ import io.securethrift.ingest.workload.VerifyResult;
 import java.time.Duration;
 
 /**
- * The commands the benchmark sends its client worker and the answers, as named-field {@link LineRecord}s, written
- * and read only here: {@code INGEST} (the {@link IngestOptions}) answers {@code RESULT} (the {@link IngestResult}),
- * {@code VERIFY} answers {@code VERIFIED} (the {@link VerifyResult}), {@code RESET} answers {@code OK}. The server
- * worker prints {@code READY port=n} once it listens.
+ * The commands the benchmark sends its worker JVMs and the answers, as named-field {@link LineRecord}s, written and
+ * read only here. The client worker: {@code INGEST} (the {@link IngestOptions}) answers {@code RESULT} (the
+ * {@link IngestResult}), {@code VERIFY} answers {@code VERIFIED} (the {@link VerifyResult}), {@code RESET} answers
+ * {@code OK}. The server worker prints {@code READY port=n} once it listens. Both answer {@code SAMPLE} with
+ * {@code GC count=… millis=…}, the garbage collection only the JVM itself knows (its CPU and I/O the harness reads
+ * from the OS).
  */
 final class WorkerProtocol {
   static final String INGEST = "INGEST";
   static final String VERIFY = "VERIFY";
   static final String RESET = "RESET";
+  static final String SAMPLE = "SAMPLE";
   static final String OK = "OK";
   static final String READY = "READY";
 
@@ -24,23 +28,23 @@ final class WorkerProtocol {
   static LineRecord ingest(IngestOptions o) {
     return LineRecord.of(INGEST).with("entries", o.entries()).with("flushInterval", o.flushInterval())
         .with("batchMemory", o.batchMemory()).with("maxLatencyMs", o.maxLatency().toMillis())
-        .with("writeThreads", o.writeThreads()).with("seed", o.seed());
+        .with("writeThreads", o.writeThreads()).with("seed", o.seed()).with("durationMs", o.duration().toMillis());
   }
 
   static IngestOptions options(LineRecord r) {
     return new IngestOptions(r.getLong("entries"), r.getInt("flushInterval"), r.getLong("batchMemory"),
-        Duration.ofMillis(r.getLong("maxLatencyMs")), r.getInt("writeThreads"), r.getLong("seed"));
+        Duration.ofMillis(r.getLong("maxLatencyMs")), r.getInt("writeThreads"), r.getLong("seed"),
+        Duration.ofMillis(r.getLong("durationMs")));
   }
 
   static LineRecord result(IngestResult r) {
     return LineRecord.of("RESULT").with("entries", r.entries()).with("bytes", r.bytes())
-        .with("elapsedNanos", r.elapsedNanos()).with("clientCpuNanos", r.clientCpuNanos())
-        .with("serverCpuNanos", r.serverCpuNanos());
+        .with("elapsedNanos", r.elapsedNanos()).with("clientCpuNanos", r.clientCpuNanos());
   }
 
   static IngestResult result(LineRecord r) {
     return new IngestResult(r.getLong("entries"), r.getLong("bytes"), r.getLong("elapsedNanos"),
-        r.getLong("clientCpuNanos"), r.getLong("serverCpuNanos"));
+        r.getLong("clientCpuNanos"));
   }
 
   static LineRecord verified(VerifyResult v) {
@@ -52,5 +56,16 @@ final class WorkerProtocol {
   static VerifyResult verified(LineRecord r) {
     return new VerifyResult(r.getLong("referenced"), r.getLong("unreferenced"), r.getLong("undefined"),
         r.getLong("corrupt"), r.getList("undefinedExamples"));
+  }
+
+  /** This JVM's garbage collection so far, the answer to {@code SAMPLE}. */
+  static LineRecord gc() {
+    long[] gc = ProcessSample.gcTotals();
+    return LineRecord.of("GC").with("count", gc[0]).with("millis", gc[1]);
+  }
+
+  /** The OS's account of a worker's process with the garbage collection it reported. */
+  static ProcessSample sample(long pid, LineRecord gc) {
+    return ProcessSample.of(pid).withGc(gc.getLong("count"), gc.getLong("millis"));
   }
 }

@@ -1,21 +1,31 @@
 package io.securethrift.ingest.cli;
 
+import io.securethrift.benchstats.Compare;
+import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchSettings;
 import io.securethrift.ingest.bench.IngestBenchmark;
+import io.securethrift.ingest.server.ServerModel;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import io.securethrift.ingest.server.ServerModel;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code ingest-bench}: the continuous-ingest overhead benchmark across every security mode. */
-@Command(name = "ingest-bench", mixinStandardHelpOptions = true,
+@Command(name = "ingest-bench", mixinStandardHelpOptions = true, subcommands = IngestBenchCommand.CompareCommand.class,
     description = {"Runs Accumulo's continuous-ingest workload over every security mode against the embedded backend",
-        "(an in-process KDC and CA, one server and one client JVM per mode) and reports what each mode costs."})
+        "(an in-process KDC and CA, one server and one client JVM per mode) and reports what each mode costs in wall",
+        "time and in CPU per entry, each overhead with its 95 % interval. Rounds are added until every interval is",
+        "within --precision points or --max-time is up. 'ingest-bench compare A.json B.json' compares two runs."})
 public final class IngestBenchCommand implements Callable<Integer> {
   @Option(names = "--backend", description = "Where the entries go: embedded (this project's ingest server) or, with"
       + " accumulo-integration on the class path, accumulo (default: ${DEFAULT-VALUE}).", defaultValue = "embedded")
@@ -28,15 +38,47 @@ public final class IngestBenchCommand implements Callable<Integer> {
       description = "Modes, the first being the baseline (default: every mode of the backend).")
   List<String> modes;
 
-  @Option(names = "--iterations", description = "Measured runs per mode (default: ${DEFAULT-VALUE}).",
-      defaultValue = "3")
-  int iterations;
+  @Option(names = "--server", split = ",", description = "Server models of the embedded backend, comma-separated:"
+      + " threadpool, nonblocking; each runs every mode against its own baseline (default: ${DEFAULT-VALUE}).",
+      defaultValue = "threadpool")
+  List<String> servers;
 
-  @Option(names = "--entries", description = "Entries per run (default: ${DEFAULT-VALUE}).", defaultValue = "300000")
+  @Option(names = "--precision", description = "Stop adding rounds once every mode's wall-time overhead interval is"
+      + " within this many points either side (default: ${DEFAULT-VALUE}).", defaultValue = "3")
+  double precision;
+
+  @Option(names = "--max-time", description = "Seconds the whole run may take, start-up and warm-up included; no"
+      + " round starts that would end later (default: ${DEFAULT-VALUE}).", defaultValue = "240")
+  double maxTimeSeconds;
+
+  @Option(names = "--min-rounds", description = "Rounds before the precision target may end the run"
+      + " (default: ${DEFAULT-VALUE}).", defaultValue = "5")
+  int minRounds;
+
+  @Option(names = "--max-rounds", description = "Rounds after which the run ends anyway; 0 for no limit"
+      + " (default: ${DEFAULT-VALUE}).", defaultValue = "0")
+  int maxRounds;
+
+  @Option(names = {"--rounds", "--iterations"}, description = "A fixed number of rounds instead of adding them until"
+      + " --precision; 0 for adaptive (default: ${DEFAULT-VALUE}).", defaultValue = "0")
+  int rounds;
+
+  @Option(names = "--entries", description = "Entries per iteration; 0 sizes iterations so that the fastest mode's"
+      + " takes --iteration-time (default: ${DEFAULT-VALUE}).", defaultValue = "0")
   long entries;
 
-  @Option(names = "--warmup-entries", description = "Entries of one unmeasured run per mode, so every JVM has compiled"
-      + " its crypto paths before measuring; 0 skips it (default: ${DEFAULT-VALUE}).", defaultValue = "300000")
+  @Option(names = "--iteration-time", description = "Seconds an iteration of the fastest mode should take when"
+      + " --entries is 0: long enough that JIT and GC are small (default: ${DEFAULT-VALUE}).", defaultValue = "2")
+  double iterationSeconds;
+
+  @Option(names = "--duration", description = "Time-based iterations, as Accumulo's continuous ingest: each writes"
+      + " for this many seconds (to the next flush) and the cost is time per entry; 0 for a fixed count"
+      + " (default: ${DEFAULT-VALUE}).", defaultValue = "0")
+  double durationSeconds;
+
+  @Option(names = "--warmup-entries", description = "Entries of one unmeasured iteration per mode, so every JVM has"
+      + " compiled its crypto paths before measuring; -1 for one as long as a measured iteration, 0 skips it"
+      + " (default: ${DEFAULT-VALUE}).", defaultValue = "-1")
   long warmupEntries;
 
   @Option(names = "--flush-interval", description = "Entries between flushes (default: ${DEFAULT-VALUE}).",
@@ -58,10 +100,6 @@ public final class IngestBenchCommand implements Callable<Integer> {
   @Option(names = "--seed", description = "Generator seed (default: ${DEFAULT-VALUE}).", defaultValue = "42")
   long seed;
 
-  @Option(names = "--server", description = "Server model of the embedded backend: threadpool or nonblocking"
-      + " (default: ${DEFAULT-VALUE}).", defaultValue = "threadpool")
-  String server;
-
   @Option(names = "--wal", description = "Log every batch to local disk on the server and sync it on flush.")
   boolean writeAheadLog;
 
@@ -71,11 +109,51 @@ public final class IngestBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    BenchSettings settings = new BenchSettings(backend, backendOptions,
-        modes == null ? IngestBenchmark.modesOf(backend) : modes, iterations, entries, warmupEntries, flushInterval, batchMemory,
-        Duration.ofMillis(maxLatencyMs), writeThreads, seed, writeAheadLog, output,
-        ServerModel.parse("--server", server));
+    BenchSettings settings = BenchSettings.builder().backend(backend).backendOptions(backendOptions).modes(modes)
+        .servers(servers.stream().map(s -> ServerModel.parse("--server", s.trim())).collect(Collectors.toList()))
+        .rounds(rounds).precision(precision).maxTime(seconds("--max-time", maxTimeSeconds)).minRounds(minRounds)
+        .maxRounds(maxRounds).entries(entries).iterationTime(seconds("--iteration-time", iterationSeconds))
+        .duration(seconds("--duration", durationSeconds)).warmupEntries(warmupEntries).flushInterval(flushInterval)
+        .batchMemory(batchMemory).maxLatency(Duration.ofMillis(maxLatencyMs)).writeThreads(writeThreads).seed(seed)
+        .writeAheadLog(writeAheadLog).output(output).build();
     System.out.print(new IngestBenchmark(settings).run());
     return 0;
+  }
+
+  private static Duration seconds(String option, double value) {
+    if (value < 0 || Double.isNaN(value) || Double.isInfinite(value)) {
+      throw new ConfigException(option, value + " is not a number of seconds");
+    }
+    return Duration.ofMillis(Math.round(value * 1000));
+  }
+
+  /** {@code ingest-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
+  @Command(name = "compare", mixinStandardHelpOptions = true,
+      description = {"Compares two ingest-results.json files: every mode's overheads in A and in B with their 95 %",
+          "intervals, and B - A in points with its own interval; REAL marks a difference whose interval leaves out",
+          "zero, the others are within the runs' noise."})
+  static final class CompareCommand implements Callable<Integer> {
+    @Parameters(index = "0", paramLabel = "A.json", description = "The first run's ingest-results.json.")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B.json", description = "The second run's ingest-results.json.")
+    Path b;
+
+    @Override
+    public Integer call() throws IOException {
+      System.out.print(Compare.table(read(a), read(b), a.toString(), b.toString()));
+      return 0;
+    }
+
+    private static ResultsFile read(Path file) throws IOException {
+      if (!Files.isReadable(file)) {
+        throw new ConfigException("compare", file + " cannot be read; give two ingest-results.json files");
+      }
+      try {
+        return ResultsFile.fromJson(Files.readString(file, StandardCharsets.UTF_8));
+      } catch (IllegalArgumentException | ClassCastException e) {
+        throw new ConfigException("compare", file + " is not an ingest-bench result file: " + e.getMessage());
+      }
+    }
   }
 }

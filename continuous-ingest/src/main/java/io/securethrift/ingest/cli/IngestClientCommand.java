@@ -50,12 +50,14 @@ public final class IngestClientCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     try (IngestClient client = new IngestClient(SecurityConfigFiles.read(config, "--config"), host, port)) {
       client.reset();
+      long serverCpuBefore = client.serverCpuNanos();
       IngestResult r = client.ingest(new IngestOptions(entries, flushInterval, batchMemory, Duration.ofMinutes(2),
           writeThreads, seed));
+      long serverCpu = client.serverCpuNanos() - serverCpuBefore;
       double seconds = r.elapsedNanos() / 1e9;
       System.out.printf(Locale.ROOT, "%,d entries in %.3f s: %,.0f entries/s, %.1f MB/s; client cpu %.2f s, server cpu"
           + " %.2f s%n", r.entries(), seconds, r.entries() / seconds, r.bytes() / seconds / 1e6,
-          r.clientCpuNanos() / 1e9, r.serverCpuNanos() / 1e9);
+          r.clientCpuNanos() / 1e9, serverCpu / 1e9);
       if (verify) {
         VerifyResult v = client.verify();
         System.out.printf(Locale.ROOT, "verify: REFERENCED=%d UNREFERENCED=%d UNDEFINED=%d CORRUPT=%d -> %s%n",

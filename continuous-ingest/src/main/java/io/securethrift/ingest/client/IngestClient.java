@@ -7,7 +7,6 @@ import io.securethrift.ingest.KeyValues;
 import io.securethrift.ingest.thrift.IngestService;
 import io.securethrift.ingest.thrift.KeyValue;
 import io.securethrift.ingest.thrift.ScanPage;
-import io.securethrift.ingest.thrift.ServerStats;
 import io.securethrift.ingest.workload.BatchWriter;
 import io.securethrift.ingest.workload.ContinuousIngestGenerator;
 import io.securethrift.ingest.workload.ContinuousVerifier;
@@ -34,20 +33,24 @@ public final class IngestClient implements AutoCloseable {
     this.port = port;
   }
 
-  /** Writes the workload through a batch writer and measures it; connections are opened inside the timed part. */
+  /**
+   * Writes the workload through a batch writer and measures it; connections are opened inside the timed part. The
+   * bytes are the entries' key and value bytes, counted as written.
+   */
   public IngestResult ingest(IngestOptions options) throws IOException {
     ContinuousIngestGenerator generator = ContinuousIngestGenerator.builder()
         .seed(options.seed()).flushInterval(options.flushInterval()).build();
-    long serverCpuBefore = serverStats().cpuNanos;
     long cpuBefore = processCpuNanos();
     long start = System.nanoTime();
     long written;
+    long[] bytes = {0};
     try (ThriftBatchSender sender = new ThriftBatchSender(factory, host, port);
         BatchWriter writer = new BatchWriter(sender, options.batchMemory(), options.maxLatency(),
             options.writeThreads())) {
-      written = generator.generate(options.entries(), new EntrySink() {
+      EntrySink sink = new EntrySink() {
         @Override
         public void add(Entry entry) throws IOException {
+          bytes[0] += entry.keyValueBytes();
           writer.add(entry);
         }
 
@@ -56,12 +59,17 @@ public final class IngestClient implements AutoCloseable {
           writer.flush();
           sender.flushServer();
         }
-      });
+      };
+      written = options.timeBased() ? generator.generateFor(options.duration(), sink)
+          : generator.generate(options.entries(), sink);
     }
     long elapsed = System.nanoTime() - start;
-    long cpu = processCpuNanos() - cpuBefore;
-    ServerStats after = serverStats();
-    return new IngestResult(written, after.bytesReceived, elapsed, cpu, after.cpuNanos - serverCpuBefore);
+    return new IngestResult(written, bytes[0], elapsed, processCpuNanos() - cpuBefore);
+  }
+
+  /** The server process's CPU time so far, as it reports it. */
+  public long serverCpuNanos() throws IOException {
+    return withService(IngestService.Client::stats).cpuNanos;
   }
 
   /** Scans the whole table back and applies the continuous-ingest verify rules. */
@@ -88,10 +96,6 @@ public final class IngestClient implements AutoCloseable {
       client.reset();
       return null;
     });
-  }
-
-  private ServerStats serverStats() throws IOException {
-    return withService(IngestService.Client::stats);
   }
 
   private <T> T withService(ServiceCall<T> call) throws IOException {

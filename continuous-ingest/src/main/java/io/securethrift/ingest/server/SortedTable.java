@@ -26,7 +26,7 @@ final class SortedTable {
   synchronized void append(List<Entry> entries) {
     appended.addAll(entries);
     for (Entry e : entries) {
-      bytes += e.row().length + e.family().length + e.qualifier().length + e.visibility().length + e.value().length;
+      bytes += e.keyValueBytes();
     }
   }
 

@@ -2,9 +2,11 @@ package io.securethrift.ingest.workload;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 
 /**
  * Writes Accumulo's continuous-ingest linked lists into an {@link EntrySink}.
@@ -83,9 +85,27 @@ public final class ContinuousIngestGenerator {
     if (entries <= 0) {
       throw new IllegalArgumentException("entries must be positive: " + entries);
     }
+    long target = count + entries;
+    return generate(sink, () -> count >= target);
+  }
+
+  /**
+   * Writes cycles of linked lists for {@code duration}, stopping at the first flush that ends after it: Accumulo's
+   * time-based continuous ingest. At least one flush interval is written.
+   *
+   * @return the number of entries written by this call, which ends at a flush
+   */
+  public long generateFor(Duration duration, EntrySink sink) throws IOException {
+    if (duration.isNegative() || duration.isZero()) {
+      throw new IllegalArgumentException("duration must be positive: " + duration);
+    }
+    long deadline = System.nanoTime() + duration.toNanos();
+    return generate(sink, () -> System.nanoTime() - deadline >= 0);
+  }
+
+  private long generate(EntrySink sink, BooleanSupplier done) throws IOException {
     Objects.requireNonNull(sink, "sink");
     long start = count;
-    long target = start + entries;
     long[] lastRows = new long[flushInterval];
     long[] headRows = new long[flushInterval];
     int[] headFamilies = new int[flushInterval];
@@ -101,7 +121,7 @@ public final class ContinuousIngestGenerator {
         headQualifiers[i] = qualifier;
         write(sink, row, family, qualifier, EntryFormat.NO_PREVIOUS_ROW);
       }
-      if (flushReached(sink, target)) {
+      if (flushReached(sink, done)) {
         return count - start;
       }
       for (int depth = 1; depth < DEPTH; depth++) {
@@ -110,14 +130,14 @@ public final class ContinuousIngestGenerator {
           write(sink, row, random.nextInt(COLUMN_BOUND), random.nextInt(COLUMN_BOUND), lastRows[i]);
           lastRows[i] = row;
         }
-        if (flushReached(sink, target)) {
+        if (flushReached(sink, done)) {
           return count - start;
         }
       }
       for (int i = 0; i < flushInterval - 1; i++) {
         write(sink, headRows[i], headFamilies[i], headQualifiers[i], lastRows[i + 1]);
       }
-      if (flushReached(sink, target)) {
+      if (flushReached(sink, done)) {
         return count - start;
       }
     }
@@ -133,9 +153,9 @@ public final class ContinuousIngestGenerator {
     count++;
   }
 
-  private boolean flushReached(EntrySink sink, long target) throws IOException {
+  private boolean flushReached(EntrySink sink, BooleanSupplier done) throws IOException {
     sink.flush();
-    return count >= target;
+    return done.getAsBoolean();
   }
 
   /** A version 4 UUID drawn from the generator's own source so that seeded runs repeat exactly. */

@@ -58,10 +58,14 @@ public final class Entry {
     return value;
   }
 
+  /** Bytes of key (row, family, qualifier, visibility) and value: what a benchmark counts as data moved. */
+  public int keyValueBytes() {
+    return row.length + family.length + qualifier.length + visibility.length + value.length;
+  }
+
   /** Approximate heap bytes this entry pins while buffered, so the batch writer can bound its memory. */
   long estimatedBytes() {
-    return (long) row.length + family.length + qualifier.length + visibility.length + value.length
-        + OVERHEAD_BYTES;
+    return (long) keyValueBytes() + OVERHEAD_BYTES;
   }
 
   @Override

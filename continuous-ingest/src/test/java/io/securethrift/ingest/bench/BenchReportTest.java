@@ -3,62 +3,114 @@ package io.securethrift.ingest.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.benchstats.Measurement;
+import io.securethrift.benchstats.Overhead;
+import io.securethrift.benchstats.PairedAnalysis;
+import io.securethrift.benchstats.ProcessSample;
+import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.benchstats.RunInfo;
+import io.securethrift.benchstats.StoppingRule;
 import io.securethrift.ingest.client.IngestResult;
+import io.securethrift.ingest.workload.VerifyResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+/**
+ * The report from known rows: every round tls-jsse takes 10 % longer and 20 % more CPU than none; sasl-auth's cost
+ * varies from round to round.
+ */
 class BenchReportTest {
   @TempDir
   Path dir;
 
-  private static IngestResult run(long ms) {
-    return new IngestResult(1_000_000, 100_000_000, ms * 1_000_000, 2_000_000_000L, 1_000_000_000L);
+  private static Measurement row(String mode, int round, double ms, long cpuMs) {
+    IngestResult result = new IngestResult(1_000_000, 100_000_000, (long) (ms * 1e6), cpuMs * 1_000_000);
+    ProcessSample client = new ProcessSample(cpuMs * 1_000_000, cpuMs * 1_000_000, 0, 1000, 120_000_000, 3, 30);
+    ProcessSample server = new ProcessSample(2 * cpuMs * 1_000_000, 2 * cpuMs * 1_000_000, 0, 120_000_000, 1000, 4,
+        40);
+    return IterationRow.of("threadpool", mode, round, result, new TargetSample(client, server),
+        new VerifyResult(900_000, 100_000, 0, 0, List.of()));
   }
 
-  private static BenchReport report() {
-    ModeSummary none = ModeSummary.of("none", List.of(run(1000), run(1200), run(1100)));
-    ModeSummary tls = ModeSummary.of("tls-jsse", List.of(run(1210), run(1100), run(1300)));
-    ModeSummary sasl = ModeSummary.of("sasl-auth", List.of(run(1331), run(1331)));
-    return new BenchReport(List.of(none, tls, sasl), "test settings");
-  }
-
-  @Test
-  void summaryHasAccumulosColumns() {
-    ModeSummary none = ModeSummary.of("none", List.of(run(1000), run(1200), run(1100)));
-    assertEquals(1100, none.medianMs(), 1e-9);
-    assertEquals(100, none.stddevMs(), 1e-9);
-    assertEquals(1000, none.minMs(), 1e-9);
-    assertEquals(1200, none.maxMs(), 1e-9);
-    assertEquals(1_000_000 / 1.1, none.entriesPerSecond(), 1e-6);
-    assertEquals(100 / 1.1, none.megabytesPerSecond(), 1e-9);
-    assertEquals(2.0, none.clientCpuSeconds(), 1e-9);
-  }
-
-  @Test
-  void percentagesAreAgainstTheBaselineAndThePreviousLevel() {
-    String csv = report().csv();
-    List<String> lines = csv.lines().toList();
-    assertEquals("mode,iterations,median_ms,stddev_ms,min_ms,max_ms,median_pct_vs_none,min_pct_vs_none,"
-        + "max_pct_vs_none,pct_vs_previous,entries_per_s,mb_per_s,client_cpu_s,server_cpu_s", lines.get(0));
-    assertTrue(lines.get(1).startsWith("none,3,1100.000,100.000,1000.000,1200.000,0.000,0.000,0.000,0.000,"),
-        lines.get(1));
-    assertTrue(lines.get(2).startsWith("tls-jsse,3,1210.000,100.167,1100.000,1300.000,10.000,10.000,8.333,10.000,"),
-        lines.get(2));
-    assertTrue(lines.get(3).startsWith("sasl-auth,2,1331.000,0.000,1331.000,1331.000,21.000,33.100,10.917,10.000,"),
-        lines.get(3));
+  private static BenchReport report(StoppingRule rule, StoppingRule.Decision decision) {
+    List<Measurement> rows = new ArrayList<>();
+    rows.add(row("none", 0, 5000, 9000));
+    double[] sasl = {1.3, 1.1, 1.5, 1.2};
+    for (int round = 1; round <= 4; round++) {
+      double drift = 1000 + 100 * round;
+      rows.add(row("none", round, drift, 1000));
+      rows.add(row("tls-jsse", round, drift * 1.1, 1200));
+      rows.add(row("sasl-auth", round, drift * sasl[round - 1], 1300));
+    }
+    List<Overhead> overheads = new ArrayList<>(PairedAnalysis.overheads(rows, "none", IngestBenchmark.WALL,
+        IterationRow::wallPerEntry, 1));
+    overheads.addAll(PairedAnalysis.overheads(rows, "none", IngestBenchmark.CPU, IterationRow::cpuPerEntry, 1));
+    List<ModeSummary> summaries = new ArrayList<>();
+    for (String mode : List.of("none", "tls-jsse", "sasl-auth")) {
+      summaries.add(ModeSummary.of("threadpool", mode, rows.stream().filter(m -> !m.warmUp()
+          && m.variant().equals(mode)).toList(),
+          BenchReport.overheadOf(overheads, "threadpool", mode, IngestBenchmark.WALL, "none"),
+          BenchReport.overheadOf(overheads, "threadpool", mode, IngestBenchmark.CPU, "none")));
+    }
+    RunInfo info = new RunInfo("abc123", "jdk", 2, 0.1, 0.2, Instant.EPOCH, Duration.ofSeconds(90));
+    return new BenchReport("test settings", Map.of("seed", 1), info, rule, decision, "none", summaries, overheads,
+        rows);
   }
 
   @Test
-  void writesCsvJsonAndASelfContainedChart() throws Exception {
-    List<Path> files = report().write(dir);
-    assertEquals(3, files.size());
-    String json = Files.readString(dir.resolve("ingest-results.json"));
-    assertTrue(json.contains("{\"mode\": \"tls-jsse\", \"iterations\": 3, \"median_ms\": 1210.000"), json);
+  void overheadsArePairedPerRoundWithIntervalsAndCpuIsPerEntryPerSide() {
+    BenchReport report = report(new StoppingRule(3, Duration.ofMinutes(4), 3, 0), StoppingRule.Decision.PRECISE);
+    String table = report.table();
+    assertTrue(table.contains("+10.0 % [+10.0, +10.0]"), table);
+    assertTrue(table.contains("+20.0 % [+20.0, +20.0]"), table);
+    assertTrue(table.contains("stopped: every wall-time interval within +/-3.0 points after 4 rounds, 90 s in all"),
+        table);
+    List<String> csv = report.csv().lines().toList();
+    assertEquals("mode,server,rounds,median_wall_ms,median_entries,entries_per_s,mb_per_s,wall_overhead_pct,"
+        + "wall_overhead_low,wall_overhead_high,cpu_overhead_pct,cpu_overhead_low,cpu_overhead_high,"
+        + "client_cpu_us_per_entry,server_cpu_us_per_entry,client_cpu_us_per_mb,server_cpu_us_per_mb,client_gc_ms,"
+        + "server_gc_ms,client_wire_mb,server_wire_mb,precision_met", csv.get(0));
+    // none: 1,000 ms client CPU for 1,000,000 entries of 100 MB = 1 us per entry, 10,000 us per MB; server twice.
+    assertTrue(csv.get(1).startsWith("none,threadpool,4,1250.000,1000000.000,"), csv.get(1));
+    assertTrue(csv.get(1).endsWith(",0.000,,,0.000,,,1.000,2.000,10000.000,20000.000,30.000,40.000,120.000,120.000,"
+        + "true"), csv.get(1));
+    assertTrue(csv.get(2).contains(",10.000,10.000,10.000,20.000,20.000,20.000,1.200,2.400,"), csv.get(2));
+  }
+
+  @Test
+  void modesOutsideThePrecisionAreNamedWhenTimeRunsOut() {
+    BenchReport report = report(new StoppingRule(3, Duration.ofMinutes(4), 3, 0), StoppingRule.Decision.OUT_OF_TIME);
+    String table = report.table();
+    assertTrue(table.contains("stopped: --max-time 240 s would be passed by another round (4 rounds, 90 s in all);"
+        + " not within +/-3.0 points: threadpool sasl-auth (+/-"), table);
+    assertEquals(List.of("sasl-auth"), report.unmet().stream().map(Overhead::variant).toList());
+    assertTrue(report.csv().lines().filter(l -> l.startsWith("sasl-auth,")).findFirst().orElseThrow()
+        .endsWith(",false"));
+  }
+
+  @Test
+  void writesSummaryRawRowsJsonAndASelfContainedChart() throws Exception {
+    List<Path> files = report(StoppingRule.fixed(4), StoppingRule.Decision.ROUNDS_DONE).write(dir);
+    assertEquals(4, files.size());
+    List<String> raw = Files.readAllLines(dir.resolve("ingest-iterations.csv"));
+    assertEquals(1 + 13, raw.size(), "a warm-up and four rounds of three modes");
+    assertTrue(raw.get(0).startsWith("server,mode,round,wall_ms,entries,payload_bytes,client_cpu_ms,client_user_ms,"
+        + "client_sys_ms,client_gc_ms,client_gc_count,client_read_bytes,client_written_bytes,server_cpu_ms,"),
+        raw.get(0));
+    assertTrue(raw.get(0).endsWith(",referenced,unreferenced,undefined,corrupt"), raw.get(0));
+    ResultsFile json = ResultsFile.fromJson(Files.readString(dir.resolve("ingest-results.json")));
+    assertEquals(13, json.rows().size());
+    assertEquals(4, json.overheads().size(), "wall and cpu of tls-jsse and sasl-auth");
+    assertEquals("abc123", json.info().get("commit"));
     String html = Files.readString(dir.resolve("ingest-results.html"));
-    assertTrue(html.contains("<svg") && html.contains(">sasl-auth</text>") && !html.contains("<script"), html);
-    assertTrue(report().table().contains("tls-jsse"));
+    assertTrue(html.contains("class=\"error-bar\"") && html.contains("class=\"reference\" data-value=\"5.920\"")
+        && html.contains("class=\"cost-bar\"") && !html.contains("<script"), html);
   }
 }

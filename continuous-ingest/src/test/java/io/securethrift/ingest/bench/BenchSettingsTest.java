@@ -2,19 +2,18 @@ package io.securethrift.ingest.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.benchstats.StoppingRule;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.server.ServerModel;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class BenchSettingsTest {
-  private static BenchSettings settings(List<String> modes, int iterations, long entries, int threads) {
-    return new BenchSettings("embedded", Map.of(), modes, iterations, entries, 0, 1000, 500_000, Duration.ofSeconds(1), threads, 1, false,
-        Path.of("out"));
+  private static BenchSettings.Builder settings(String... modes) {
+    return BenchSettings.builder().modes(List.of(modes));
   }
 
   private static String error(Runnable r) {
@@ -25,28 +24,46 @@ class BenchSettingsTest {
   void badSettingsStopTheRunBeforeItStartsNamingTheOption() {
     assertEquals("--modes: 'tls' is not a mode of the embedded backend; accepted values: none, tls-jsse,"
         + " tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-over-tls",
-        error(() -> new IngestBenchmark(settings(List.of("none", "tls"), 1, 1, 1))));
-    assertEquals("--backend: 'hbase' is not available; available: embedded", error(() -> new IngestBenchmark(
-        new BenchSettings("hbase", Map.of(), List.of("none"), 1, 1, 0, 1, 1024, Duration.ofSeconds(1), 1, 1, false,
-            Path.of("out")))));
-    assertEquals("--modes: empty; name at least one mode", error(() -> settings(List.of(), 1, 1, 1)));
-    assertEquals("--modes: a mode is listed twice in [none, none]",
-        error(() -> settings(List.of("none", "none"), 1, 1, 1)));
-    assertEquals("--iterations: 0 is less than 1", error(() -> settings(List.of("none"), 0, 1, 1)));
-    assertEquals("--entries: 0 is less than 1", error(() -> settings(List.of("none"), 1, 0, 1)));
-    assertEquals("--write-threads: 65 is outside 1 to 64", error(() -> settings(List.of("none"), 1, 1, 65)));
+        error(() -> new IngestBenchmark(settings("none", "tls").build())));
+    assertEquals("--backend: 'hbase' is not available; available: embedded",
+        error(() -> new IngestBenchmark(settings("none").backend("hbase").build())));
+    assertEquals("--modes: empty; name at least one mode", error(() -> settings().build()));
+    assertEquals("--modes: a mode is listed twice in [none, none]", error(() -> settings("none", "none").build()));
+    assertEquals("--entries: -1 is less than 0", error(() -> settings("none").entries(-1).build()));
+    assertEquals("--write-threads: 65 is outside 1 to 64", error(() -> settings("none").writeThreads(65).build()));
     assertEquals("--server: applies to the embedded backend only; the accumulo backend runs its own servers",
-        error(() -> new BenchSettings("accumulo", Map.of(), List.of("none"), 1, 1, 0, 1, 1024, Duration.ofSeconds(1),
-            1, 1, false, Path.of("out"), ServerModel.NONBLOCKING)));
+        error(() -> settings("none").backend("accumulo").servers(List.of(ServerModel.NONBLOCKING)).build()));
+    assertEquals("--server: name each server model once, at least one: [threadpool, threadpool]",
+        error(() -> settings("none").servers(List.of(ServerModel.THREADPOOL, ServerModel.THREADPOOL)).build()));
     assertEquals("--server: 'netty' is not accepted; accepted values: threadpool, nonblocking",
         error(() -> ServerModel.parse("--server", "netty")));
+    assertEquals("--precision: 0.0 is not a positive number of points",
+        error(() -> settings("none").precision(0).build()));
+    assertEquals("--min-rounds: 2 is less than 3", error(() -> settings("none").minRounds(2).build()));
+    assertEquals("--max-rounds: 4 is less than --min-rounds 5", error(() -> settings("none").maxRounds(4).build()));
+    assertEquals("--duration: and --entries both size an iteration; give one of them",
+        error(() -> settings("none").entries(1000).duration(Duration.ofSeconds(5)).build()));
+    assertTrue(error(() -> settings("none").warmupEntries(0).build()).startsWith("--warmup-entries: 0 leaves nothing"));
+  }
+
+  @Test
+  void defaultsAreAdaptiveAndAFixedRoundCountTurnsThatOff() {
+    BenchSettings defaults = BenchSettings.builder().build();
+    assertEquals(new EmbeddedBackend().modes(), defaults.modes());
+    StoppingRule rule = defaults.stoppingRule();
+    assertEquals(new StoppingRule(3.0, Duration.ofMinutes(4), 5, 0), rule);
+    assertEquals(Duration.ofSeconds(2), defaults.iterationTime());
+    assertTrue(defaults.describe().contains("iterations sized to 2.0 s of the fastest mode"), defaults.describe());
+    BenchSettings fixed = settings("none").rounds(4).entries(1000).build();
+    assertEquals(StoppingRule.fixed(4), fixed.stoppingRule());
+    assertTrue(fixed.describe().startsWith("1,000 entries per iteration, 4 rounds"), fixed.describe());
   }
 
   @Test
   void accumulosSslNamesAreAliasesOfTheTlsModes() {
     assertEquals(List.of("none", "tls-jsse", "tls-conscrypt"),
-        settings(List.of("none", "SSL-JSSE", "ssl-conscrypt"), 1, 1, 1).modes());
+        settings("none", "SSL-JSSE", "ssl-conscrypt").build().modes());
     assertEquals("--modes: a mode is listed twice in [tls-jsse, tls-jsse]",
-        error(() -> settings(List.of("tls-jsse", "ssl-jsse"), 1, 1, 1)));
+        error(() -> settings("tls-jsse", "ssl-jsse").build()));
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +79,20 @@ class ContinuousIngestGeneratorTest {
       assertEquals(id, value.substring(0, 36));
       assertEquals(String.format("%016x", i), value.substring(37, 53), "count of entry " + i);
     }
+  }
+
+  @Test
+  void timeBasedRunsEndAtTheFirstFlushAfterTheDurationAndVerify() throws IOException {
+    RecordingSink sink = new RecordingSink();
+    long start = System.nanoTime();
+    long written = generator(6).generateFor(Duration.ofMillis(30), sink);
+
+    assertTrue(System.nanoTime() - start >= Duration.ofMillis(30).toNanos(), "ran for the whole duration");
+    assertEquals(written, sink.entries.size());
+    assertTrue(written >= F, "at least one flush interval: " + written);
+    VerifyResult result = ContinuousVerifier.verify(sink.entries);
+    assertTrue(result.passed(), result::toString);
+    assertThrows(IllegalArgumentException.class, () -> generator(6).generateFor(Duration.ZERO, sink));
   }
 
   @Test

@@ -1,0 +1,140 @@
+package io.securethrift.benchstats;
+
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * What a process has used so far, as the operating system accounts it: CPU time (user and system, from
+ * {@code /proc/<pid>/stat}), and bytes passed to read and write system calls (from {@code /proc/<pid>/io}: for a
+ * benchmark's client or server, its socket traffic as sent on the wire, TLS records and SASL tokens included), plus
+ * its JVM's garbage collection, which only the process itself can report ({@link #withGc}). The difference of two
+ * samples ({@link #minus}) is what happened in between. A value the platform does not give is {@link #UNKNOWN}.
+ *
+ * @param cpuNanos user plus system CPU time
+ * @param userNanos user CPU time
+ * @param systemNanos system (kernel) CPU time
+ * @param readBytes bytes read through read system calls (rchar)
+ * @param writtenBytes bytes written through write system calls (wchar)
+ * @param gcCount garbage collections
+ * @param gcMillis time spent in garbage collection, as the JVM's collectors report it
+ */
+public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, long readBytes, long writtenBytes,
+    long gcCount, long gcMillis) {
+
+  public static final long UNKNOWN = -1;
+
+  /**
+   * Clock ticks per second of {@code /proc/<pid>/stat}'s times: the kernel's USER_HZ, 100 on every architecture the
+   * JDK runs on (the kernel scales its internal HZ to it for this interface).
+   */
+  static final long USER_HZ = 100;
+  private static final long NANOS_PER_TICK = 1_000_000_000L / USER_HZ;
+
+  /** Nothing known, for a process that cannot be sampled (a remote server). */
+  public static ProcessSample unknown() {
+    return new ProcessSample(UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN);
+  }
+
+  /**
+   * The operating system's account of process {@code pid}; GC is unknown until {@link #withGc}. Where there is no
+   * {@code /proc} the JDK's {@link ProcessHandle.Info#totalCpuDuration()} gives the total CPU time alone.
+   *
+   * @throws IllegalStateException if the process does not exist (any more)
+   */
+  public static ProcessSample of(long pid) {
+    Path proc = Path.of("/proc", Long.toString(pid));
+    if (Files.isDirectory(proc)) {
+      long[] cpu = cpu(proc.resolve("stat"));
+      long[] io = io(proc.resolve("io"));
+      return new ProcessSample(cpu[0] + cpu[1], cpu[0], cpu[1], io[0], io[1], UNKNOWN, UNKNOWN);
+    }
+    ProcessHandle handle = ProcessHandle.of(pid)
+        .orElseThrow(() -> new IllegalStateException("process " + pid + " is not running"));
+    long total = handle.info().totalCpuDuration().map(Duration::toNanos).orElse(UNKNOWN);
+    return new ProcessSample(total, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN);
+  }
+
+  /** This process, its own garbage collection included. */
+  public static ProcessSample self() {
+    long[] gc = gcTotals();
+    return of(ProcessHandle.current().pid()).withGc(gc[0], gc[1]);
+  }
+
+  /** This JVM's collections and collection milliseconds so far, summed over its collectors. */
+  public static long[] gcTotals() {
+    long count = 0;
+    long millis = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      count += Math.max(0, gc.getCollectionCount());
+      millis += Math.max(0, gc.getCollectionTime());
+    }
+    return new long[] {count, millis};
+  }
+
+  /** This sample with the garbage collection its process reported about itself. */
+  public ProcessSample withGc(long count, long millis) {
+    return new ProcessSample(cpuNanos, userNanos, systemNanos, readBytes, writtenBytes, count, millis);
+  }
+
+  /** What was used between {@code before} and this sample; unknown where either is unknown. */
+  public ProcessSample minus(ProcessSample before) {
+    return new ProcessSample(delta(cpuNanos, before.cpuNanos), delta(userNanos, before.userNanos),
+        delta(systemNanos, before.systemNanos), delta(readBytes, before.readBytes),
+        delta(writtenBytes, before.writtenBytes), delta(gcCount, before.gcCount), delta(gcMillis, before.gcMillis));
+  }
+
+  /** The sum of two processes' use (a server of several processes); unknown where either is unknown. */
+  public ProcessSample plus(ProcessSample other) {
+    return new ProcessSample(sum(cpuNanos, other.cpuNanos), sum(userNanos, other.userNanos),
+        sum(systemNanos, other.systemNanos), sum(readBytes, other.readBytes), sum(writtenBytes, other.writtenBytes),
+        sum(gcCount, other.gcCount), sum(gcMillis, other.gcMillis));
+  }
+
+  private static long delta(long after, long before) {
+    return after == UNKNOWN || before == UNKNOWN ? UNKNOWN : after - before;
+  }
+
+  private static long sum(long a, long b) {
+    return a == UNKNOWN || b == UNKNOWN ? UNKNOWN : a + b;
+  }
+
+  /** utime and stime, fields 14 and 15; the command name (field 2) may hold spaces, so fields count from its ')'. */
+  private static long[] cpu(Path stat) {
+    String text = read(stat);
+    String[] fields = text.substring(text.lastIndexOf(')') + 2).trim().split(" ");
+    // fields[0] is field 3 (state), so field k is fields[k - 3].
+    return new long[] {Long.parseLong(fields[11]) * NANOS_PER_TICK, Long.parseLong(fields[12]) * NANOS_PER_TICK};
+  }
+
+  /** rchar and wchar; {@code /proc/<pid>/io} of another user's process is unreadable, and then they are unknown. */
+  private static long[] io(Path io) {
+    long[] values = {UNKNOWN, UNKNOWN};
+    String text;
+    try {
+      text = Files.readString(io, StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      return values;
+    }
+    for (String line : text.split("\n")) {
+      if (line.startsWith("rchar:")) {
+        values[0] = Long.parseLong(line.substring(6).trim());
+      } else if (line.startsWith("wchar:")) {
+        values[1] = Long.parseLong(line.substring(6).trim());
+      }
+    }
+    return values;
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file, StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + file + " (has the process exited?): " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,153 @@
+package io.securethrift.benchstats;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A benchmark run's results as one JSON document, and its raw rows as CSV: the run's info and settings, every
+ * overhead with its interval and per-round ratios (so {@link Compare} can redo the statistics), the tool's own
+ * summary rows, and every iteration's raw row.
+ *
+ * @param tool the command that wrote it, for example {@code ingest-bench}
+ * @param groupLabel the column name of {@link Measurement#group()} (for example {@code server})
+ * @param variantLabel the column name of {@link Measurement#variant()} (for example {@code mode})
+ * @param baseline the variant overheads are measured against
+ * @param stopped why the run ended ({@link StoppingRule.Decision} name)
+ * @param precision the precision target in points (infinite for a fixed number of rounds)
+ * @param summary the tool's per-variant summary rows, written as they are
+ */
+public record ResultsFile(String tool, Map<String, Object> info, Map<String, Object> settings, String groupLabel,
+    String variantLabel, String baseline, String stopped, double precision, List<Overhead> overheads,
+    List<Map<String, Object>> summary, List<Measurement> rows) {
+
+  public ResultsFile {
+    info = new LinkedHashMap<>(info);
+    settings = new LinkedHashMap<>(settings);
+    overheads = List.copyOf(overheads);
+    summary = List.copyOf(summary);
+    rows = List.copyOf(rows);
+  }
+
+  public String toJson() {
+    Map<String, Object> root = new LinkedHashMap<>();
+    root.put("tool", tool);
+    root.put("info", info);
+    root.put("settings", settings);
+    Map<String, Object> labels = new LinkedHashMap<>();
+    labels.put("group", groupLabel);
+    labels.put("variant", variantLabel);
+    labels.put("baseline", baseline);
+    root.put("labels", labels);
+    root.put("stopped", stopped);
+    root.put("precision", precision);
+    List<Object> list = new ArrayList<>();
+    for (Overhead o : overheads) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put(groupLabel, o.group());
+      m.put(variantLabel, o.variant());
+      m.put("metric", o.metric());
+      m.put("rounds", o.rounds());
+      m.put("estimate", o.interval().estimate());
+      m.put("low", o.interval().low());
+      m.put("high", o.interval().high());
+      m.put("halfWidth", o.interval().halfWidth());
+      m.put("real", o.interval().excludesZero());
+      m.put("ratios", o.ratios());
+      list.add(m);
+    }
+    root.put("overheads", list);
+    root.put("summary", summary);
+    List<Object> raw = new ArrayList<>();
+    for (Measurement r : rows) {
+      raw.add(row(r));
+    }
+    root.put("rows", raw);
+    return Json.write(root);
+  }
+
+  private Map<String, Object> row(Measurement r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put(groupLabel, r.group());
+    m.put(variantLabel, r.variant());
+    m.put("round", r.round());
+    m.putAll(r.values());
+    return m;
+  }
+
+  /** Every raw row as CSV: group, variant, round, then every value column in first-seen order. */
+  public String rowsCsv() {
+    Set<String> columns = new LinkedHashSet<>();
+    rows.forEach(r -> columns.addAll(r.values().keySet()));
+    StringBuilder out = new StringBuilder(groupLabel + "," + variantLabel + ",round");
+    columns.forEach(c -> out.append(',').append(c));
+    out.append('\n');
+    for (Measurement r : rows) {
+      out.append(r.group()).append(',').append(r.variant()).append(',').append(r.round());
+      for (String c : columns) {
+        out.append(',').append(cell(r.values().get(c)));
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  private static String cell(Number n) {
+    if (n == null) {
+      return "";
+    }
+    if (n instanceof Double || n instanceof Float) {
+      double d = n.doubleValue();
+      return Double.isFinite(d) ? String.format(Locale.ROOT, "%.3f", d) : "";
+    }
+    return n.toString();
+  }
+
+  /** Reads a document {@link #toJson} wrote; a document of another shape is refused naming what is missing. */
+  @SuppressWarnings("unchecked")
+  public static ResultsFile fromJson(String text) {
+    Map<String, Object> root = (Map<String, Object>) Json.parse(text);
+    Map<String, Object> labels = (Map<String, Object>) required(root, "labels");
+    String group = (String) required(labels, "group");
+    String variant = (String) required(labels, "variant");
+    List<Overhead> overheads = new ArrayList<>();
+    for (Object o : (List<Object>) required(root, "overheads")) {
+      Map<String, Object> m = (Map<String, Object>) o;
+      double[] ratios = ((List<Object>) required(m, "ratios")).stream().mapToDouble(x -> ((Number) x).doubleValue())
+          .toArray();
+      overheads.add(new Overhead((String) required(m, group), (String) required(m, variant),
+          (String) required(m, "metric"), ratios,
+          new Interval(number(m.get("estimate")), number(m.get("low")), number(m.get("high")))));
+    }
+    List<Measurement> rows = new ArrayList<>();
+    for (Object o : (List<Object>) root.getOrDefault("rows", List.of())) {
+      Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) o);
+      String g = (String) m.remove(group);
+      String v = (String) m.remove(variant);
+      int round = (int) number(m.remove("round"));
+      Map<String, Number> values = new LinkedHashMap<>();
+      m.forEach((k, x) -> values.put(k, x == null ? Double.NaN : (Number) x));
+      rows.add(new Measurement(g, v, round, values));
+    }
+    return new ResultsFile((String) root.get("tool"), (Map<String, Object>) root.getOrDefault("info", Map.of()),
+        (Map<String, Object>) root.getOrDefault("settings", Map.of()), group, variant,
+        (String) labels.get("baseline"), (String) root.get("stopped"), number(root.get("precision")), overheads,
+        (List<Map<String, Object>>) root.getOrDefault("summary", List.of()), rows);
+  }
+
+  private static Object required(Map<String, Object> m, String key) {
+    Object v = m.get(key);
+    if (v == null) {
+      throw new IllegalArgumentException("not a benchmark result file: no \"" + key + "\"");
+    }
+    return v;
+  }
+
+  private static double number(Object o) {
+    return o == null ? Double.NaN : ((Number) o).doubleValue();
+  }
+}

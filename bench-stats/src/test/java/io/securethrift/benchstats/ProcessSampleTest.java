@@ -1,0 +1,69 @@
+package io.securethrift.benchstats;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The sampler against a real child JVM that burns a known amount of CPU and writes a known number of bytes. */
+class ProcessSampleTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void measuresAChildProcessCpuAndWrittenBytesAsTheOsAccountsThem() throws Exception {
+    Process child = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), BusyChild.class.getName(), dir.resolve("out").toString()))
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
+        StandardCharsets.UTF_8)); Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
+      assertEquals("ready", out.readLine());
+      ProcessSample before = ProcessSample.of(child.pid());
+      in.write("work 600 3000000\n");
+      in.flush();
+      assertTrue(out.readLine().startsWith("done"));
+      ProcessSample used = ProcessSample.of(child.pid()).minus(before);
+
+      // 600 ms on the burning thread, plus whatever the JVM's own threads did meanwhile (JIT, GC).
+      assertTrue(used.cpuNanos() >= Duration.ofMillis(590).toNanos() && used.cpuNanos() < Duration.ofSeconds(3)
+          .toNanos(), "cpu " + used);
+      assertEquals(used.cpuNanos(), used.userNanos() + used.systemNanos());
+      assertTrue(used.userNanos() > used.systemNanos(), "a busy loop runs in user mode: " + used);
+      assertTrue(used.writtenBytes() >= 3_000_000 && used.writtenBytes() < 3_100_000, "written " + used);
+      assertEquals(ProcessSample.UNKNOWN, used.gcMillis(), "only the process itself knows its GC");
+
+      // The JDK's own account of the same process agrees to within a few clock ticks.
+      long jdk = child.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
+      long ours = ProcessSample.of(child.pid()).cpuNanos();
+      assertTrue(Math.abs(jdk - ours) <= Duration.ofMillis(50).toNanos(), "jdk " + jdk + " vs /proc " + ours);
+    } finally {
+      child.getOutputStream().close();
+      if (!child.waitFor(30, TimeUnit.SECONDS)) {
+        child.destroyForcibly().waitFor();
+      }
+    }
+    assertThrows(IllegalStateException.class, () -> ProcessSample.of(child.pid()).cpuNanos(),
+        "an exited process cannot be sampled");
+  }
+
+  @Test
+  void thisProcessReportsItsOwnGarbageCollection() {
+    ProcessSample before = ProcessSample.self();
+    System.gc();
+    ProcessSample used = ProcessSample.self().minus(before);
+    assertTrue(used.gcCount() >= 1, used.toString());
+    assertTrue(used.gcMillis() >= 0 && used.cpuNanos() >= 0, used.toString());
+    assertEquals(ProcessSample.UNKNOWN, ProcessSample.unknown().minus(before).cpuNanos());
+  }
+}
