@@ -1,6 +1,8 @@
 package io.securethrift.bench.server;
 
-import io.securethrift.bench.SvgBarChart;
+import io.securethrift.benchstats.Json;
+import io.securethrift.benchstats.OverheadChart;
+import io.securethrift.benchstats.SvgBarChart;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,31 +90,37 @@ public final class ServerBenchReport {
   }
 
   public String json() {
-    StringBuilder s = new StringBuilder("{\n  \"settings\": ").append(quote(settings)).append(",\n  \"rows\": [\n");
-    for (int i = 0; i < rows.size(); i++) {
-      Row r = rows.get(i);
-      s.append("    {\"scenario\": ").append(quote(r.scenario())).append(", \"mode\": ").append(quote(r.mode()))
-          .append(", \"server\": ").append(quote(r.server())).append(", \"load\": ").append(quote(r.load()))
-          .append(", \"metrics\": {");
-      List<String> figures = new ArrayList<>();
-      r.metrics().forEach((m, v) -> figures.add(quote(m) + ": " + (Double.isFinite(v) ? number(v) : "null")));
-      s.append(String.join(", ", figures)).append(i + 1 < rows.size() ? "}},\n" : "}}\n");
+    List<Map<String, Object>> rowObjects = new ArrayList<>();
+    for (Row r : rows) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("scenario", r.scenario());
+      row.put("mode", r.mode());
+      row.put("server", r.server());
+      row.put("load", r.load());
+      row.put("metrics", new LinkedHashMap<>(r.metrics()));
+      rowObjects.add(row);
     }
-    s.append("  ],\n  \"goals\": [\n");
-    for (int i = 0; i < goals.size(); i++) {
-      Goal g = goals.get(i);
-      s.append("    {\"scenario\": ").append(quote(g.scenario())).append(", \"goal\": ").append(quote(g.goal()))
-          .append(", \"measured\": ").append(quote(g.measured())).append(", \"met\": ").append(g.met())
-          .append(i + 1 < goals.size() ? "},\n" : "}\n");
+    List<Map<String, Object>> goalObjects = new ArrayList<>();
+    for (Goal g : goals) {
+      Map<String, Object> goal = new LinkedHashMap<>();
+      goal.put("scenario", g.scenario());
+      goal.put("goal", g.goal());
+      goal.put("measured", g.measured());
+      goal.put("met", g.met());
+      goalObjects.add(goal);
     }
-    return s.append("  ]\n}\n").toString();
+    Map<String, Object> report = new LinkedHashMap<>();
+    report.put("settings", settings);
+    report.put("rows", rowObjects);
+    report.put("goals", goalObjects);
+    return Json.write(report);
   }
 
   /** A page that needs nothing else: a chart per scenario, the goals, the tables. */
   public String html() {
     StringBuilder page = new StringBuilder("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift"
         + " server-bench</title></head><body>\n<h1>Non-blocking server against TThreadPoolServer</h1>\n<p>")
-        .append(SvgBarChart.escape(settings)).append("</p>\n");
+        .append(OverheadChart.escape(settings)).append("</p>\n");
     byScenario().forEach((scenario, of) -> {
       String[] charted = CHARTED.get(scenario);
       SvgBarChart chart = new SvgBarChart(charted[1], charted[2]);
@@ -123,10 +131,10 @@ public final class ServerBenchReport {
     });
     page.append("<h2>goals</h2>\n<ul>\n");
     for (Goal g : goals) {
-      page.append("<li><b>").append(g.verdict()).append("</b> ").append(SvgBarChart.escape(g.goal())).append(": ")
-          .append(SvgBarChart.escape(g.measured())).append("</li>\n");
+      page.append("<li><b>").append(g.verdict()).append("</b> ").append(OverheadChart.escape(g.goal())).append(": ")
+          .append(OverheadChart.escape(g.measured())).append("</li>\n");
     }
-    return page.append("</ul>\n<pre>").append(SvgBarChart.escape(table())).append("</pre>\n</body></html>\n")
+    return page.append("</ul>\n<pre>").append(OverheadChart.escape(table())).append("</pre>\n</body></html>\n")
         .toString();
   }
 
@@ -171,9 +179,5 @@ public final class ServerBenchReport {
       return Long.toString((long) v);
     }
     return String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%.0f" : "%.2f", v);
-  }
-
-  private static String quote(String s) {
-    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 }

@@ -1,4 +1,4 @@
-package io.securethrift.bench;
+package io.securethrift.benchstats;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -40,12 +40,12 @@ public final class SvgBarChart {
     int height = 44 + bars.size() * ROW + 20;
     StringBuilder s = new StringBuilder(format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\""
         + " font-family=\"sans-serif\" font-size=\"11\">%n", LABEL_WIDTH + BAR_AREA + 90, height));
-    s.append(format("<text x=\"4\" y=\"14\" font-size=\"13\" font-weight=\"bold\">%s (%s)</text>%n", escape(title),
-        escape(unit)));
+    s.append(format("<text x=\"4\" y=\"14\" font-size=\"13\" font-weight=\"bold\">%s (%s)</text>%n",
+        OverheadChart.escape(title), OverheadChart.escape(unit)));
     int x = 4;
     for (int i = 0; i < series.size(); i++) {
       s.append(format("<rect x=\"%d\" y=\"22\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-          + "<text x=\"%d\" y=\"31\">%s</text>%n", x, colour(i), x + 14, escape(series.get(i))));
+          + "<text x=\"%d\" y=\"31\">%s</text>%n", x, colour(i), x + 14, OverheadChart.escape(series.get(i))));
       x += 24 + 7 * series.get(i).length();
     }
     for (int i = 0; i < bars.size(); i++) {
@@ -53,7 +53,7 @@ public final class SvgBarChart {
       double value = (double) bar[2];
       int y = 44 + i * ROW;
       s.append(format("<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n", LABEL_WIDTH - 6, y + 12,
-          escape((String) bar[0])));
+          OverheadChart.escape((String) bar[0])));
       if (Double.isFinite(value)) {
         s.append(format("<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>%n", LABEL_WIDTH, y,
             Math.max(0.5, value * scale), ROW - 4, colour(series.indexOf((String) bar[1]))));
@@ -70,11 +70,6 @@ public final class SvgBarChart {
 
   private static String number(double v) {
     return Math.abs(v) >= 100 ? format("%.0f", v) : format("%.2f", v);
-  }
-
-  /** Escapes text for HTML and SVG. */
-  public static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 
   private static String format(String pattern, Object... args) {
