@@ -17,6 +17,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.core.testservice.LogCapture;
@@ -87,10 +88,12 @@ class NettyAuditTest {
     for (int i = 0; i < BARE_CONNECTS; i++) {
       int connected = i;
       // A few in flight, as a scanner or a health check; a burst would meet the admission limits instead.
-      Await.until(() -> connected - server.counters().failures() < IN_FLIGHT, WAIT);
+      Await.until("connected - server.counters().failures() < IN_FLIGHT", WAIT,
+          () -> connected - server.counters().failures() < IN_FLIGHT);
       new Socket("127.0.0.1", server.port()).close();
     }
-    Await.until(() -> server.counters().failures() == BARE_CONNECTS, WAIT);
+    Await.until("server.counters().failures() == BARE_CONNECTS", WAIT,
+        () -> server.counters().failures() == BARE_CONNECTS);
     assertEquals(BARE_CONNECTS, server.counters().failures(AuthFailure.CLOSED_BEFORE_HANDSHAKE),
         mode + ": " + server.counters().failuresByCause());
     assertEquals(BARE_CONNECTS, log.awaitLines(AUDIT, BARE_CONNECTS, WAIT).size(), mode);
@@ -127,14 +130,14 @@ class NettyAuditTest {
           ClientTransportFactory clients = ClientTransportFactory.create(digest().delegationToken(TOKEN).build());
           SecuredTransport transport = clients.open("localhost", server.port())) {
         new EchoService.Client(transport.protocol(new TCompactProtocol.Factory())).whoAmI();
-        Await.until(() -> server.counters().successes() == 1, WAIT);
+        Await.until("server.counters().successes() == 1", WAIT, () -> server.counters().successes() == 1);
         assertEquals(Map.of("DIGEST-MD5/auth-conf", 1L), server.counters().successesByProtection());
       }
       try (NettyThriftServer server = start(tls(serverStore, trustStore).build());
           ClientTransportFactory clients = ClientTransportFactory.create(tls(clientStore, trustStore).build());
           SecuredTransport transport = clients.open("localhost", server.port())) {
         new EchoService.Client(transport.protocol(new TCompactProtocol.Factory())).whoAmI();
-        Await.until(() -> server.counters().successes() == 1, WAIT);
+        Await.until("server.counters().successes() == 1", WAIT, () -> server.counters().successes() == 1);
         assertEquals(Map.of("TLSv1.3", 1L), server.counters().successesByProtection());
       }
       List<String> lines = audit(log);
@@ -155,11 +158,12 @@ class NettyAuditTest {
         .build());
         LogCapture log = LogCapture.start();
         Socket held = new Socket("127.0.0.1", server.port())) {
-      Await.until(() -> server.connections() == 1, WAIT);
+      Await.until("server.connections() == 1", WAIT, () -> server.connections() == 1);
       for (int i = 0; i < 3; i++) {
         new Socket("127.0.0.1", server.port()).close();
       }
-      Await.until(() -> server.counters().failures(AuthFailure.OVER_LIMIT) == 3, WAIT);
+      Await.until("server.counters().failures(AuthFailure.OVER_LIMIT) == 3", WAIT,
+          () -> server.counters().failures(AuthFailure.OVER_LIMIT) == 3);
       List<String> lines = log.awaitLines(AUDIT, 3, WAIT);
       assertTrue(audit(log).stream().allMatch(l -> l.contains(" cause=over-limit ")
           && l.contains("securethrift.server.max.connections.per.address reached")), String.join("\n", lines));

@@ -20,6 +20,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.kdc.ca.CertificateAuthorityExtension;
@@ -139,7 +140,8 @@ class NettyFloodTest {
       }
       boolean handshakes = mode != Mode.NONE;
       // Handshaking peers beyond the limit pushed out older ones; without a handshake every peer is served.
-      Await.until(() -> server.connections() == (handshakes ? MAX_UNAUTHENTICATED : FLOOD), WAIT);
+      Await.until("server.connections() == (handshakes ? MAX_UNAUTHENTICATED : FLOOD)", WAIT,
+          () -> server.connections() == (handshakes ? MAX_UNAUTHENTICATED : FLOOD));
       assertEquals(handshakes ? MAX_UNAUTHENTICATED : 0, server.unauthenticatedConnections());
       int grew = Thread.activeCount() - threadsBefore;
       assertTrue(grew < 10, "threads grew by " + grew);
@@ -180,7 +182,7 @@ class NettyFloodTest {
       assertServed(clients, server);
       long heap = allocatedByAllThreads() - heapBefore;
       long held = heldBytes() - heldBefore;
-      Await.until(() -> server.connections() == TRICKLERS, WAIT);
+      Await.until("server.connections() == TRICKLERS", WAIT, () -> server.connections() == TRICKLERS);
       assertTrue(held < HELD_BOUND, mode + ": " + TRICKLERS + " tricklers made the server hold " + held
           + " bytes of buffers");
       assertTrue(heap < HEAP_BOUND, mode + ": " + TRICKLERS + " tricklers cost " + heap + " heap bytes");

@@ -11,6 +11,7 @@ import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
@@ -150,12 +151,13 @@ class NettyKerberosTest {
       for (int i = 0; i < 200; i++) {
         idle.add(new Socket("127.0.0.1", server.port()));
       }
-      Await.until(() -> server.unauthenticatedConnections() == 200, Duration.ofSeconds(10));
+      Await.until("server.unauthenticatedConnections() == 200", Duration.ofSeconds(10),
+          () -> server.unauthenticatedConnections() == 200);
       try (SecuredTransport transport = clients.open("localhost", server.port())) {
         EchoService.Client client = new EchoService.Client(transport.protocol(new TCompactProtocol.Factory()));
         roundTrip(client);
       }
-      Await.until(() -> server.connections() == 0, Duration.ofSeconds(30));
+      Await.until("server.connections() == 0", Duration.ofSeconds(30), () -> server.connections() == 0);
     } finally {
       for (Socket socket : idle) {
         socket.close();

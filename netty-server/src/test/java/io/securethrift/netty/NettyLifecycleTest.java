@@ -10,6 +10,7 @@ import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import java.io.IOException;
@@ -70,7 +71,7 @@ class NettyLifecycleTest {
       assertTrue(entered.await(10, TimeUnit.SECONDS));
       CompletableFuture<Void> shutdown = CompletableFuture.runAsync(() -> server.shutdown(Duration.ofSeconds(10)),
           async);
-      Await.until(() -> refused(port), Duration.ofSeconds(10));
+      Await.until("refused(port)", Duration.ofSeconds(10), () -> refused(port));
       release.countDown();
       ByteBuffer echoed = reply.get(10, TimeUnit.SECONDS);
       byte[] got = new byte[echoed.remaining()];
@@ -101,7 +102,7 @@ class NettyLifecycleTest {
         SecuredTransport transport = clients.open("127.0.0.1", server.port())) {
       EchoService.Client client = new EchoService.Client(transport.protocol(new TBinaryProtocol.Factory()));
       client.whoAmI();
-      Await.until(() -> server.connections() == 0, Duration.ofSeconds(10));
+      Await.until("server.connections() == 0", Duration.ofSeconds(10), () -> server.connections() == 0);
       assertThrows(org.apache.thrift.TException.class, client::whoAmI);
     }
   }
@@ -114,7 +115,7 @@ class NettyLifecycleTest {
       for (int i = 0; i < 3; i++) {
         sockets.add(new Socket("127.0.0.1", server.port()));
       }
-      Await.until(() -> server.connections() == 3, Duration.ofSeconds(10));
+      Await.until("server.connections() == 3", Duration.ofSeconds(10), () -> server.connections() == 3);
       try (Socket fourth = new Socket("127.0.0.1", server.port())) {
         fourth.setSoTimeout(5000);
         assertEquals(-1, fourth.getInputStream().read());

@@ -14,6 +14,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.Secret;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.kdc.ca.CertificateAuthorityExtension;
@@ -147,14 +148,15 @@ class NettyTlsTest {
       for (int i = 0; i < 200; i++) {
         idle.add(new Socket("127.0.0.1", server.port()));
       }
-      Await.until(() -> server.unauthenticatedConnections() == 200, Duration.ofSeconds(10));
+      Await.until("server.unauthenticatedConnections() == 200", Duration.ofSeconds(10),
+          () -> server.unauthenticatedConnections() == 200);
       // Idle peers hold no thread: the count is what it was before they connected, give or take pool start-up.
       assertTrue(Thread.activeCount() - threadsBefore < 10, "threads grew by " + (Thread.activeCount() - threadsBefore));
       try (SecuredTransport transport = clients.open("localhost", server.port())) {
         EchoService.Client client = new EchoService.Client(transport.protocol(new TCompactProtocol.Factory()));
         assertArrayEquals(new byte[] {7}, toArray(client.echo(ByteBuffer.wrap(new byte[] {7}))));
       }
-      Await.until(() -> server.connections() == 0, Duration.ofSeconds(30));
+      Await.until("server.connections() == 0", Duration.ofSeconds(30), () -> server.connections() == 0);
       for (Socket socket : idle) {
         socket.setSoTimeout(5000);
         assertEquals(-1, socket.getInputStream().read(), "the deadline closes a stalled handshake");
@@ -179,7 +181,8 @@ class NettyTlsTest {
         sockets.add(new Socket("127.0.0.1", server.port()));
         int opened = i + 1;
         // One at a time, so the admission order is the order of the list.
-        Await.until(() -> server.unauthenticatedConnections() == opened, Duration.ofSeconds(10));
+        Await.until("server.unauthenticatedConnections() == opened", Duration.ofSeconds(10),
+            () -> server.unauthenticatedConnections() == opened);
       }
       try (Socket sixth = new Socket("127.0.0.1", server.port())) {
         Socket oldest = sockets.get(0);

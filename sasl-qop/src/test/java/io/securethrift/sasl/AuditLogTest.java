@@ -18,6 +18,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;

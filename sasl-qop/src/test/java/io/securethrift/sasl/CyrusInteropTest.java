@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.core.AuthFailure;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
 import java.io.IOException;

@@ -12,6 +12,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TestIdentities;
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;

@@ -8,6 +8,7 @@ import io.securethrift.core.AuthFailure;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;

@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.core.HandshakeAudit;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
@@ -60,8 +61,11 @@ public final class EmbeddedBackend implements IngestBackend {
   }
 
   private static ChildJvm worker(String name, Class<?> main, Path krb5Conf, List<String> args) {
-    return ChildJvm.builder(main).name(name).jvmOptions(List.of("-Xmx1g")).krb5Conf(krb5Conf).args(args).talk()
-        .start();
+    // The workers' handshakes are the benchmark's own: their audit lines (INFO in the launcher's logging) would bury
+    // the progress and the results, so only the audit's warnings reach the output.
+    return ChildJvm.builder(main).name(name)
+        .jvmOptions(List.of("-Xmx1g", "-Dorg.slf4j.simpleLogger.log." + HandshakeAudit.LOGGER_NAME + "=warn"))
+        .krb5Conf(krb5Conf).args(args).talk().start();
   }
 
   /** Writes a configuration for a worker, readable only by this user since it holds store passwords. */

@@ -1,4 +1,4 @@
-package io.securethrift.sasl;
+package io.securethrift.core.testing;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -6,13 +6,13 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /** Waits for a condition the code under test offers no signal for (a ticket's expiry, a clock reading). */
-final class Await {
+public final class Await {
   private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
   private Await() {}
 
   /** Returns once {@code condition} holds, checking it every 20 ms; fails naming {@code what} after the timeout. */
-  static void until(String what, Duration timeout, BooleanSupplier condition) {
+  public static void until(String what, Duration timeout, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() - deadline > 0) {
