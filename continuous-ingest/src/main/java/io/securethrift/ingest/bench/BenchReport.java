@@ -33,36 +33,44 @@ final class BenchReport {
   private final RunInfo info;
   private final StoppingRule rule;
   private final StoppingRule.Decision decision;
+  private final String stopMetric;
   private final String baseline;
   private final List<ModeSummary> summaries;
   private final List<Overhead> overheads;
   private final List<Measurement> rows;
 
+  /**
+   * @param stopMetric the metric whose intervals the stopping rule judged ({@link IngestBenchmark#CPU} or
+   *     {@link IngestBenchmark#WALL})
+   */
   BenchReport(String description, Map<String, Object> settings, RunInfo info, StoppingRule rule,
-      StoppingRule.Decision decision, String baseline, List<ModeSummary> summaries, List<Overhead> overheads,
-      List<Measurement> rows) {
+      StoppingRule.Decision decision, String stopMetric, String baseline, List<ModeSummary> summaries,
+      List<Overhead> overheads, List<Measurement> rows) {
     this.description = description;
     this.settings = settings;
     this.info = info;
     this.rule = rule;
     this.decision = decision;
+    this.stopMetric = stopMetric;
     this.baseline = baseline;
     this.summaries = List.copyOf(summaries);
     this.overheads = List.copyOf(overheads);
     this.rows = List.copyOf(rows);
   }
 
-  private List<Overhead> wallOverheads() {
-    return overheads.stream().filter(o -> o.metric().equals(IngestBenchmark.WALL)).collect(Collectors.toList());
-  }
-
-  /** The wall-time overheads wider than the precision target (none for a fixed number of rounds). */
+  /** The overheads on the stopping metric wider than the precision target (none for a fixed number of rounds). */
   List<Overhead> unmet() {
-    return rule.fixedRounds() ? List.of() : rule.unmet(wallOverheads());
+    return rule.fixedRounds() ? List.of() : rule.unmet(overheads.stream()
+        .filter(o -> o.metric().equals(stopMetric)).collect(Collectors.toList()));
   }
 
   private boolean met(ModeSummary s) {
-    return s.mode().equals(baseline) || rule.fixedRounds() || rule.met(s.wallOverhead());
+    return s.mode().equals(baseline) || rule.fixedRounds()
+        || rule.met(stopMetric.equals(IngestBenchmark.CPU) ? s.cpuOverhead() : s.wallOverhead());
+  }
+
+  private String metricName() {
+    return stopMetric.equals(IngestBenchmark.CPU) ? "CPU/entry" : "wall-time";
   }
 
   /** The table, with a line saying why the run stopped and which modes did not reach the precision target. */
@@ -88,8 +96,8 @@ final class BenchReport {
     String took = String.format(Locale.ROOT, "%d rounds, %.0f s in all", rounds, info.wallTime().toMillis() / 1e3);
     switch (decision) {
       case PRECISE:
-        return String.format(Locale.ROOT, "stopped: every wall-time interval within +/-%.1f points after %s",
-            rule.precision(), took);
+        return String.format(Locale.ROOT, "stopped: every %s interval within +/-%.1f points after %s",
+            metricName(), rule.precision(), took);
       case ROUNDS_DONE:
         return rule.fixedRounds() ? "stopped: the fixed number of rounds is done (" + took + ")"
             : "stopped: --max-rounds reached (" + took + ")" + unmetLine();
@@ -104,7 +112,8 @@ final class BenchReport {
     if (unmet.isEmpty()) {
       return "";
     }
-    return String.format(Locale.ROOT, "; not within +/-%.1f points: ", rule.precision()) + unmet.stream()
+    return String.format(Locale.ROOT, "; %s not within +/-%.1f points: ", metricName(), rule.precision())
+        + unmet.stream()
         .map(o -> o.group() + " " + o.variant() + (o.interval().bounded() ? String.format(Locale.ROOT, " (+/-%.1f)",
             o.interval().halfWidth()) : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
         .collect(Collectors.joining(", "));

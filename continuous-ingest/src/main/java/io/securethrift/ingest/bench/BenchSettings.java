@@ -105,7 +105,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     }
   }
 
-  /** The command's defaults: every mode of the embedded backend, adaptive to +/-3 points within 4 minutes. */
+  /** The command's defaults: every mode of the embedded backend, adaptive to +/-3 points within 280 s. */
   public static Builder builder() {
     return new Builder();
   }
@@ -166,11 +166,11 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     private List<ServerModel> servers = List.of(ServerModel.THREADPOOL);
     private int rounds;
     private double precision = 3.0;
-    private Duration maxTime = Duration.ofMinutes(4);
+    private Duration maxTime = Duration.ofSeconds(280);
     private int minRounds = 5;
     private int maxRounds;
     private long entries;
-    private Duration iterationTime = Duration.ofSeconds(2);
+    private Duration iterationTime = Duration.ofSeconds(1);
     private Duration duration = Duration.ZERO;
     private long warmupEntries = -1;
     private int flushInterval = 10_000;

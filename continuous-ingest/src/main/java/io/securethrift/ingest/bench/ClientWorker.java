@@ -7,8 +7,8 @@ import io.securethrift.ingest.client.IngestClient;
 import java.nio.file.Path;
 
 /**
- * The benchmark's client JVM. Arguments: properties file, host, port. It answers the commands of
- * {@link WorkerProtocol} over {@link ChildJvm}'s line protocol.
+ * The benchmark's client JVM. Arguments: properties file, host, port. It answers {@code INGEST} and {@code SAMPLE}
+ * (see {@link WorkerProtocol}) over {@link ChildJvm}'s line protocol.
  */
 final class ClientWorker {
   private ClientWorker() {}
@@ -25,11 +25,6 @@ final class ClientWorker {
     switch (command.kind()) {
       case WorkerProtocol.INGEST:
         return WorkerProtocol.result(client.ingest(WorkerProtocol.options(command)));
-      case WorkerProtocol.VERIFY:
-        return WorkerProtocol.verified(client.verify());
-      case WorkerProtocol.RESET:
-        client.reset();
-        return LineRecord.of(WorkerProtocol.OK);
       case WorkerProtocol.SAMPLE:
         return WorkerProtocol.gc();
       default:

@@ -17,6 +17,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +55,8 @@ public final class IngestBenchmark {
   private final BenchSettings settings;
   private final IngestBackend backend;
   private final Progress progress = new Progress();
+  /** When the command was typed, if earlier than this object (the launcher's build); null when not known. */
+  private Instant launched;
 
   /** Checks the settings against the chosen backend; nothing starts until {@link #run()}. */
   public IngestBenchmark(BenchSettings settings) {
@@ -65,6 +68,15 @@ public final class IngestBenchmark {
             + " backend; accepted values: " + String.join(", ", backend.modes()));
       }
     }
+  }
+
+  /**
+   * Counts {@link BenchSettings#maxTime()} from {@code instant} rather than from {@link #run()}: the launcher passes
+   * the moment it was started, so that the time it spent building counts against the budget.
+   */
+  public IngestBenchmark launchedAt(Instant instant) {
+    launched = instant;
+    return this;
   }
 
   /** The modes a backend runs, for a default of "all of them"; an unknown backend is reported by the constructor. */
@@ -135,7 +147,8 @@ public final class IngestBenchmark {
     int sizingRounds = 0;
     StoppingRule rule = settings.stoppingRule();
     StoppingRule.Decision decision;
-    List<Overhead> overheads;
+    List<Overhead> all;
+    String stopMetric;
     int round = 0;
     while (true) {
       round++;
@@ -146,7 +159,7 @@ public final class IngestBenchmark {
       }
       Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
       if (sizing && sizingRounds < MAX_SIZING_ROUNDS && tooShort(done)
-          && start.elapsed().plus(roundTime).compareTo(rule.maxTime()) <= 0) {
+          && spent(start).plus(roundTime).compareTo(rule.maxTime()) <= 0) {
         // A cold warm-up underestimates the warm rate several times over: this round only sized the next one. (Unless
         // the time left has no room for another round: then it is measured, short as it is.)
         rows.addAll(done.stream().map(m -> new Measurement(m.group(), m.variant(), 0, m.values())).toList());
@@ -157,18 +170,15 @@ public final class IngestBenchmark {
       }
       sizing = false;
       rows.addAll(done);
-      overheads = PairedAnalysis.overheads(rows, baseline(), WALL, IterationRow::wallPerEntry, SEED);
-      decision = rule.decide(round, start.elapsed(), roundTime,
-          overheads.stream().map(Overhead::interval).collect(Collectors.toList()));
-      progress.step(roundLine(round, roundTime, overheads));
+      all = overheads(rows);
+      stopMetric = stopMetric(rows);
+      List<Overhead> deciding = only(all, stopMetric);
+      decision = rule.decide(round, spent(start), roundTime,
+          deciding.stream().map(Overhead::interval).collect(Collectors.toList()));
+      progress.step(roundLine(round, roundTime, deciding));
       if (decision != StoppingRule.Decision.CONTINUE) {
         break;
       }
-    }
-    List<Overhead> all = new ArrayList<>(overheads);
-    boolean cpuKnown = rows.stream().noneMatch(m -> Double.isNaN(IterationRow.cpuPerEntry(m)));
-    if (cpuKnown) {
-      all.addAll(PairedAnalysis.overheads(rows, baseline(), CPU, IterationRow::cpuPerEntry, SEED));
     }
     List<ModeSummary> summaries = new ArrayList<>();
     for (TargetKey key : targets.keySet()) {
@@ -178,12 +188,43 @@ public final class IngestBenchmark {
           BenchReport.overheadOf(all, key.server(), key.mode(), WALL, baseline()),
           BenchReport.overheadOf(all, key.server(), key.mode(), CPU, baseline())));
     }
-    BenchReport report = new BenchReport(backend.name() + " backend: " + settings.describe(), settings.toMap(),
-        start.finish(), rule, decision, baseline(), summaries, all, rows);
+    Map<String, Object> settingsMap = settings.toMap();
+    settingsMap.put("precisionMetric", stopMetric);
+    BenchReport report = new BenchReport(backend.name() + " backend: " + settings.describe(), settingsMap,
+        start.finish(), rule, decision, stopMetric, baseline(), summaries, all, rows);
     List<Path> files = report.write(settings.output());
     StringBuilder out = new StringBuilder(report.table());
     files.forEach(f -> out.append("wrote ").append(f).append('\n'));
     return out.toString();
+  }
+
+  /** The time the budget has used: since the launcher started when it said so, else since {@link #run()}. */
+  private Duration spent(RunInfo.Start start) {
+    Duration before = launched == null ? Duration.ZERO : Duration.between(launched, start.started());
+    return start.elapsed().plus(before.isNegative() ? Duration.ZERO : before);
+  }
+
+  /** Both overheads of every mode: wall time per entry, and CPU per entry where both sides' CPU is known. */
+  private List<Overhead> overheads(List<Measurement> rows) {
+    List<Overhead> all = new ArrayList<>(PairedAnalysis.overheads(rows, baseline(), WALL, IterationRow::wallPerEntry,
+        SEED));
+    if (stopMetric(rows).equals(CPU)) {
+      all.addAll(PairedAnalysis.overheads(rows, baseline(), CPU, IterationRow::cpuPerEntry, SEED));
+    }
+    return all;
+  }
+
+  /**
+   * The metric whose intervals end an adaptive run: CPU per entry, which a neighbour on the machine barely moves and
+   * which is what a cluster is sized with, unless a backend cannot read a side's CPU (then wall time).
+   */
+  private static String stopMetric(List<Measurement> rows) {
+    return rows.stream().filter(m -> !m.warmUp()).noneMatch(m -> Double.isNaN(IterationRow.cpuPerEntry(m))) ? CPU
+        : WALL;
+  }
+
+  private static List<Overhead> only(List<Overhead> overheads, String metric) {
+    return overheads.stream().filter(o -> o.metric().equals(metric)).collect(Collectors.toList());
   }
 
   private String baseline() {
@@ -234,14 +275,16 @@ public final class IngestBenchmark {
     TargetSample before = target.sample();
     IngestResult result = target.ingest(options);
     TargetSample used = target.sample().minus(before);
+    long verifyStart = System.nanoTime();
     VerifyResult v = target.verify();
+    long verifyNanos = System.nanoTime() - verifyStart;
     if (!v.passed()) {
       throw new IllegalStateException("verification failed for " + key + " " + label + ": UNDEFINED="
           + v.undefined() + " CORRUPT=" + v.corrupt() + " REFERENCED=" + v.referenced() + " UNREFERENCED="
           + v.unreferenced() + (v.undefinedExamples().isEmpty() ? "" : " undefined rows " + v.undefinedExamples()));
     }
-    progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms", key, label, result.entries(),
-        result.elapsedNanos() / 1e6));
+    progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms (verified in %,.0f ms)", key, label,
+        result.entries(), result.elapsedNanos() / 1e6, verifyNanos / 1e6));
     return IterationRow.of(key.server(), key.mode(), round, result, used, v);
   }
 

@@ -11,8 +11,8 @@ import java.nio.file.Path;
 
 /**
  * The benchmark's server JVM: starts an ingest server from a properties file, prints {@code READY port=n}, answers
- * {@code SAMPLE} (see {@link WorkerProtocol}), and stops when its standard input closes. Arguments: properties file,
- * server model ({@link ServerModel#token()}), optional write-ahead log file.
+ * {@code SAMPLE}, {@code VERIFY} and {@code RESET} (see {@link WorkerProtocol}), and stops when its standard input
+ * closes. Arguments: properties file, server model ({@link ServerModel#token()}), optional write-ahead log file.
  */
 final class ServerWorker {
   private ServerWorker() {}
@@ -25,13 +25,25 @@ final class ServerWorker {
         model)) {
       System.out.println(LineRecord.of(WorkerProtocol.READY).with("port", server.port()).encode());
       System.out.flush();
-      ChildJvm.serve(command -> {
-        if (!command.kind().equals(WorkerProtocol.SAMPLE)) {
-          throw new IllegalArgumentException("unknown command " + command.kind());
-        }
-        return WorkerProtocol.gc();
-      });
+      ChildJvm.serve(command -> answer(server, command));
     }
     System.exit(0);
+  }
+
+  private static LineRecord answer(IngestServer server, LineRecord command) throws Exception {
+    switch (command.kind()) {
+      case WorkerProtocol.SAMPLE:
+        return WorkerProtocol.gc();
+      case WorkerProtocol.VERIFY:
+        return WorkerProtocol.verified(server.verify(), server.received());
+      case WorkerProtocol.RESET:
+        server.reset();
+        // The last iteration's table is garbage now: collected here, outside the measured part, every iteration
+        // starts from the same empty heap instead of paying for some of its predecessor's garbage at random.
+        System.gc();
+        return LineRecord.of(WorkerProtocol.OK);
+      default:
+        throw new IllegalArgumentException("unknown command " + command.kind());
+    }
   }
 }

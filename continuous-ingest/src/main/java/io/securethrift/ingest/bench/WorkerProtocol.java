@@ -10,8 +10,9 @@ import java.time.Duration;
 /**
  * The commands the benchmark sends its worker JVMs and the answers, as named-field {@link LineRecord}s, written and
  * read only here. The client worker: {@code INGEST} (the {@link IngestOptions}) answers {@code RESULT} (the
- * {@link IngestResult}), {@code VERIFY} answers {@code VERIFIED} (the {@link VerifyResult}), {@code RESET} answers
- * {@code OK}. The server worker prints {@code READY port=n} once it listens. Both answer {@code SAMPLE} with
+ * {@link IngestResult}). The server worker prints {@code READY port=n} once it listens; {@code VERIFY} answers
+ * {@code VERIFIED} (the {@link VerifyResult} of its table, checked in its own process, and the entries it received),
+ * {@code RESET} empties its table, collects the garbage and answers {@code OK}. Both answer {@code SAMPLE} with
  * {@code GC count=… millis=…}, the garbage collection only the JVM itself knows (its CPU and I/O the harness reads
  * from the OS).
  */
@@ -47,10 +48,15 @@ final class WorkerProtocol {
         r.getLong("clientCpuNanos"));
   }
 
-  static LineRecord verified(VerifyResult v) {
+  static LineRecord verified(VerifyResult v, long received) {
     return LineRecord.of("VERIFIED").with("referenced", v.referenced()).with("unreferenced", v.unreferenced())
         .with("undefined", v.undefined()).with("corrupt", v.corrupt())
-        .with("undefinedExamples", v.undefinedExamples());
+        .with("undefinedExamples", v.undefinedExamples()).with("received", received);
+  }
+
+  /** The entries the server received, from its {@code VERIFIED} answer. */
+  static long received(LineRecord r) {
+    return r.getLong("received");
   }
 
   static VerifyResult verified(LineRecord r) {

@@ -3,7 +3,9 @@ package io.securethrift.ingest.server;
 import io.securethrift.core.AuthCounters;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.ingest.thrift.IngestFailure;
 import io.securethrift.ingest.thrift.IngestService;
+import io.securethrift.ingest.workload.VerifyResult;
 import io.securethrift.netty.NettyThriftServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -37,10 +39,12 @@ public final class IngestServer implements AutoCloseable {
   }
 
   private final Running running;
+  private final IngestHandler handler;
   private final WriteAheadLog log;
 
-  private IngestServer(Running running, WriteAheadLog log) {
+  private IngestServer(Running running, IngestHandler handler, WriteAheadLog log) {
     this.running = running;
+    this.handler = handler;
     this.log = log;
   }
 
@@ -58,11 +62,12 @@ public final class IngestServer implements AutoCloseable {
   public static IngestServer start(SecurityConfig config, InetSocketAddress address, Path writeAheadLog,
       ServerModel model) throws TTransportException, IOException {
     WriteAheadLog log = writeAheadLog == null ? null : new WriteAheadLog(writeAheadLog);
-    TProcessor processor = new IngestService.Processor<>(new IngestHandler(log));
+    IngestHandler handler = new IngestHandler(log);
+    TProcessor processor = new IngestService.Processor<>(handler);
     try {
       Running running = model == ServerModel.NONBLOCKING ? nonblocking(config, address, processor)
           : threadPool(config, address, processor);
-      return new IngestServer(running, log);
+      return new IngestServer(running, handler, log);
     } catch (TTransportException | RuntimeException e) {
       if (log != null) {
         log.close();
@@ -164,6 +169,28 @@ public final class IngestServer implements AutoCloseable {
   /** Handshakes accepted and refused so far, by protection and by cause. */
   public AuthCounters counters() {
     return running.counters();
+  }
+
+  /**
+   * Applies the continuous-ingest verify rules to every entry the table holds, in this process (no scan over the
+   * network); see {@link #received()} for the count to compare with what was written.
+   */
+  public VerifyResult verify() {
+    return handler.verify();
+  }
+
+  /** Entries received since the last reset, rewrites of a key included. */
+  public long received() {
+    return handler.received();
+  }
+
+  /** Empties the table and truncates the write-ahead log, as the service's {@code reset} call does. */
+  public void reset() throws IOException {
+    try {
+      handler.reset();
+    } catch (IngestFailure e) {
+      throw new IOException(e.getMessage(), e);
+    }
   }
 
   /** Blocks until the server stops. */
