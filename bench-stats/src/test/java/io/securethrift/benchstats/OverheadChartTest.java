@@ -14,8 +14,8 @@ import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * No browser is installed where this project is built, so the charts are checked by parsing the SVG as XML and
- * reading the drawn geometry back.
+ * The charts' geometry, read back from the SVG parsed as XML: that each mark stands for its value. What a browser
+ * draws from it is {@link OverheadChartBrowserTest}'s part.
  */
 class OverheadChartTest {
   @Test
