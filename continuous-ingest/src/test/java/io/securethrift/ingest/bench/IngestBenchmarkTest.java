@@ -39,7 +39,7 @@ class IngestBenchmarkTest {
         .writeAheadLog(true).output(output).build();
     String report = new IngestBenchmark(settings).run();
 
-    assertTrue(report.contains("stopped: every wall-time interval within +/-1000000000.0 points after 3 rounds"),
+    assertTrue(report.contains("stopped: every CPU/entry interval within +/-1000000000.0 points after 3 rounds"),
         report);
     ResultsFile results = ResultsFile.fromJson(Files.readString(output.resolve("ingest-results.json")));
     assertEquals(modes.size() * 3, results.rows().stream().filter(m -> !m.warmUp()).count(), "three rounds per mode");
