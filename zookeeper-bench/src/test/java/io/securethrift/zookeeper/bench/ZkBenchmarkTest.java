@@ -70,8 +70,8 @@ class ZkBenchmarkTest {
     assertTrue(printed.contains("| quorum-tls | tls13-jsse | 3 |"), printed);
     assertTrue(printed.contains("Published reference") && printed.contains("+1.7 %"), printed);
     String html = Files.readString(output.resolve("zk-results.html"));
-    assertEquals(2, count(html, "class=\"reference\""), "the published mark beside quorum-tls tls13-jsse on the wall and"
-        + " sync charts");
+    assertEquals(2, count(html, "class=\"reference\""), "the published mark beside quorum-tls tls13-jsse on the wall"
+        + " and sync charts");
     assertTrue(count(html, "class=\"error-bar\"") == 9, html);
     assertEquals(targets.size() * 4 + 1, Files.readAllLines(output.resolve("zk-iterations.csv")).size());
 
