@@ -47,7 +47,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
 
   @Option(names = "--znodes", description = "znodes per asynchronous phase; an iteration is 11 times as many"
       + " operations (default: ${DEFAULT-VALUE})")
-  private int znodes = 2_000;
+  private int znodes = 1_000;
 
   @Option(names = "--sync-znodes", description = "znodes of the synchronous phase, which creates, sets, gets and"
       + " deletes each with one request outstanding (default: ${DEFAULT-VALUE})")

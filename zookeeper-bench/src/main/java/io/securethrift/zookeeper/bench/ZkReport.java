@@ -1,5 +1,6 @@
 package io.securethrift.zookeeper.bench;
 
+import io.securethrift.benchstats.Bootstrap;
 import io.securethrift.benchstats.Interval;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.Overhead;
@@ -170,7 +171,8 @@ final class ZkReport {
       case "OUT_OF_TIME":
         List<String> unmet = r.overheads().stream().filter(o -> !o.metric().equals(ZkBenchmark.SYNC)
             && !(o.interval().halfWidth() <= r.precision())).map(o -> o.group() + " " + o.variant() + " "
-            + o.metric() + String.format(Locale.ROOT, " (+/-%.1f)", o.interval().halfWidth()))
+            + o.metric() + (o.interval().bounded() ? String.format(Locale.ROOT, " (+/-%.1f)",
+                o.interval().halfWidth()) : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
             .collect(Collectors.toList());
         return "the time budget was spent" + (unmet.isEmpty() ? "" : String.format(Locale.ROOT,
             ", not within +/-%.1f points: ", r.precision()) + String.join(", ", unmet));
