@@ -23,6 +23,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Watcher.Event.KeeperState;
 import org.apache.zookeeper.ZooDefs.Ids;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * zk-bench's client for one shape and mode, in its own JVM so that engine conscrypt can make Conscrypt the JVM's
@@ -30,7 +31,8 @@ import org.apache.zookeeper.ZooKeeper;
  * properties file, connect string, znodes per asynchronous phase, znodes of the synchronous phase, fresh sessions
  * per iteration. For each {@code RUN} command ({@link ChildJvm}'s line protocol) it runs one {@link Workload}
  * iteration and answers its raw columns ({@link ZkRow}) with this JVM's garbage collection so far; for each
- * {@code SESSIONS} command it opens the fresh sessions and answers their median time; it exits at end of input.
+ * {@code SESSIONS} command it opens the fresh sessions and answers their median time, with over TLS the
+ * {@link HandshakeProbe}'s figures on resumption; it exits at end of input.
  */
 final class BenchClientMain {
   static final String RUN = "RUN";
@@ -62,7 +64,7 @@ final class BenchClientMain {
           case RUN:
             return iteration(workload, syncZnodes);
           case SESSIONS:
-            return LineRecord.of("RESULT").with(ZkRow.SESSION_MS, format(freshSessions(sessions, connect, config)));
+            return sessions(sessions, connect, config);
           default:
             throw new IllegalArgumentException("unknown command " + command.kind());
         }
@@ -90,6 +92,20 @@ final class BenchClientMain {
     r.with(ZkRow.SYNC_MS, format(syncNanos / 1e6));
     long[] gc = ProcessSample.gcTotals();
     return r.with(ZkRow.GC_COUNT, gc[0]).with(ZkRow.GC_MS, gc[1]);
+  }
+
+  /** The fresh sessions' median time and, over TLS, the handshake probe's resumption figures. */
+  private static LineRecord sessions(int count, String connect, SecurityConfig config) throws Exception {
+    LineRecord r = LineRecord.of("RESULT").with(ZkRow.SESSION_MS, format(freshSessions(count, connect, config)));
+    ZKClientConfig zk = ZooKeeperClientSecurity.clientConfig(config);
+    if (count < 2 || !zk.getBoolean(ZKClientConfig.SECURE_CLIENT)) {
+      return r;
+    }
+    // The first server of the connect string: resumption is per server, as a reconnect to the same one would see.
+    String[] hostPort = connect.split(",")[0].split(":");
+    HandshakeProbe.Result h = HandshakeProbe.run(zk, hostPort[0], Integer.parseInt(hostPort[1]), count + 1);
+    return r.with(ZkRow.HANDSHAKE_FIRST_MS, format(h.firstMs())).with(ZkRow.HANDSHAKE_LATER_MS, format(h.laterMs()))
+        .with(ZkRow.HANDSHAKES_RESUMED, format((double) h.resumed() / h.later()));
   }
 
   /**

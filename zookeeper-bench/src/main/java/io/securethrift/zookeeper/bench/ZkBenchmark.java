@@ -198,10 +198,9 @@ final class ZkBenchmark {
     t.clientGc = new long[] {answer.getLong(ZkRow.GC_COUNT), answer.getLong(ZkRow.GC_MS)};
     ProcessSample clientUsed = ProcessSample.of(t.client.process().pid()).withGc(t.clientGc[0], t.clientGc[1])
         .minus(clientBefore);
-    double sessionMs = settings.sessions() == 0 ? Double.NaN
-        : t.client.call(LineRecord.of(BenchClientMain.SESSIONS)).getDouble(ZkRow.SESSION_MS);
+    LineRecord sessions = settings.sessions() == 0 ? null : t.client.call(LineRecord.of(BenchClientMain.SESSIONS));
     Measurement row = ZkRow.of(t.shape.label(), t.mode.label(), round, settings.znodes(), settings.syncZnodes(),
-        answer, clientUsed, serversUsed, sessionMs);
+        answer, clientUsed, serversUsed, sessions);
     step(t.name() + " " + (round == 0 ? "warm-up" : "round " + round) + ": " + ZkRow.describe(row));
     return row;
   }

@@ -84,7 +84,10 @@ final class ZkReport {
           m.put(column, median(own, r -> r.value(column)));
         }
       }
-      m.put("session_ms", median(own, r -> r.value(ZkRow.SESSION_MS)));
+      for (String column : List.of(ZkRow.SESSION_MS, ZkRow.HANDSHAKE_FIRST_MS, ZkRow.HANDSHAKE_LATER_MS,
+          ZkRow.HANDSHAKES_RESUMED)) {
+        m.put(column, median(own, r -> r.value(column)));
+      }
       out.add(m);
     }
     return out;
@@ -129,17 +132,16 @@ final class ZkReport {
     s.append("Throughput (asynchronous phases) and CPU; overheads vs `none` of the same shape, paired by round,"
         + " with 95 % intervals:\n\n");
     s.append("| shape | mode | rounds | wall ms | ops/s | wall overhead | CPU/op overhead | sync overhead"
-        + " | client CPU µs/op | server CPU µs/op | client GC ms | server GC ms | new session ms |\n");
-    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        + " | client CPU µs/op | server CPU µs/op | client GC ms | server GC ms |\n");
+    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Map<String, Object> m : r.summary()) {
       boolean base = ZkBenchmark.BASELINE.equals(m.get("mode"));
-      s.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+      s.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
           m.get("shape"), m.get("mode"), number(m.get("rounds"), "%.0f"), number(m.get("median_wall_ms"), "%.0f"),
           number(m.get("ops_per_s"), "%.0f"), base ? "baseline" : overhead(m, ZkBenchmark.WALL),
           base ? "baseline" : overhead(m, ZkBenchmark.CPU), base ? "baseline" : overhead(m, ZkBenchmark.SYNC),
           number(m.get("client_cpu_us_per_op"), "%.1f"), number(m.get("server_cpu_us_per_op"), "%.1f"),
-          number(m.get("client_gc_ms"), "%.0f"), number(m.get("server_gc_ms"), "%.0f"),
-          number(m.get("session_ms"), "%.1f")));
+          number(m.get("client_gc_ms"), "%.0f"), number(m.get("server_gc_ms"), "%.0f")));
     }
     s.append(String.format(Locale.ROOT, "%nPublished reference (quorum TLS, 3 servers, plaintext clients, fsync on):"
         + " %+.1f %%; like for like with the `%s` rows only.%n%n", PUBLISHED_QUORUM_TLS, PUBLISHED_SHAPE));
@@ -159,6 +161,16 @@ final class ZkReport {
             .append(number(m.get(ZkRow.syncColumn(op, 99)), "%.0f"));
       }
       s.append(" |\n");
+    }
+    s.append("\nSessions (medians over rounds): a new session from client creation to its first reply; over client TLS,"
+        + " handshakes on one ZooKeeper client SSL context (as its reconnects would use it): the first, the later"
+        + " ones, and the share of later ones that resumed the first's session:\n\n");
+    s.append("| shape | mode | new session ms | first handshake ms | later handshake ms | resumed |\n");
+    s.append("|---|---|---|---|---|---|\n");
+    for (Map<String, Object> m : r.summary()) {
+      s.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", m.get("shape"), m.get("mode"),
+          number(m.get(ZkRow.SESSION_MS), "%.1f"), number(m.get(ZkRow.HANDSHAKE_FIRST_MS), "%.1f"),
+          number(m.get(ZkRow.HANDSHAKE_LATER_MS), "%.1f"), number(m.get(ZkRow.HANDSHAKES_RESUMED), "%.2f")));
     }
     return s.toString();
   }

@@ -4,14 +4,16 @@ import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.core.testing.LineRecord;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * The raw row of one zk-bench iteration, its columns named here: the asynchronous phases' wall time and operations
  * (and each phase's time), the synchronous phase's total and p50/p99 latency per operation type, the median time of
- * a fresh session, and each side's CPU (user, system), garbage collection and bytes through read and write system
- * calls, the server side summed over every server of the ensemble.
+ * a fresh session and, over TLS, the {@link HandshakeProbe}'s resumption figures, and each side's CPU (user,
+ * system), garbage collection and bytes through read and write system calls, the server side summed over every
+ * server of the ensemble.
  */
 final class ZkRow {
   static final String WALL_MS = "wall_ms";
@@ -19,6 +21,10 @@ final class ZkRow {
   static final String SYNC_MS = "sync_ms";
   static final String SYNC_OPS = "sync_ops";
   static final String SESSION_MS = "session_ms";
+  static final String HANDSHAKE_FIRST_MS = "handshake_first_ms";
+  static final String HANDSHAKE_LATER_MS = "handshake_later_ms";
+  /** The share (0 to 1) of the probe's later handshakes that resumed the first one's session. */
+  static final String HANDSHAKES_RESUMED = "handshakes_resumed";
   static final String GC_COUNT = "gc_count";
   static final String GC_MS = "gc_ms";
   static final String CLIENT = "client_";
@@ -47,10 +53,10 @@ final class ZkRow {
    * @param answer the client's answer to {@code RUN}: phase and synchronous columns
    * @param client what the client process used during the iteration, its garbage collection included
    * @param servers what the ensemble's processes used together
-   * @param sessionMs the median fresh session's time, NaN when none were opened
+   * @param sessions the client's answer to {@code SESSIONS}, null when none were opened
    */
   static Measurement of(String shape, String mode, int round, int znodes, int syncZnodes, LineRecord answer,
-      ProcessSample client, ProcessSample servers, double sessionMs) {
+      ProcessSample client, ProcessSample servers, LineRecord sessions) {
     Map<String, Number> v = new LinkedHashMap<>();
     double wall = 0;
     for (String phase : Workload.PHASES) {
@@ -60,7 +66,10 @@ final class ZkRow {
     v.put(OPS, (long) OPS_PER_ZNODE * znodes);
     v.put(SYNC_MS, answer.getDouble(SYNC_MS));
     v.put(SYNC_OPS, (long) Workload.SYNC_OPS.size() * syncZnodes);
-    v.put(SESSION_MS, sessionMs);
+    for (String column : List.of(SESSION_MS, HANDSHAKE_FIRST_MS, HANDSHAKE_LATER_MS, HANDSHAKES_RESUMED)) {
+      v.put(column, sessions == null || !sessions.fields().containsKey(column) ? Double.NaN
+          : sessions.getDouble(column));
+    }
     side(v, CLIENT, client);
     side(v, SERVER, servers);
     for (String phase : Workload.PHASES) {

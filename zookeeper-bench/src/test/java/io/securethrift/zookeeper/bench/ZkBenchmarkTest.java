@@ -33,7 +33,7 @@ class ZkBenchmarkTest {
     CommandLine cli = new CommandLine(new ZkBenchCommand());
     StringBuilder out = new StringBuilder();
     int code = run(cli, out, "--shapes", "client-tls,quorum-tls", "--modes", "none,tls13-jsse,tls12-conscrypt",
-        "--znodes", "40", "--sync-znodes", "10", "--sessions", "1", "--rounds", "3", "--output", output.toString());
+        "--znodes", "40", "--sync-znodes", "10", "--sessions", "2", "--rounds", "3", "--output", output.toString());
     assertEquals(0, code, out.toString());
 
     ResultsFile r = ResultsFile.fromJson(Files.readString(output.resolve("zk-results.json")));
@@ -53,6 +53,12 @@ class ZkBenchmarkTest {
       assertTrue(m.value("client_cpu_ms") >= 0 && m.value("server_cpu_ms") >= 0, what);
       assertTrue(m.value("client_gc_ms") >= 0 && m.value("server_gc_ms") >= 0, what);
       assertTrue(m.value("sync_get_p99_us") >= m.value("sync_get_p50_us"), what);
+      // The resumption probe runs where the client speaks TLS: client-tls's TLS modes, not quorum-tls's clients.
+      boolean clientTls = m.group().equals("client-tls") && !m.variant().equals("none");
+      assertEquals(clientTls, m.value(ZkRow.HANDSHAKE_FIRST_MS) > 0, what);
+      assertEquals(clientTls, m.value(ZkRow.HANDSHAKE_LATER_MS) > 0, what);
+      assertTrue(clientTls ? m.value(ZkRow.HANDSHAKES_RESUMED) >= 0 && m.value(ZkRow.HANDSHAKES_RESUMED) <= 1
+          : Double.isNaN(m.value(ZkRow.HANDSHAKES_RESUMED)), what);
     }
     for (String target : targets) {
       double cpu = r.rows().stream().filter(m -> !m.warmUp() && (m.group() + " " + m.variant()).equals(target))
@@ -69,6 +75,7 @@ class ZkBenchmarkTest {
     String printed = out.toString();
     assertTrue(printed.contains("| quorum-tls | tls13-jsse | 3 |"), printed);
     assertTrue(printed.contains("Published reference") && printed.contains("+1.7 %"), printed);
+    assertTrue(printed.contains("| new session ms | first handshake ms | later handshake ms | resumed |"), printed);
     String html = Files.readString(output.resolve("zk-results.html"));
     assertEquals(2, count(html, "class=\"reference\""), "the published mark beside quorum-tls tls13-jsse on the wall"
         + " and sync charts");
