@@ -42,16 +42,6 @@ enum BenchMode {
     return engine;
   }
 
-  /** The mode a label names. */
-  static BenchMode of(String label) {
-    for (BenchMode m : values()) {
-      if (m.label.equals(label)) {
-        return m;
-      }
-    }
-    throw new IllegalArgumentException("no mode " + label);
-  }
-
   /** The configuration of one side: its key store, the shared trust store and the mode's engine and protocol. */
   SecurityConfig config(Path keyStore, Path trustStore, Secret password) {
     if (!tls()) {
