@@ -1,10 +1,13 @@
 package io.securethrift.benchstats;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * Where and when a run happened, for its raw data: the commit, the JDK, the cores, and the one-minute load average
@@ -29,6 +32,25 @@ public record RunInfo(String commit, String jdk, int cores, double loadAverageSt
       return new RunInfo(commit, System.getProperty("java.vendor") + " " + Runtime.version(),
           Runtime.getRuntime().availableProcessors(), loadAverage, RunInfo.loadAverage(), started, elapsed());
     }
+  }
+
+  /**
+   * The commit the securethrift launcher was built from, as its build records it in the class path's
+   * {@code io/securethrift/cli/securethrift-version.properties}; "unknown" without it (a module's tests, a build
+   * without git).
+   */
+  public static String launcherCommit() {
+    Properties p = new Properties();
+    try (InputStream in = RunInfo.class.getClassLoader()
+        .getResourceAsStream("io/securethrift/cli/securethrift-version.properties")) {
+      if (in != null) {
+        p.load(in);
+      }
+    } catch (IOException e) {
+      return "unknown (" + e.getMessage() + ")";
+    }
+    String commit = p.getProperty("commit", "");
+    return commit.isBlank() || commit.startsWith("${") ? "unknown" : commit.trim();
   }
 
   /** The one-minute load average, or -1 where the platform has none. */

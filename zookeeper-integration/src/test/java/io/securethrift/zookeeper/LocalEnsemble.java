@@ -113,6 +113,11 @@ public final class LocalEnsemble implements AutoCloseable {
     }
   }
 
+  /** The process ids of the servers' JVMs in server id order, for a benchmark to sample their CPU time. */
+  public List<Long> pids() {
+    return servers.stream().map(s -> s.jvm.process().pid()).collect(Collectors.toList());
+  }
+
   /** Whether the server's JVM is still running. */
   public boolean isAlive(int id) {
     return server(id).jvm.process().isAlive();

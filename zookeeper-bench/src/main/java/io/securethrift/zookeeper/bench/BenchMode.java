@@ -9,21 +9,25 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The modes zk-bench compares. Both TLS modes run TLS 1.2 with mutual authentication, because client-port TLS on
- * Conscrypt is TLS 1.2 only in ZooKeeper 3.9.5 (see {@code ConscryptDefaultTls}) and the engine must be the only
- * difference between them.
+ * The security levels zk-bench compares: no TLS, and TLS with mutual authentication on an engine and protocol
+ * version. TLS 1.3 runs on JSSE only: client-port TLS on Conscrypt is TLS 1.2 only in ZooKeeper 3.9.5, because
+ * ZooKeeper checks certificates with the JDK's trust manager, which rejects Conscrypt's TLS 1.3 handshakes (see
+ * {@code ConscryptDefaultTls}). The engine is chosen per JVM, the only way into ZooKeeper's Netty client and server.
  */
 enum BenchMode {
-  NONE("none", null),
-  TLS_JSSE("tls-jsse", TlsEngine.JSSE),
-  TLS_CONSCRYPT("tls-conscrypt", TlsEngine.CONSCRYPT);
+  NONE("none", null, null),
+  TLS12_JSSE("tls12-jsse", TlsEngine.JSSE, "TLSv1.2"),
+  TLS13_JSSE("tls13-jsse", TlsEngine.JSSE, "TLSv1.3"),
+  TLS12_CONSCRYPT("tls12-conscrypt", TlsEngine.CONSCRYPT, "TLSv1.2");
 
   private final String label;
   private final TlsEngine engine;
+  private final String protocol;
 
-  BenchMode(String label, TlsEngine engine) {
+  BenchMode(String label, TlsEngine engine, String protocol) {
     this.label = label;
     this.engine = engine;
+    this.protocol = protocol;
   }
 
   String label() {
@@ -34,12 +38,16 @@ enum BenchMode {
     return engine != null;
   }
 
-  /** The configuration of one side: its key store, the shared trust store and the mode's engine. */
+  TlsEngine engine() {
+    return engine;
+  }
+
+  /** The configuration of one side: its key store, the shared trust store and the mode's engine and protocol. */
   SecurityConfig config(Path keyStore, Path trustStore, Secret password) {
     if (!tls()) {
       return SecurityConfig.builder().build();
     }
-    return SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(engine).tlsProtocols(List.of("TLSv1.2"))
+    return SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(engine).tlsProtocols(List.of(protocol))
         .keyStore(keyStore, null, password).trustStore(trustStore, null, password).clientAuth(ClientAuth.NEED)
         .build();
   }

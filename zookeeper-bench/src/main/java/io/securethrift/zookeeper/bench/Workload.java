@@ -1,9 +1,8 @@
 package io.securethrift.zookeeper.bench;
 
-import io.securethrift.core.testing.LineRecord;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -18,11 +17,15 @@ import org.apache.zookeeper.ZooKeeper;
  * One iteration of ZooKeeper's zk-latencies workload on one client: create, set, get and delete N permanent znodes
  * of 100 bytes, the same for ephemeral ones, then watches (set a watch on N znodes, delete them, receive all N
  * notifications). Requests of a phase are issued asynchronously and the phase ends with the last reply, as in
- * zk-latencies' default asynchronous mode.
+ * zk-latencies' default asynchronous mode. Then zk-latencies' synchronous mode: create, set, get and delete M
+ * znodes one request at a time, each request's latency kept, so that p50 and p99 per operation type show what one
+ * waiting caller sees.
  */
 final class Workload {
   static final List<String> PHASES = List.of("create", "set", "get", "delete", "create-eph", "set-eph", "get-eph",
       "delete-eph", "watch");
+  /** The operation types of the synchronous phase, in the order it runs them. */
+  static final List<String> SYNC_OPS = List.of("create", "set", "get", "delete");
   private static final byte[] DATA = new byte[100];
   private static final long PHASE_TIMEOUT_SECONDS = 120;
 
@@ -34,24 +37,6 @@ final class Workload {
     this.zk = zk;
     this.znodes = znodes;
     this.root = root;
-  }
-
-  /** One iteration's phase times as the client JVM answers them: {@code RESULT create=ms set=ms ...}. */
-  static LineRecord toRecord(List<Double> ms) {
-    LineRecord r = LineRecord.of("RESULT");
-    for (int i = 0; i < PHASES.size(); i++) {
-      r.with(PHASES.get(i), String.format(Locale.ROOT, "%.3f", ms.get(i)));
-    }
-    return r;
-  }
-
-  /** Reads {@link #toRecord}'s answer back into phase times in the order of {@link #PHASES}. */
-  static List<Double> fromRecord(LineRecord r) {
-    List<Double> ms = new ArrayList<>();
-    for (String phase : PHASES) {
-      ms.add(r.getDouble(phase));
-    }
-    return ms;
   }
 
   /** Milliseconds of each phase, in the order of {@link #PHASES}. */
@@ -66,6 +51,38 @@ final class Workload {
     timed((p, done) -> zk.create(p, DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, stringCb(done), null));
     ms.add(timedWatches());
     return ms;
+  }
+
+  /**
+   * The synchronous phase on {@code count} znodes: each request's latency in nanoseconds, per operation type in the
+   * order of {@link #SYNC_OPS}.
+   */
+  List<long[]> runSync(int count) throws KeeperException, InterruptedException {
+    List<long[]> latencies = new ArrayList<>();
+    for (int op = 0; op < SYNC_OPS.size(); op++) {
+      long[] nanos = new long[count];
+      for (int i = 0; i < count; i++) {
+        String path = root + "/s" + i;
+        long start = System.nanoTime();
+        switch (op) {
+          case 0 -> zk.create(path, DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+          case 1 -> zk.setData(path, DATA, -1);
+          case 2 -> zk.getData(path, false, null);
+          default -> zk.delete(path, -1);
+        }
+        nanos[i] = System.nanoTime() - start;
+      }
+      latencies.add(nanos);
+    }
+    return latencies;
+  }
+
+  /** The {@code q} quantile (0 to 1) of {@code values} by the nearest-rank method. */
+  static long quantile(long[] values, double q) {
+    long[] sorted = values.clone();
+    Arrays.sort(sorted);
+    int rank = (int) Math.ceil(q * sorted.length);
+    return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
   }
 
   private double timedWatches() throws Exception {

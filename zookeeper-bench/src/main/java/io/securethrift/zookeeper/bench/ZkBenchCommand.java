@@ -1,162 +1,190 @@
 package io.securethrift.zookeeper.bench;
 
-import io.securethrift.core.Secret;
-import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.TlsEngine;
-import io.securethrift.core.testing.ChildJvm;
-import io.securethrift.core.testing.LineRecord;
-import io.securethrift.kdc.ca.KeyStoreFormat;
-import io.securethrift.kdc.ca.TestCertificateAuthority;
-import io.securethrift.zookeeper.LocalEnsemble;
-import io.securethrift.zookeeper.ZooKeeperClientSecurity;
+import io.securethrift.benchstats.Compare;
+import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.core.ConfigException;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
-import java.util.stream.Stream;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * zk-bench: ZooKeeper's zk-latencies workload (create, set, get, delete of permanent and ephemeral znodes, and
- * watches) without security, with TLS on JSSE and with TLS on Conscrypt, in one run.
- *
- * <p>The server model is the same in every mode: one ensemble per mode, each server a {@code NettyServerCnxnFactory}
- * in its own JVM (standalone, or three servers with {@code --quorum}, whose quorum traffic is TLS in the TLS modes),
- * and one Netty client per mode in its own JVM. Iterations run round-robin across modes after one warm-up iteration
- * per mode, so drift of the machine spreads evenly. Certificates come from a throw-away CA; nothing is needed
- * beforehand and everything is deleted afterwards.
+ * watches, asynchronously; then one request at a time) without TLS and with TLS, per shape (where TLS goes, see
+ * {@link Shape}) and mode (engine and protocol, see {@link BenchMode}), with the CPU of every process, paired rounds
+ * and 95 % intervals ({@link ZkBenchmark}). Certificates come from a throw-away CA; nothing is needed beforehand and
+ * everything but the result files is deleted afterwards.
  */
 @Command(name = "zk-bench", mixinStandardHelpOptions = true,
-    description = "ZooKeeper latency (zk-latencies workload) with no security, TLS on JSSE and TLS on Conscrypt.")
+    subcommands = {ZkBenchCommand.CompareCommand.class, ZkBenchCommand.DocsCommand.class},
+    description = {"ZooKeeper's cost of TLS (zk-latencies workload): wall time, synchronous latency and CPU per",
+        "operation of every mode against none, per shape, with 95 % intervals; rounds are added until every wall and",
+        "CPU interval is within --precision points or --max-time is up. 'zk-bench compare A.json B.json' compares",
+        "two runs; 'zk-bench docs RESULTS.json FILE.md' writes a run's tables into a document."})
 public final class ZkBenchCommand implements Callable<Integer> {
-  private static final Secret PASSWORD = Secret.of("zk-bench");
-
   @Spec
   private CommandSpec spec;
 
-  @Option(names = "--znodes", description = "znodes per phase, as zk-latencies (default: ${DEFAULT-VALUE})")
-  private int znodes = 10_000;
+  @Option(names = "--shapes", split = ",", description = "where TLS goes: client-tls (1 server, TLS on the client"
+      + " port, no fsync), quorum-tls (3 servers, TLS between them only, plaintext clients, fsync on: the published"
+      + " shape), both (3 servers, TLS on both, fsync on) (default: ${DEFAULT-VALUE})")
+  private List<String> shapes = List.of(Shape.CLIENT_TLS.label(), Shape.QUORUM_TLS.label());
 
-  @Option(names = "--iterations", description = "measured iterations per mode, after one warm-up"
+  @Option(names = "--modes", split = ",", description = "modes to run where a shape has them: none (always, the"
+      + " baseline), tls12-jsse, tls13-jsse, tls12-conscrypt (default: ${DEFAULT-VALUE})")
+  private List<String> modes = Arrays.stream(BenchMode.values()).map(BenchMode::label).collect(Collectors.toList());
+
+  @Option(names = "--znodes", description = "znodes per asynchronous phase; an iteration is 11 times as many"
+      + " operations (default: ${DEFAULT-VALUE})")
+  private int znodes = 1_000;
+
+  @Option(names = "--sync-znodes", description = "znodes of the synchronous phase, which creates, sets, gets and"
+      + " deletes each with one request outstanding (default: ${DEFAULT-VALUE})")
+  private int syncZnodes = 100;
+
+  @Option(names = "--sessions", description = "fresh sessions opened and timed per iteration, outside the CPU"
+      + " measurement (default: ${DEFAULT-VALUE})")
+  private int sessions = 3;
+
+  @Option(names = "--rounds", description = "a fixed number of rounds instead of adding rounds until --precision"
+      + " (default: ${DEFAULT-VALUE}, adaptive)")
+  private int rounds;
+
+  @Option(names = "--precision", description = "stop once every wall and CPU overhead's 95 % interval is within"
+      + " this many points either side (default: ${DEFAULT-VALUE})")
+  private double precision = 3.0;
+
+  @Option(names = "--max-time", description = "the whole run's budget in seconds, start-up included"
       + " (default: ${DEFAULT-VALUE})")
-  private int iterations = 5;
+  private double maxTime = 270;
 
-  @Option(names = "--quorum", description = "three-server ensembles, quorum TLS in the TLS modes")
-  private boolean quorum;
+  @Option(names = "--min-rounds", description = "rounds before --precision may end the run (default:"
+      + " ${DEFAULT-VALUE})")
+  private int minRounds = 5;
+
+  @Option(names = "--output", description = "directory for zk-results.json/.csv/.html and zk-iterations.csv"
+      + " (default: ${DEFAULT-VALUE})")
+  private Path output = Path.of("zk-results");
 
   @Override
   public Integer call() throws Exception {
+    ZkSettings settings = settings();
     PrintWriter out = spec.commandLine().getOut();
-    Path dir = Files.createTempDirectory("zk-bench-");
-    Map<BenchMode, LocalEnsemble> ensembles = new EnumMap<>(BenchMode.class);
-    Map<BenchMode, ChildJvm> clients = new EnumMap<>(BenchMode.class);
+    ZkReport report = new ZkBenchmark(settings, System.err).run();
+    out.print(ZkReport.markdown(report.results()));
+    out.println("wrote " + settings.output().resolve("zk-results.json") + " (and .csv, .html, zk-iterations.csv)");
+    out.flush();
+    return 0;
+  }
+
+  ZkSettings settings() {
+    if (!(maxTime > 0) || Double.isInfinite(maxTime)) {
+      throw new ConfigException("--max-time", maxTime + " is not a positive number of seconds");
+    }
+    List<Shape> s;
+    List<BenchMode> m;
     try {
-      TestCertificateAuthority ca = TestCertificateAuthority.create();
-      char[] pw = PASSWORD.chars();
-      Path trust = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, pw);
-      Path serverKeys = ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, pw);
-      Path clientKeys = ca.leaf().commonName("bench-client").issue().writeKeyStore(dir, "client",
-          KeyStoreFormat.PKCS12, pw);
-      for (BenchMode mode : BenchMode.values()) {
-        LocalEnsemble zk = LocalEnsemble.builder().size(quorum ? 3 : 1)
-            .security(mode.config(serverKeys, trust, PASSWORD)).clientPort(!mode.tls())
-            .secureClientPort(mode.tls()).quorumTls(quorum && mode.tls()).tickTime(2000)
-            .jvmOptions(List.of("-Xmx512m", "-Dzookeeper.forceSync=no")).start();
-        ensembles.put(mode, zk);
-        SecurityConfig client = mode.config(clientKeys, trust, PASSWORD);
-        // The probe runs in this JVM, which keeps JSSE: same stores, engine jsse.
-        zk.awaitServing(IntStream.rangeClosed(1, quorum ? 3 : 1).boxed().toList(),
-            ZooKeeperClientSecurity.clientConfig(mode.tls() ? client.toBuilder().tlsEngine(TlsEngine.JSSE).build()
-                : client), Duration.ofSeconds(120));
-        Path props = write(client, dir.resolve(mode.label() + "-client.properties"));
-        clients.put(mode, ChildJvm.builder(BenchClientMain.class).name(mode.label() + " client")
-            .jvmOptions(List.of("-Xmx512m"))
-            .args(List.of(props.toString(), zk.connectString(mode.tls()), Integer.toString(znodes)))
-            .log(dir.resolve(mode.label() + "-client.log")).talk().start());
-      }
-      out.printf(Locale.ROOT, "zk-bench: %d znodes of 100 bytes per phase, %d iterations per mode after 1 warm-up,"
-          + " %s, Netty client and server in every mode, TLS 1.2 with client certificates%n%n", znodes, iterations,
-          quorum ? "3-server ensembles (quorum TLS in TLS modes)" : "standalone servers");
-      Map<BenchMode, List<List<Double>>> results = measure(clients);
-      out.println(totals(results).render("Iteration time (all " + Workload.PHASES.size() + " phases):"));
-      out.println(phaseMedians(results));
+      s = shapes.stream().map(Shape::of).collect(Collectors.toList());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("--shapes", e.getMessage());
+    }
+    m = modes.stream().map(label -> Arrays.stream(BenchMode.values()).filter(x -> x.label().equals(label))
+        .findFirst().orElseThrow(() -> new ConfigException("--modes", "'" + label + "' is not a mode; accepted: "
+            + Arrays.stream(BenchMode.values()).map(BenchMode::label).collect(Collectors.joining(", ")))))
+        .collect(Collectors.toList());
+    return new ZkSettings(s, m, znodes, syncZnodes, sessions, rounds, precision,
+        Duration.ofMillis(Math.round(maxTime * 1000)), minRounds, output);
+  }
+
+  static ResultsFile read(Path file, String command) throws IOException {
+    if (!Files.isReadable(file)) {
+      throw new ConfigException(command, file + " cannot be read; give a zk-results.json file");
+    }
+    ResultsFile r;
+    try {
+      r = ResultsFile.fromJson(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException | ClassCastException e) {
+      throw new ConfigException(command, file + " is not a zk-bench result file: " + e.getMessage());
+    }
+    if (!ZkReport.TOOL.equals(r.tool())) {
+      throw new ConfigException(command, file + " was written by " + r.tool() + ", not zk-bench");
+    }
+    return r;
+  }
+
+  /** {@code zk-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
+  @Command(name = "compare", mixinStandardHelpOptions = true,
+      description = {"Compares two zk-results.json files: every shape's and mode's overheads in A and in B with",
+          "their 95 % intervals, and B - A in points with its own interval; REAL marks a difference whose interval",
+          "leaves out zero, the others are within the runs' noise."})
+  static final class CompareCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "A.json", description = "The first run's zk-results.json.")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B.json", description = "The second run's zk-results.json.")
+    Path b;
+
+    @Override
+    public Integer call() throws IOException {
+      PrintWriter out = spec.commandLine().getOut();
+      out.print(Compare.table(read(a, "compare"), read(b, "compare"), a.toString(), b.toString()));
       out.flush();
       return 0;
-    } finally {
-      clients.values().forEach(ChildJvm::close);
-      ensembles.values().forEach(LocalEnsemble::close);
-      deleteFlat(dir);
     }
   }
 
-  private Map<BenchMode, List<List<Double>>> measure(Map<BenchMode, ChildJvm> clients) throws IOException {
-    Map<BenchMode, List<List<Double>>> results = new EnumMap<>(BenchMode.class);
-    clients.keySet().forEach(mode -> results.put(mode, new ArrayList<>()));
-    for (int i = 0; i <= iterations; i++) {
-      for (BenchMode mode : BenchMode.values()) {
-        List<Double> phases = Workload.fromRecord(clients.get(mode).call(LineRecord.of(BenchClientMain.RUN)));
-        if (i > 0) {
-          results.get(mode).add(phases);
-        }
+  /**
+   * {@code zk-bench docs RESULTS.json FILE.md}: replaces the text between {@link #BEGIN} and {@link #END} in the
+   * document with the run's tables, so the figures in the docs are always a run's, never copied by hand.
+   */
+  @Command(name = "docs", mixinStandardHelpOptions = true,
+      description = {"Writes a run's tables (from its zk-results.json) into FILE.md between the lines",
+          "'" + DocsCommand.BEGIN + "' and '" + DocsCommand.END + "'."})
+  static final class DocsCommand implements Callable<Integer> {
+    static final String BEGIN = "<!-- zk-bench results: written by 'zk-bench docs', do not edit by hand -->";
+    static final String END = "<!-- end of zk-bench results -->";
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "RESULTS.json", description = "The run's zk-results.json.")
+    Path results;
+
+    @Parameters(index = "1", paramLabel = "FILE.md", description = "The document to update, e.g. docs/zookeeper.md.")
+    Path document;
+
+    @Override
+    public Integer call() throws IOException {
+      String text = Files.readString(document, StandardCharsets.UTF_8);
+      Files.writeString(document, replace(text, ZkReport.markdown(read(results, "docs")), document.toString()),
+          StandardCharsets.UTF_8);
+      spec.commandLine().getOut().println("updated " + document);
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
+
+    static String replace(String text, String section, String name) {
+      int begin = text.indexOf(BEGIN);
+      int end = text.indexOf(END);
+      if (begin < 0 || end < begin) {
+        throw new ConfigException("docs", name + " has no '" + BEGIN + "' line followed by an '" + END
+            + "' line; add both where the tables belong");
       }
-    }
-    return results;
-  }
-
-  private static LatencyTable totals(Map<BenchMode, List<List<Double>>> results) {
-    LatencyTable table = new LatencyTable();
-    results.forEach((mode, runs) -> table.add(mode.label(),
-        runs.stream().map(r -> r.stream().mapToDouble(Double::doubleValue).sum()).toList()));
-    return table;
-  }
-
-  private static String phaseMedians(Map<BenchMode, List<List<Double>>> results) {
-    StringBuilder out = new StringBuilder("Median ms per phase:\n\n| phase |");
-    results.keySet().forEach(m -> out.append(' ').append(m.label()).append(" |"));
-    out.append("\n|---|").append("---|".repeat(results.size())).append('\n');
-    for (int p = 0; p < Workload.PHASES.size(); p++) {
-      int phase = p;
-      out.append("| ").append(Workload.PHASES.get(p)).append(" |");
-      results.values().forEach(runs -> out.append(String.format(Locale.ROOT, " %.1f |",
-          LatencyTable.median(runs.stream().mapToDouble(r -> r.get(phase)).toArray()))));
-      out.append('\n');
-    }
-    return out.toString();
-  }
-
-  private static Path write(SecurityConfig config, Path file) throws IOException {
-    Properties p = new Properties();
-    p.putAll(config.toProperties());
-    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.ISO_8859_1)) {
-      p.store(w, "zk-bench client");
-    }
-    return file;
-  }
-
-  /** The directory is flat: stores, client properties and client logs (servers clean up their own). */
-  private static void deleteFlat(Path dir) {
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path file : files.toList()) {
-        Files.deleteIfExists(file);
-      }
-      Files.deleteIfExists(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + dir, e);
+      return text.substring(0, begin + BEGIN.length()) + "\n\n" + section + "\n" + text.substring(end);
     }
   }
 }

@@ -1,0 +1,241 @@
+package io.securethrift.zookeeper.bench;
+
+import io.securethrift.benchstats.Bootstrap;
+import io.securethrift.benchstats.Measurement;
+import io.securethrift.benchstats.Overhead;
+import io.securethrift.benchstats.PairedAnalysis;
+import io.securethrift.benchstats.ProcessSample;
+import io.securethrift.benchstats.RunInfo;
+import io.securethrift.benchstats.StoppingRule;
+import io.securethrift.core.Secret;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.ChildJvm;
+import io.securethrift.core.testing.LineRecord;
+import io.securethrift.kdc.Directories;
+import io.securethrift.kdc.ca.KeyStoreFormat;
+import io.securethrift.kdc.ca.TestCertificateAuthority;
+import io.securethrift.zookeeper.LocalEnsemble;
+import io.securethrift.zookeeper.ZooKeeperClientSecurity;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * Runs zk-bench: for every shape and mode one ensemble (each server a child JVM) and one client JVM, one warm-up
+ * iteration per target, then rounds of one iteration per target in the same order every round, so drift of the
+ * machine hits every mode alike. Around each iteration it samples the CPU time of the client and of every server
+ * from the operating system, and their garbage collection; each mode's overhead is its cost divided by its shape's
+ * {@code none} in the same round (wall time per asynchronous operation, latency per synchronous request, client plus
+ * server CPU per operation), and rounds are added until the wall and CPU intervals are as narrow as asked or the time
+ * is up ({@link StoppingRule}).
+ */
+final class ZkBenchmark {
+  static final String WALL = "wall";
+  static final String SYNC = "sync";
+  static final String CPU = "cpu";
+  static final String BASELINE = BenchMode.NONE.label();
+  private static final Secret PASSWORD = Secret.of("zk-bench");
+  /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
+  private static final long SEED = 1_700_000_017L;
+
+  private final ZkSettings settings;
+  private final PrintStream progress;
+  private final long started = System.nanoTime();
+
+  ZkBenchmark(ZkSettings settings, PrintStream progress) {
+    this.settings = settings;
+    this.progress = progress;
+  }
+
+  /** One shape and mode: its ensemble, its client JVM and the client's GC totals at the last answer. */
+  private static final class Target {
+    final Shape shape;
+    final BenchMode mode;
+    final LocalEnsemble ensemble;
+    final ChildJvm client;
+    final Path gcLogs;
+    long[] clientGc = {0, 0};
+
+    Target(Shape shape, BenchMode mode, LocalEnsemble ensemble, ChildJvm client, Path gcLogs) {
+      this.shape = shape;
+      this.mode = mode;
+      this.ensemble = ensemble;
+      this.client = client;
+      this.gcLogs = gcLogs;
+    }
+
+    String name() {
+      return shape.label() + " " + mode.label();
+    }
+  }
+
+  /** Runs everything, writes the result files and returns the report. */
+  ZkReport run() throws IOException {
+    RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
+    Path dir = Files.createTempDirectory("zk-bench-");
+    List<Target> targets = new ArrayList<>();
+    try {
+      TestCertificateAuthority ca = TestCertificateAuthority.create();
+      char[] pw = PASSWORD.chars();
+      Path trust = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, pw);
+      Path serverKeys = ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, pw);
+      Path clientKeys = ca.leaf().commonName("bench-client").issue().writeKeyStore(dir, "client",
+          KeyStoreFormat.PKCS12, pw);
+      // Every ensemble starts before any is waited for: their JVMs start and their elections run side by side.
+      List<Starting> starting = new ArrayList<>();
+      try {
+        for (Shape shape : settings.shapes()) {
+          for (BenchMode mode : settings.modes(shape)) {
+            starting.add(launch(shape, mode, dir, serverKeys, trust));
+          }
+        }
+        for (Starting s : starting) {
+          targets.add(client(s, dir, clientKeys, trust));
+        }
+      } finally {
+        starting.stream().filter(s -> targets.stream().noneMatch(t -> t.ensemble == s.ensemble))
+            .forEach(s -> s.ensemble.close());
+      }
+      ZkReport report = measure(targets, start);
+      report.write(settings.output());
+      return report;
+    } finally {
+      targets.forEach(t -> t.client.close());
+      targets.forEach(t -> t.ensemble.close());
+      Directories.deleteRecursively(dir);
+    }
+  }
+
+  /** An ensemble launched and not yet waited for. */
+  private record Starting(Shape shape, BenchMode mode, LocalEnsemble ensemble, Path gcLogs) {
+    String name() {
+      return shape.label() + "-" + mode.label();
+    }
+
+    boolean clientTls() {
+      return mode.tls() && shape.clientTls();
+    }
+  }
+
+  private static Starting launch(Shape shape, BenchMode mode, Path dir, Path serverKeys, Path trust)
+      throws IOException {
+    Path gcLogs = Files.createDirectories(dir.resolve(shape.label() + "-" + mode.label() + "-gc"));
+    boolean clientTls = mode.tls() && shape.clientTls();
+    LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(mode.config(serverKeys, trust, PASSWORD))
+        .clientPort(!clientTls).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
+        .tickTime(2000).jvmOptions(List.of("-Xmx512m", "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"),
+            GcLog.option(gcLogs))).start();
+    return new Starting(shape, mode, zk, gcLogs);
+  }
+
+  /** Waits for the ensemble to serve and starts its client. */
+  private Target client(Starting s, Path dir, Path clientKeys, Path trust) throws IOException {
+    SecurityConfig client = s.clientTls() ? s.mode().config(clientKeys, trust, PASSWORD)
+        : SecurityConfig.builder().build();
+    // The probe runs in this JVM, which keeps JSSE: same stores, engine jsse.
+    SecurityConfig probe = s.clientTls() && s.mode().engine() != TlsEngine.JSSE
+        ? client.toBuilder().tlsEngine(TlsEngine.JSSE).build() : client;
+    s.ensemble().awaitServing(IntStream.rangeClosed(1, s.shape().servers()).boxed().toList(),
+        ZooKeeperClientSecurity.clientConfig(probe), Duration.ofSeconds(180));
+    Path props = write(client, dir.resolve(s.name() + "-client.properties"));
+    ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client").jvmOptions(List.of("-Xmx512m"))
+        .args(List.of(props.toString(), s.ensemble().connectString(s.clientTls()),
+            Integer.toString(settings.znodes()), Integer.toString(settings.syncZnodes()),
+            Integer.toString(settings.sessions())))
+        .log(dir.resolve(s.name() + "-client.log")).talk().start();
+    step(s.name() + ": " + s.shape().servers() + " server(s) serving, client started");
+    return new Target(s.shape(), s.mode(), s.ensemble(), jvm, s.gcLogs());
+  }
+
+  private ZkReport measure(List<Target> targets, RunInfo.Start start) throws IOException {
+    List<Measurement> rows = new ArrayList<>();
+    for (Target t : targets) {
+      rows.add(iteration(t, 0));
+    }
+    StoppingRule rule = settings.stoppingRule();
+    StoppingRule.Decision decision;
+    List<Overhead> stopping;
+    int round = 0;
+    do {
+      round++;
+      long roundStart = System.nanoTime();
+      for (Target t : targets) {
+        rows.add(iteration(t, round));
+      }
+      Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
+      stopping = new ArrayList<>(PairedAnalysis.overheads(rows, BASELINE, WALL, ZkRow::wallPerOp, SEED));
+      stopping.addAll(PairedAnalysis.overheads(rows, BASELINE, CPU, ZkRow::cpuPerOp, SEED));
+      decision = rule.decide(round, start.elapsed(), roundTime,
+          stopping.stream().map(Overhead::interval).collect(Collectors.toList()));
+      step(roundLine(round, roundTime, stopping));
+    } while (decision == StoppingRule.Decision.CONTINUE);
+    List<Overhead> all = new ArrayList<>(stopping);
+    all.addAll(PairedAnalysis.overheads(rows, BASELINE, SYNC, ZkRow::syncPerOp, SEED));
+    return new ZkReport(settings.describe(), settings.toMap(), shapeLines(), start.finish(), rule, decision, all,
+        rows);
+  }
+
+  private List<String> shapeLines() {
+    return settings.shapes().stream().map(Shape::describe).collect(Collectors.toList());
+  }
+
+  private Measurement iteration(Target t, int round) throws IOException {
+    ProcessSample clientBefore = ProcessSample.of(t.client.process().pid()).withGc(t.clientGc[0], t.clientGc[1]);
+    ProcessSample serversBefore = servers(t);
+    LineRecord answer = t.client.call(LineRecord.of(BenchClientMain.RUN));
+    ProcessSample serversUsed = servers(t).minus(serversBefore);
+    t.clientGc = new long[] {answer.getLong(ZkRow.GC_COUNT), answer.getLong(ZkRow.GC_MS)};
+    ProcessSample clientUsed = ProcessSample.of(t.client.process().pid()).withGc(t.clientGc[0], t.clientGc[1])
+        .minus(clientBefore);
+    LineRecord sessions = settings.sessions() == 0 ? null : t.client.call(LineRecord.of(BenchClientMain.SESSIONS));
+    Measurement row = ZkRow.of(t.shape.label(), t.mode.label(), round, settings.znodes(), settings.syncZnodes(),
+        answer, clientUsed, serversUsed, sessions);
+    step(t.name() + " " + (round == 0 ? "warm-up" : "round " + round) + ": " + ZkRow.describe(row));
+    return row;
+  }
+
+  /** The ensemble's processes together, each with the garbage collection its GC log shows. */
+  private static ProcessSample servers(Target t) {
+    ProcessSample sum = null;
+    for (long pid : t.ensemble.pids()) {
+      long[] gc = GcLog.totals(GcLog.file(t.gcLogs, pid));
+      ProcessSample s = ProcessSample.of(pid).withGc(gc[0], gc[1]);
+      sum = sum == null ? s : sum.plus(s);
+    }
+    return sum;
+  }
+
+  private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
+    Overhead widest = overheads.stream().max((a, b) -> Double.compare(a.interval().halfWidth(),
+        b.interval().halfWidth())).orElse(null);
+    String width = widest == null ? "" : widest.interval().bounded() ? String.format(Locale.ROOT,
+        "; widest interval +/-%.1f points (%s %s %s)", widest.interval().halfWidth(), widest.group(),
+        widest.variant(), widest.metric()) : "; intervals need " + Bootstrap.MIN_ROUNDS + " rounds";
+    return String.format(Locale.ROOT, "round %d done in %.0f s%s", round, roundTime.toMillis() / 1e3, width);
+  }
+
+  private void step(String what) {
+    progress.println(String.format(Locale.ROOT, "[%4.0f s] %s", (System.nanoTime() - started) / 1e9, what));
+    progress.flush();
+  }
+
+  private static Path write(SecurityConfig config, Path file) throws IOException {
+    Properties p = new Properties();
+    p.putAll(config.toProperties());
+    try (Writer w = Files.newBufferedWriter(file, StandardCharsets.ISO_8859_1)) {
+      p.store(w, "zk-bench client");
+    }
+    return file;
+  }
+}
