@@ -13,7 +13,6 @@ import io.securethrift.ingest.server.ServerModel;
 import io.securethrift.ingest.workload.VerifyResult;
 import io.securethrift.kdc.Directories;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
@@ -49,8 +47,6 @@ public final class IngestBenchmark {
    */
   private static final double SHORT = 0.8;
   private static final int MAX_SIZING_ROUNDS = 3;
-  /** Where the launcher's build records the commit (cli's resources); absent when run from a module's tests. */
-  private static final String VERSION_RESOURCE = "io/securethrift/cli/securethrift-version.properties";
 
   private final BenchSettings settings;
   private final IngestBackend backend;
@@ -101,7 +97,7 @@ public final class IngestBenchmark {
 
   /** Runs everything and returns the report; throws if any iteration fails verification. */
   public String run() throws IOException {
-    RunInfo.Start start = RunInfo.start(commit());
+    RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
     Path work = Files.createTempDirectory("securethrift-ingest-");
     try (BenchSecurity security = new BenchSecurity(work)) {
       Map<TargetKey, IngestBackend.Target> targets = new LinkedHashMap<>();
@@ -295,19 +291,5 @@ public final class IngestBenchmark {
         "; widest interval +/-%.1f points (%s %s)", widest.interval().halfWidth(), widest.group(), widest.variant())
         : "; intervals need " + Bootstrap.MIN_ROUNDS + " rounds";
     return String.format(Locale.ROOT, "round %d done in %.0f s%s", round, roundTime.toMillis() / 1e3, width);
-  }
-
-  /** The commit the launcher was built from, or "unknown" (module tests, a build without git). */
-  private static String commit() {
-    Properties p = new Properties();
-    try (InputStream in = IngestBenchmark.class.getClassLoader().getResourceAsStream(VERSION_RESOURCE)) {
-      if (in != null) {
-        p.load(in);
-      }
-    } catch (IOException e) {
-      return "unknown (" + e.getMessage() + ")";
-    }
-    String commit = p.getProperty("commit", "");
-    return commit.isBlank() || commit.startsWith("${") ? "unknown" : commit.trim();
   }
 }
