@@ -30,7 +30,7 @@ public abstract class FrameTransport extends SecuredTransport {
   private static final Logger LOG = LoggerFactory.getLogger(FrameTransport.class);
 
   private final TTransport stream;
-  private final PeerIdentity identity;
+  private PeerIdentity identity;
   private final int maxFrameSize;
   private final FrameReader reader;
   private final TConfiguration configuration;
@@ -79,6 +79,11 @@ public abstract class FrameTransport extends SecuredTransport {
     return identity;
   }
 
+  /** Replaces the identity once the data phase has established more (the SASL privacy after its key exchange). */
+  protected final void peerIdentity(PeerIdentity updated) {
+    this.identity = updated;
+  }
+
   @Override
   public final boolean isOpen() {
     return stream.isOpen();
@@ -105,6 +110,13 @@ public abstract class FrameTransport extends SecuredTransport {
     System.arraycopy(in, inPosition, buf, off, n);
     inPosition += n;
     return n;
+  }
+
+  /** Reads the next frame with data in it unless unread bytes are buffered; blocks until it has arrived. */
+  protected final void fill() throws TTransportException {
+    if (inPosition == inLength) {
+      nextFrame();
+    }
   }
 
   private void nextFrame() throws TTransportException {
