@@ -10,10 +10,10 @@ import java.util.Optional;
  * {@link SecurityConfig.Builder#build()} creates one, after validating every value, so a layer never sees an
  * unchecked QOP list, principal or keytab.
  *
- * <p>Defaults ({@link ConfigProperty} has the keys): mechanism GSSAPI; QOP {@code auth-conf} only; privacy {@code gss}; DIGEST-MD5 minimum
- * strength {@code high}; server primary {@code accumulo}; no server host (the host the client connects to); host
- * names not canonicalized; no Kerberos principal or keytab (the caller's existing login); renewal period 30s; no
- * delegation token or secret look-up; no impersonation rules.
+ * <p>Defaults ({@link ConfigProperty} has the keys): mechanism GSSAPI; QOP {@code auth-conf} only; privacy
+ * {@code gss}; DIGEST-MD5 minimum strength {@code high}; server primary {@code accumulo}; no server host (the host the
+ * client connects to); host names not canonicalized; no Kerberos principal or keytab (the caller's existing login);
+ * renewal period 30s; no delegation token or secret look-up; no impersonation rules.
  */
 public final class SaslSettings {
   private final SaslMechanism mechanism;

@@ -19,7 +19,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * End-to-end Thrift echo calls over one connection per mode: the plain framed baseline and GSSAPI at each QOP, plus
- * auth-conf with AES-GCM privacy ({@code auth-conf-gcm}), on the same blocking server. Score is calls per second; times the payload size it is the payload throughput each way.
+ * auth-conf with AES-GCM privacy ({@code auth-conf-gcm}), on the same blocking server. Score is calls per second;
+ * times the payload size it is the payload throughput each way.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
