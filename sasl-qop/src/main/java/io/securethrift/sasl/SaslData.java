@@ -23,8 +23,11 @@ import org.apache.thrift.transport.TTransportException;
  * that accepts the exchange looks at the first frame, answers a hello through {@link #takeReply()} and switches.
  */
 final class SaslData implements SaslDataCodec {
-  /** Largest plain bytes per AES-GCM record: big enough that the per-record set-up is noise, small enough to stream. */
-  static final int RECORD = 64 * 1024;
+  /**
+   * Largest plain bytes per AES-GCM record: big enough that the per-record set-up is noise, small enough to stream,
+   * and with its tag exactly the 64 KiB a frame reader allocates first, so a record is read without growing a buffer.
+   */
+  static final int RECORD = 64 * 1024 - GcmRecords.TAG;
   private static final byte[] EMPTY = new byte[0];
 
   private final SaslEndpoint sasl;

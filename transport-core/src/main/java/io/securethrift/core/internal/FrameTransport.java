@@ -217,18 +217,24 @@ public abstract class FrameTransport extends SecuredTransport {
   /**
    * Appends following frames to the unread rest of the current one until {@code needed} bytes are buffered. Each
    * frame is itself bounded and grows only as bytes arrive, and {@code needed} is within the frame limit, so the
-   * buffer never outgrows twice what the peer sent. A new array keeps buffers handed out earlier intact.
+   * buffer never outgrows twice what the peer sent. The joined buffer doubles, so a message of many frames (a large
+   * SASL message in 64 KiB tokens or records) is copied a bounded number of times instead of once per frame. Bytes
+   * go only into a new array or past the end of the buffered ones, which keeps buffers handed out earlier intact.
    */
   private void readAhead(int needed) throws TTransportException {
     while (inLength - inPosition < needed) {
       byte[] next = readDecodedFrame();
-      int unread = inLength - inPosition;
-      byte[] joined = new byte[unread + next.length];
-      System.arraycopy(in, inPosition, joined, 0, unread);
-      System.arraycopy(next, 0, joined, unread, next.length);
-      in = joined;
-      inLength = joined.length;
-      inPosition = 0;
+      if (inLength + next.length > in.length) {
+        int unread = inLength - inPosition;
+        int total = unread + next.length;
+        byte[] joined = new byte[(int) Math.max(total, Math.min(needed, 2L * total))];
+        System.arraycopy(in, inPosition, joined, 0, unread);
+        in = joined;
+        inLength = unread;
+        inPosition = 0;
+      }
+      System.arraycopy(next, 0, in, inLength, next.length);
+      inLength += next.length;
     }
   }
 
