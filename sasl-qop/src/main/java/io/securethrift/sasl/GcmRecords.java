@@ -2,6 +2,7 @@ package io.securethrift.sasl;
 
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
+import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.NoSuchPaddingException;
 import javax.crypto.spec.GCMParameterSpec;
@@ -87,7 +88,7 @@ final class GcmRecords {
    */
   byte[] open(byte[] record, int length) throws GeneralSecurityException {
     if (length < TAG) {
-      throw new javax.crypto.AEADBadTagException("record of " + length + " bytes is shorter than its tag");
+      throw new AEADBadTagException("record of " + length + " bytes is shorter than its tag");
     }
     next(length - TAG);
     byte[] plain = new byte[length - TAG];
