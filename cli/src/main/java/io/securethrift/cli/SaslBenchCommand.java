@@ -3,9 +3,13 @@ package io.securethrift.cli;
 import io.securethrift.bench.sasl.SaslBench;
 import picocli.CommandLine.Command;
 
-/** {@code sasl-bench}: Thrift call throughput and connection set-up for none, auth, auth-int and auth-conf. */
+/**
+ * {@code sasl-bench}: Thrift call throughput and connection set-up for none, auth, auth-int, auth-conf and auth-conf
+ * with AES-GCM privacy.
+ */
 @Command(name = "sasl-bench", mixinStandardHelpOptions = true, description = {"Thrift echo throughput (1 KiB to 1 MiB)"
-    + " and connection set-up time for none and SASL auth, auth-int, auth-conf, as ratios to none (JMH).",
+    + " and connection set-up time for none and SASL auth, auth-int, auth-conf, auth-conf-gcm (auth-conf with"
+    + " securethrift.sasl.privacy=aes-gcm), as ratios to none (JMH).",
     "Other arguments go to JMH; the defaults suit a 2-core machine (1 fork, 2 x 1 s warm-up, 3 x 2 s measurement)."})
 final class SaslBenchCommand extends JmhBenchCommand {
   @Override

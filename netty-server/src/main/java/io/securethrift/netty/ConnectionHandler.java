@@ -328,8 +328,18 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     byte[] payload = new byte[length];
     in.readBytes(payload);
     byte[] unwrapped = length == 0 ? EMPTY : codec.unwrap(payload, length);
+    byte[] reply = codec.takeReply();
+    if (reply != null) {
+      // The answer to a privacy key exchange; the client sends no call before it arrives, so nothing is in flight.
+      identity = codec.identity();
+      channel.writeAndFlush(Unpooled.wrappedBuffer(lengthPrefix(reply.length), reply));
+    }
     appendPlain(unwrapped);
     return true;
+  }
+
+  private static byte[] lengthPrefix(int length) {
+    return new byte[] {(byte) (length >>> 24), (byte) (length >>> 16), (byte) (length >>> 8), (byte) length};
   }
 
   private int available() {
@@ -423,13 +433,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       int length = Math.min(data.chunkSize(), framed.length - offset);
       byte[] payload = data.wraps() ? data.wrap(framed, offset, length) : Arrays.copyOfRange(framed, offset,
           offset + length);
-      byte[] frame = new byte[4 + payload.length];
-      frame[0] = (byte) (payload.length >>> 24);
-      frame[1] = (byte) (payload.length >>> 16);
-      frame[2] = (byte) (payload.length >>> 8);
-      frame[3] = (byte) payload.length;
-      System.arraycopy(payload, 0, frame, 4, payload.length);
-      frames.add(frame);
+      frames.add(lengthPrefix(payload.length));
+      frames.add(payload);
     }
     return frames;
   }

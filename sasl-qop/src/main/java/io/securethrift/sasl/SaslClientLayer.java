@@ -7,6 +7,7 @@ import io.securethrift.core.DelegationToken;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
@@ -42,6 +43,7 @@ final class SaslClientLayer implements MessageLayer {
   private final CallbackHandler callbacks;
   private final ProtectionWarnings warnings;
   private final PeerIdentity.Issuer identities;
+  private final ClientPrivacy privacy;
 
   SaslClientLayer(SecurityConfig config, PeerIdentity.Issuer identities) {
     this.identities = identities;
@@ -65,6 +67,7 @@ final class SaslClientLayer implements MessageLayer {
       this.login = null;
     }
     this.warnings = new ProtectionWarnings("client", config, mechanism == SaslMechanism.DIGEST_MD5);
+    this.privacy = new ClientPrivacy(settings.privacy(), limits);
   }
 
   @Override
@@ -91,9 +94,13 @@ final class SaslClientLayer implements MessageLayer {
       Negotiated result = new ClientNegotiation(new Negotiation(stream, limits), endpoint, mechanism,
           settings.qop(), settings.digestMinStrength(), serverName).run(client.hasInitialResponse());
       warnings.negotiated(result.qop(), serverName);
+      PrivacyExchange.Keys keys = privacy.exchange(stream, endpoint, result.qop(), streamIdentity.remoteAddress(),
+          serverName);
+      boolean conf = result.qop() == QualityOfProtection.AUTH_CONF;
       PeerIdentity identity = result.describe(identities.from(streamIdentity)
-          .principal(settings.serverPrimary() + "/" + serverName)).build();
-      return new SaslTransport(stream, endpoint, identity, limits);
+          .principal(settings.serverPrimary() + "/" + serverName))
+          .privacy(!conf ? null : keys != null ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS).build();
+      return new SaslTransport(stream, SaslData.client(endpoint, identity, limits, keys), limits);
     } catch (TTransportException | RuntimeException e) {
       endpoint.dispose();
       throw e;

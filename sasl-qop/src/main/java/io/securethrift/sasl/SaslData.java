@@ -1,9 +1,13 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.PeerText;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.spi.SaslDataCodec;
+import java.security.GeneralSecurityException;
 import java.util.OptionalInt;
 import javax.security.sasl.SaslException;
 import org.apache.thrift.transport.TTransportException;
@@ -13,18 +17,67 @@ import org.apache.thrift.transport.TTransportException;
  * {@code auth-int} and {@code auth-conf}, and cuts outgoing bytes into tokens of at most the negotiated raw send size,
  * which C (Cyrus) and Python peers enforce. {@link SaslTransport} reads and writes frames with it on a stream;
  * non-blocking servers get it through {@link SaslDataCodec} and frame the bytes themselves.
+ *
+ * <p>With AES-GCM privacy ({@code securethrift.sasl.privacy}, docs/sasl-privacy.md) frames are {@link GcmRecords}
+ * of at most {@link #RECORD} plain bytes instead of tokens: a client starts so once its exchange is done; a server
+ * that accepts the exchange looks at the first frame, answers a hello through {@link #takeReply()} and switches.
  */
 final class SaslData implements SaslDataCodec {
-  private final SaslEndpoint sasl;
-  private final PeerIdentity identity;
-  private final boolean wraps;
-  private final int chunkSize;
+  /**
+   * Largest plain bytes per AES-GCM record: big enough that the per-record set-up is noise, small enough to stream,
+   * and with its tag exactly the 64 KiB a frame reader allocates first, so a record is read without growing a buffer.
+   */
+  static final int RECORD = 64 * 1024 - GcmRecords.TAG;
+  private static final byte[] EMPTY = new byte[0];
 
-  SaslData(SaslEndpoint sasl, PeerIdentity identity, Limits limits) {
+  private final SaslEndpoint sasl;
+  private final boolean wraps;
+  private final int tokenSize;
+  private final int recordSize;
+  private PeerIdentity identity;
+  /** A server's privacy while its first frame may still be a hello; null once decided, and on clients. */
+  private SaslPrivacy awaitingHello;
+  /** The identity a server takes on once the exchange is done. */
+  private final PeerIdentity gcmIdentity;
+  private GcmRecords sealer;
+  private GcmRecords opener;
+  private byte[] reply;
+
+  private SaslData(SaslEndpoint sasl, PeerIdentity identity, PeerIdentity gcmIdentity, Limits limits) {
     this.sasl = sasl;
     this.identity = identity;
+    this.gcmIdentity = gcmIdentity;
     this.wraps = identity.qop().orElseThrow().wrapsMessages();
-    this.chunkSize = wraps ? rawSendSize(sasl, limits.maxFrameSize()) : limits.maxFrameSize();
+    this.tokenSize = wraps ? rawSendSize(sasl, limits.maxFrameSize()) : limits.maxFrameSize();
+    this.recordSize = Math.min(RECORD, limits.maxFrameSize() - GcmRecords.TAG);
+  }
+
+  /** A client's data phase: GCM records under {@code keys} from a completed exchange, else the mechanism's wrap. */
+  static SaslData client(SaslEndpoint sasl, PeerIdentity identity, Limits limits, PrivacyExchange.Keys keys) {
+    SaslData data = new SaslData(sasl, identity, identity, limits);
+    if (keys != null) {
+      data.start(keys.keyLength(), keys.clientToServer, keys.serverToClient);
+    }
+    return data;
+  }
+
+  /**
+   * A server's data phase. With {@code privacy} other than {@code gss} at {@code auth-conf}, the first frame decides:
+   * a hello switches to {@code gcmIdentity} and GCM records; anything else is served with the mechanism's wrap under
+   * {@code aes-gcm-preferred} and refused under {@code aes-gcm}.
+   */
+  static SaslData server(SaslEndpoint sasl, PeerIdentity gssIdentity, PeerIdentity gcmIdentity, Limits limits,
+      SaslPrivacy privacy) {
+    boolean exchange = privacy.speaksAesGcm() && gssIdentity.qop().orElseThrow() == QualityOfProtection.AUTH_CONF;
+    SaslData data = new SaslData(sasl, privacy == SaslPrivacy.AES_GCM ? gcmIdentity : gssIdentity, gcmIdentity,
+        limits);
+    data.awaitingHello = exchange ? privacy : null;
+    return data;
+  }
+
+  private void start(int keyLength, byte[] sealing, byte[] opening) {
+    sealer = GcmRecords.sealer(keyLength, sealing, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
+    opener = GcmRecords.opener(keyLength, opening, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
   }
 
   /**
@@ -51,16 +104,39 @@ final class SaslData implements SaslDataCodec {
     return wraps;
   }
 
+  /** Whether this server's next frame may still be a key exchange that changes {@link #identity()}. */
+  boolean awaitingHello() {
+    return awaitingHello != null;
+  }
+
+  /** Whether frames are AES-GCM records now. */
+  boolean sealsRecords() {
+    return sealer != null;
+  }
+
   @Override
   public int chunkSize() {
-    return chunkSize;
+    return sealer != null ? recordSize : tokenSize;
   }
 
   @Override
   public byte[] unwrap(byte[] payload, int length) throws TTransportException {
+    if (opener != null) {
+      return open(payload, length);
+    }
     if (!wraps) {
       return payload;
     }
+    byte[] plain = unwrapToken(payload, length);
+    if (awaitingHello == null) {
+      return plain;
+    }
+    SaslPrivacy privacy = awaitingHello;
+    awaitingHello = null;
+    return firstFrame(plain, privacy);
+  }
+
+  private byte[] unwrapToken(byte[] payload, int length) throws TTransportException {
     try {
       return sasl.unwrap(payload, 0, length);
     } catch (SaslException | RuntimeException e) {
@@ -72,12 +148,77 @@ final class SaslData implements SaslDataCodec {
     }
   }
 
+  /** A server's first frame: a hello to answer, or data a client without the exchange sent. */
+  private byte[] firstFrame(byte[] plain, SaslPrivacy privacy) throws TTransportException {
+    String key = ConfigProperty.SASL_PRIVACY.key();
+    if (!PrivacyExchange.isExchange(plain, plain.length)) {
+      if (privacy == SaslPrivacy.AES_GCM) {
+        throw new TTransportException(TTransportException.CORRUPTED_DATA, "the client from "
+            + identity.remoteAddress() + " sent data without the key exchange this server requires (" + key
+            + "=aes-gcm): it is a stock Thrift SASL peer or runs " + key + "=gss; set " + key + "=aes-gcm-preferred"
+            + " on this server to serve such clients with gss, or aes-gcm on the client");
+      }
+      return plain;
+    }
+    PrivacyExchange.Answer answer = PrivacyExchange.answer(plain, plain.length);
+    if (answer.keys == null && privacy == SaslPrivacy.AES_GCM) {
+      throw new TTransportException(TTransportException.CORRUPTED_DATA, "the client from " + identity.remoteAddress()
+          + " offered no cipher or protocol version this server speaks, and " + key + "=aes-gcm requires one");
+    }
+    reply = wrap(answer.message, 0, answer.message.length);
+    if (answer.keys != null) {
+      start(answer.keys.keyLength(), answer.keys.serverToClient, answer.keys.clientToServer);
+      identity = gcmIdentity;
+    }
+    return EMPTY;
+  }
+
+  private byte[] open(byte[] record, int length) throws TTransportException {
+    if (length > recordSize + GcmRecords.TAG) {
+      throw new TTransportException(TTransportException.CORRUPTED_DATA, "AES-GCM record of " + length + " bytes from "
+          + identity.remoteAddress() + " is larger than the " + (recordSize + GcmRecords.TAG) + " bytes a record"
+          + " may take");
+    }
+    try {
+      return opener.open(record, length);
+    } catch (GeneralSecurityException e) {
+      throw new TTransportException(TTransportException.CORRUPTED_DATA, "AES-GCM record of " + length + " bytes from "
+          + identity.remoteAddress() + " failed authentication (forged, altered, replayed, reordered or cut short)",
+          e);
+    }
+  }
+
+  @Override
+  public byte[] takeReply() {
+    byte[] r = reply;
+    reply = null;
+    return r;
+  }
+
   @Override
   public byte[] wrap(byte[] plain, int offset, int length) throws TTransportException {
+    if (sealer != null) {
+      byte[] record = new byte[length + GcmRecords.TAG];
+      seal(plain, offset, length, record, 0);
+      return record;
+    }
     try {
       return sasl.wrap(plain, offset, length);
     } catch (SaslException e) {
       throw new TTransportException(TTransportException.UNKNOWN, "cannot SASL-wrap an outgoing message: "
+          + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Seals at most {@link #chunkSize()} plain bytes into {@code out} at {@code outOffset} (room for {@code length}
+   * plus {@link GcmRecords#TAG}) and returns the record's length; only once {@link #sealsRecords()}.
+   */
+  int seal(byte[] plain, int offset, int length, byte[] out, int outOffset) throws TTransportException {
+    try {
+      return sealer.seal(plain, offset, length, out, outOffset);
+    } catch (GeneralSecurityException e) {
+      throw new TTransportException(TTransportException.UNKNOWN, "cannot AES-GCM-seal an outgoing message: "
           + e.getMessage(), e);
     }
   }

@@ -9,6 +9,7 @@ import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
@@ -118,8 +119,7 @@ final class SaslServerLayer implements MessageLayer {
       throws TTransportException {
     String client = String.valueOf(streamIdentity.remoteAddress());
     Negotiated result = negotiation(new Negotiation(stream, limits), client).run();
-    PeerIdentity identity = identify(result, streamIdentity, client);
-    return new SaslTransport(stream, result.endpoint(), identity, limits);
+    return new SaslTransport(stream, data(result, streamIdentity, client), limits);
   }
 
   @Override
@@ -136,8 +136,7 @@ final class SaslServerLayer implements MessageLayer {
           throw negotiation.failure(e);
         }
         Negotiated result = negotiation.step(message);
-        return result == null ? null : new SaslData(result.endpoint(), identify(result, streamIdentity, client),
-            limits);
+        return result == null ? null : data(result, streamIdentity, client);
       }
 
       @Override
@@ -156,12 +155,26 @@ final class SaslServerLayer implements MessageLayer {
     return new ServerNegotiation(negotiation, settings.qop(), settings.digestMinStrength(), client, this::create);
   }
 
-  /** The identity of a completed negotiation; releases the mechanism if it cannot be built. */
-  private PeerIdentity identify(Negotiated result, PeerIdentity streamIdentity, String client) {
+  /**
+   * The data phase of a completed negotiation, with the identity before and after a privacy key exchange; releases
+   * the mechanism if it cannot be set up. {@code aes-gcm} refuses a level below {@code auth-conf}, which the client's
+   * list may have forced.
+   */
+  private SaslData data(Negotiated result, PeerIdentity streamIdentity, String client) throws TTransportException {
     warnings.negotiated(result.qop(), client);
     try {
-      return result.describe(identities.from(streamIdentity).principal(principal(result))).build();
-    } catch (RuntimeException e) {
+      boolean conf = result.qop() == QualityOfProtection.AUTH_CONF;
+      if (settings.privacy() == SaslPrivacy.AES_GCM && !conf) {
+        String key = ConfigProperty.SASL_PRIVACY.key();
+        throw new TTransportException(TTransportException.UNKNOWN, "the client from " + client + " negotiated "
+            + result.qop() + ", but " + key + "=aes-gcm requires auth-conf; remove the lower levels from the"
+            + " client's securethrift.sasl.qop, or set " + key + "=aes-gcm-preferred on this server");
+      }
+      PeerIdentity.Builder identity = result.describe(identities.from(streamIdentity).principal(principal(result)));
+      PeerIdentity gss = identity.privacy(conf ? SaslPrivacy.GSS : null).build();
+      PeerIdentity gcm = identity.privacy(SaslPrivacy.AES_GCM).build();
+      return SaslData.server(result.endpoint(), gss, gcm, limits, settings.privacy());
+    } catch (TTransportException | RuntimeException e) {
       result.endpoint().dispose();
       throw e;
     }

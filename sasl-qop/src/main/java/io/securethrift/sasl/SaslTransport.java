@@ -1,7 +1,6 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.Limits;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.internal.FrameTransport;
 import java.util.Arrays;
 import org.apache.thrift.transport.TTransport;
@@ -9,7 +8,8 @@ import org.apache.thrift.transport.TTransportException;
 
 /**
  * The data phase of the Thrift SASL protocol after a successful negotiation, either side: 4-byte big-endian length,
- * payload, where the payload is a SASL-wrapped token under {@code auth-int} and {@code auth-conf}.
+ * payload, where the payload is a SASL-wrapped token under {@code auth-int} and {@code auth-conf}, or an AES-GCM
+ * record once a privacy key exchange is done ({@link SaslData}).
  *
  * <p>Wrapped output is cut into tokens of at most the negotiated raw send size, which C (Cyrus) and Python peers
  * enforce, and each token goes out as soon as it is full, so wrapping overlaps with the peer's unwrapping instead of
@@ -23,22 +23,22 @@ final class SaslTransport extends FrameTransport {
 
   private final SaslData data;
   private final boolean wraps;
-  private final int chunkSize;
   private final byte[] header = new byte[4];
   /** Outgoing bytes not yet sent, after 4 bytes kept free for the frame header. */
   private byte[] out = new byte[INITIAL_BUFFER];
   private int outLength = 4;
+  /** Header and record of one AES-GCM frame, reused so a record costs one write and no allocation. */
+  private byte[] record = new byte[0];
 
-  SaslTransport(TTransport stream, SaslEndpoint sasl, PeerIdentity identity, Limits limits) {
-    super(stream, identity, limits, Framing.STREAM);
-    this.data = new SaslData(sasl, identity, limits);
+  SaslTransport(TTransport stream, SaslData data, Limits limits) {
+    super(stream, data.identity(), limits, Framing.STREAM);
+    this.data = data;
     this.wraps = data.wraps();
-    this.chunkSize = data.chunkSize();
   }
 
-  /** Largest number of plain bytes sent in one frame: the negotiated raw send size when wrapping. */
+  /** Largest number of plain bytes sent in one frame: the negotiated raw send size, or the AES-GCM record size. */
   public int chunkSize() {
-    return chunkSize;
+    return data.chunkSize();
   }
 
   @Override
@@ -50,13 +50,32 @@ final class SaslTransport extends FrameTransport {
     }
   }
 
+  /** A server whose first frame may be a key exchange reads it before the first call takes the identity. */
+  @Override
+  protected void beforeCall() throws TTransportException {
+    if (data.awaitingHello()) {
+      fill();
+    }
+  }
+
   @Override
   protected byte[] decode(byte[] payload, int length) throws TTransportException {
-    return data.unwrap(payload, length);
+    byte[] plain = data.unwrap(payload, length);
+    byte[] reply = data.takeReply();
+    if (reply != null) {
+      // The answer to a key exchange: sent at once, since the client waits for it before its first call.
+      putLength(header, 0, reply.length);
+      stream().write(header, 0, 4);
+      stream().write(reply, 0, reply.length);
+      stream().flush();
+      peerIdentity(data.identity());
+    }
+    return plain;
   }
 
   @Override
   public void write(byte[] buf, int off, int len) throws TTransportException {
+    int chunkSize = data.chunkSize();
     int offset = off;
     int remaining = len;
     while (remaining > 0) {
@@ -100,8 +119,17 @@ final class SaslTransport extends FrameTransport {
     }
   }
 
-  /** Sends {@code length} plain bytes as one frame, wrapped if the QOP says so. */
+  /** Sends {@code length} plain bytes as one frame, wrapped or sealed if the QOP says so. */
   private void sendFrame(byte[] buf, int off, int length) throws TTransportException {
+    if (data.sealsRecords()) {
+      if (record.length < length + GcmRecords.TAG + 4) {
+        record = new byte[data.chunkSize() + GcmRecords.TAG + 4];
+      }
+      int sealed = data.seal(buf, off, length, record, 4);
+      putLength(record, 0, sealed);
+      stream().write(record, 0, sealed + 4);
+      return;
+    }
     byte[] payload = buf;
     int payloadOffset = off;
     int payloadLength = length;

@@ -4,6 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TestIdentities;
@@ -55,7 +56,8 @@ class SaslTransportFuzzTest {
       PeerIdentity identity = TestIdentities.builder(SecurityMode.SASL, new InetSocketAddress("127.0.0.1", 1))
           .principal("fuzzer").sasl("DIGEST-MD5", qop).build();
       TTransport client = new TIOStreamTransport(new ByteArrayInputStream(wire), OutputStream.nullOutputStream());
-      EchoConnection.serveUntilFailure(new SaslTransport(client, pair.server, identity, LIMITS),
+      SaslData data = SaslData.server(pair.server, identity, identity, LIMITS, SaslPrivacy.GSS);
+      EchoConnection.serveUntilFailure(new SaslTransport(client, data, LIMITS),
           TCompactProtocol::new, wire.length);
     }, TException.class);
   }

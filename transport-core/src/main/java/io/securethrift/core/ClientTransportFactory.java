@@ -1,6 +1,7 @@
 package io.securethrift.core;
 
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.spi.ReconnectForFallback;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -39,6 +40,15 @@ public final class ClientTransportFactory implements AutoCloseable {
    * and returns an open transport ready for a Thrift protocol.
    */
   public SecuredTransport open(String host, int port) throws TTransportException {
+    try {
+      return connect(host, port);
+    } catch (ReconnectForFallback e) {
+      // The layer has recorded that this peer needs the fallback; once is enough, so a second one propagates.
+      return connect(host, port);
+    }
+  }
+
+  private SecuredTransport connect(String host, int port) throws TTransportException {
     String peer = host + ":" + port;
     Timeouts timeouts = layers.config().timeouts();
     Socket socket = new Socket();

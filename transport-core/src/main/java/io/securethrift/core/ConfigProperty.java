@@ -95,6 +95,14 @@ public enum ConfigProperty {
           + " RPCs after authentication unprotected unless the mode is sasl-over-tls.",
       (b, v) -> b.qop(QualityOfProtection.parseList(keyOf("SASL_QOP"), v)),
       c -> QualityOfProtection.toSaslProperty(c.sasl().qop())),
+  SASL_PRIVACY("securethrift.sasl.privacy", Type.CHOICE, "gss",
+      Validator.oneOf(SaslPrivacy.values(), SaslPrivacy::token),
+      "How auth-conf encrypts RPCs: gss (the mechanism wraps every frame, as every Thrift SASL peer does), aes-gcm (a"
+          + " key exchange inside the mechanism's encrypted channel, then AES-GCM records; securethrift peers only, a"
+          + " peer that does not answer or does not offer it is refused) or aes-gcm-preferred (aes-gcm when the peer"
+          + " speaks it, else gss; a client reconnects once to fall back). Needs auth-conf in securethrift.sasl.qop;"
+          + " see docs/sasl-privacy.md.",
+      (b, v) -> b.saslPrivacy(SaslPrivacy.parse(keyOf("SASL_PRIVACY"), v)), c -> c.sasl().privacy().token()),
   SASL_DIGEST_MIN_STRENGTH("securethrift.sasl.digest.min.strength", Type.CHOICE, "high",
       Validator.oneOf(CipherStrength.values(), CipherStrength::token),
       "Weakest cipher a DIGEST-MD5 auth-conf connection may use, on either side: high (3des, rc4), medium (adds des,"

@@ -27,6 +27,7 @@ final class IdentityProcessor implements TProcessor {
       return;
     }
     SecuredTransport transport = (SecuredTransport) in.getTransport();
+    transport.beforeCall();
     TProtocol bounded = FrameBoundedProtocol.wrap(in);
     try {
       PeerIdentity.runAs(transport.peerIdentity(), () -> delegate.process(bounded, out));

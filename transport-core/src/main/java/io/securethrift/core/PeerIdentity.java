@@ -21,6 +21,7 @@ public final class PeerIdentity {
   private final String principal;
   private final String mechanism;
   private final QualityOfProtection qop;
+  private final SaslPrivacy privacy;
   private final String saslCipher;
   private final CipherStrength saslStrength;
   private final String tlsProtocol;
@@ -34,6 +35,7 @@ public final class PeerIdentity {
     this.principal = b.principal;
     this.mechanism = b.mechanism;
     this.qop = b.qop;
+    this.privacy = b.privacy;
     this.saslCipher = b.saslCipher;
     this.saslStrength = b.saslStrength;
     this.tlsProtocol = b.tlsProtocol;
@@ -79,6 +81,7 @@ public final class PeerIdentity {
     b.principal = principal;
     b.mechanism = mechanism;
     b.qop = qop;
+    b.privacy = privacy;
     b.saslCipher = saslCipher;
     b.saslStrength = saslStrength;
     b.tlsProtocol = tlsProtocol;
@@ -114,6 +117,14 @@ public final class PeerIdentity {
   /** The negotiated SASL protection level. */
   public Optional<QualityOfProtection> qop() {
     return Optional.ofNullable(qop);
+  }
+
+  /**
+   * How an {@code auth-conf} connection encrypts: {@link SaslPrivacy#GSS} (the mechanism's wrap) or
+   * {@link SaslPrivacy#AES_GCM} (AES-GCM records keyed through it); empty at other levels and without SASL.
+   */
+  public Optional<SaslPrivacy> privacy() {
+    return Optional.ofNullable(privacy);
   }
 
   /**
@@ -157,6 +168,9 @@ public final class PeerIdentity {
     }
     if (mechanism != null) {
       s.append(' ').append(mechanism).append(' ').append(qop);
+      if (privacy != null) {
+        s.append('/').append(privacy);
+      }
     }
     if (saslCipher != null) {
       s.append(" cipher=").append(saslCipher).append(" strength=").append(saslStrength);
@@ -194,6 +208,7 @@ public final class PeerIdentity {
     private String principal;
     private String mechanism;
     private QualityOfProtection qop;
+    private SaslPrivacy privacy;
     private String saslCipher;
     private CipherStrength saslStrength;
     private String tlsProtocol;
@@ -216,6 +231,12 @@ public final class PeerIdentity {
     public Builder sasl(String mechanism, QualityOfProtection qop) {
       this.mechanism = mechanism;
       this.qop = qop;
+      return this;
+    }
+
+    /** How an {@code auth-conf} connection encrypts: {@code gss} or {@code aes-gcm}; default none. */
+    public Builder privacy(SaslPrivacy privacy) {
+      this.privacy = privacy;
       return this;
     }
 

@@ -10,14 +10,15 @@ import java.util.Optional;
  * {@link SecurityConfig.Builder#build()} creates one, after validating every value, so a layer never sees an
  * unchecked QOP list, principal or keytab.
  *
- * <p>Defaults ({@link ConfigProperty} has the keys): mechanism GSSAPI; QOP {@code auth-conf} only; DIGEST-MD5 minimum
- * strength {@code high}; server primary {@code accumulo}; no server host (the host the client connects to); host
- * names not canonicalized; no Kerberos principal or keytab (the caller's existing login); renewal period 30s; no
- * delegation token or secret look-up; no impersonation rules.
+ * <p>Defaults ({@link ConfigProperty} has the keys): mechanism GSSAPI; QOP {@code auth-conf} only; privacy
+ * {@code gss}; DIGEST-MD5 minimum strength {@code high}; server primary {@code accumulo}; no server host (the host the
+ * client connects to); host names not canonicalized; no Kerberos principal or keytab (the caller's existing login);
+ * renewal period 30s; no delegation token or secret look-up; no impersonation rules.
  */
 public final class SaslSettings {
   private final SaslMechanism mechanism;
   private final List<QualityOfProtection> qop;
+  private final SaslPrivacy privacy;
   private final CipherStrength digestMinStrength;
   private final String serverPrimary;
   private final Optional<String> serverHost;
@@ -30,13 +31,15 @@ public final class SaslSettings {
   private final String userImpersonation;
   private final String hostImpersonation;
 
-  SaslSettings(SaslMechanism mechanism, List<QualityOfProtection> qop, CipherStrength digestMinStrength,
+  SaslSettings(SaslMechanism mechanism, List<QualityOfProtection> qop, SaslPrivacy privacy,
+      CipherStrength digestMinStrength,
       String serverPrimary, Optional<String> serverHost, boolean canonicalizeHostName,
       Optional<String> kerberosPrincipal, Optional<Path> kerberosKeytab, Duration renewalPeriod,
       Optional<DelegationToken> delegationToken, Optional<DelegationTokenSecrets> delegationTokenSecrets,
       String userImpersonation, String hostImpersonation) {
     this.mechanism = mechanism;
     this.qop = List.copyOf(qop);
+    this.privacy = privacy;
     this.digestMinStrength = digestMinStrength;
     this.serverPrimary = serverPrimary;
     this.serverHost = serverHost;
@@ -58,6 +61,11 @@ public final class SaslSettings {
   /** Acceptable protection levels, most preferred first; the negotiation never falls outside this list. */
   public List<QualityOfProtection> qop() {
     return qop;
+  }
+
+  /** How {@code auth-conf} encrypts the data phase: the mechanism's wrap, or AES-GCM keyed through it. */
+  public SaslPrivacy privacy() {
+    return privacy;
   }
 
   /** The weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use. */

@@ -3,6 +3,7 @@ package io.securethrift.core;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.transport.TTransport;
+import org.apache.thrift.transport.TTransportException;
 
 /**
  * A connected transport that knows who its peer is. Everything securethrift's factories return is one, whatever the
@@ -24,6 +25,14 @@ public abstract class SecuredTransport extends TTransport {
    */
   public final TProtocol protocol(TProtocolFactory factory) {
     return FrameBoundedProtocol.wrap(factory.getProtocol(this));
+  }
+
+  /**
+   * Called by a server before it takes {@link #peerIdentity()} for the next call: a transport whose data phase may
+   * still add to the identity (a SASL privacy key exchange ahead of the first call) reads that far here.
+   */
+  protected void beforeCall() throws TTransportException {
+    // Nothing to settle by default.
   }
 
   /** Called by a frame-bounded protocol when it starts reading a message; transports that bound messages override. */

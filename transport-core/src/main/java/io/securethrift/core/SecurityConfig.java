@@ -155,6 +155,7 @@ public final class SecurityConfig {
     private Duration tlsReloadInterval;
     private SaslMechanism saslMechanism;
     private List<QualityOfProtection> qop;
+    private SaslPrivacy saslPrivacy;
     private CipherStrength digestMinStrength;
     private String serverPrimary;
     private String serverHost;
@@ -206,6 +207,7 @@ public final class SecurityConfig {
       sslContextFactory = t.sslContextFactory().orElse(null);
       saslMechanism = a.mechanism();
       qop = a.qop();
+      saslPrivacy = a.privacy();
       digestMinStrength = a.digestMinStrength();
       serverPrimary = a.serverPrimary();
       serverHost = a.serverHost().orElse(null);
@@ -408,6 +410,15 @@ public final class SecurityConfig {
     /** Acceptable QOP levels, most preferred first; see {@link #qop(List)}. */
     public Builder qop(QualityOfProtection... qop) {
       return qop(List.of(qop));
+    }
+
+    /**
+     * How {@code auth-conf} encrypts the data phase ({@code securethrift.sasl.privacy}); default
+     * {@link SaslPrivacy#GSS}. Anything else needs {@code auth-conf} among the QOP levels.
+     */
+    public Builder saslPrivacy(SaslPrivacy privacy) {
+      this.saslPrivacy = Objects.requireNonNull(privacy);
+      return this;
     }
 
     /**
@@ -617,7 +628,8 @@ public final class SecurityConfig {
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
           validClientAuth(), hostnameVerification, principalMapping,
           ConfigProperty.TLS_RELOAD_INTERVAL.valid(tlsReloadInterval), Optional.ofNullable(sslContextFactory));
-      SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), digestMinStrength,
+      SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), validPrivacy(),
+          digestMinStrength,
           ConfigProperty.SASL_SERVER_PRIMARY.valid(serverPrimary),
           Optional.ofNullable(ConfigProperty.SASL_SERVER_HOST.valid(serverHost)), canonicalizeHostName,
           Optional.ofNullable(kerberosPrincipal), Optional.ofNullable(validKeytab()),
@@ -632,6 +644,17 @@ public final class SecurityConfig {
           auditFormat, validServerLimits());
       logWeakSuites(tls.cipherSuites());
       return config;
+    }
+
+    /** AES-GCM replaces the wrap of auth-conf; at the other levels there is nothing for it to replace. */
+    private SaslPrivacy validPrivacy() {
+      if (saslPrivacy.speaksAesGcm() && !qop.contains(QualityOfProtection.AUTH_CONF)) {
+        throw new ConfigException(ConfigProperty.SASL_PRIVACY.key(), "'" + saslPrivacy + "' replaces the"
+            + " encryption of auth-conf, but " + ConfigProperty.SASL_QOP.key() + " is "
+            + QualityOfProtection.toSaslProperty(qop) + "; add auth-conf to it or set "
+            + ConfigProperty.SASL_PRIVACY.key() + "=gss");
+      }
+      return saslPrivacy;
     }
 
     private List<String> validCipherSuites() {

@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -200,6 +201,38 @@ class FrameBoundedProtocolTest {
     byte[] got = new byte[binary.remaining()];
     binary.get(got);
     assertEquals("a message split over three tokens", new String(got, StandardCharsets.UTF_8));
+  }
+
+  /**
+   * A large value spread over many frames is joined with a doubling buffer, so the copies stay proportional to its
+   * size (one copy per frame would be quadratic), and a value handed out before stays intact.
+   */
+  @ParameterizedTest
+  @MethodSource("protocols")
+  void onAStreamAValueOverManyFramesIsJoinedInLinearTime(TProtocolFactory factory) throws Exception {
+    byte[] large = new byte[200_000];
+    new java.util.Random(7).nextBytes(large);
+    byte[] message = encode(factory, w -> {
+      w.writeMessageBegin(new TMessage("echo", TMessageType.CALL, 1));
+      w.writeBinary(ByteBuffer.wrap("first".getBytes(StandardCharsets.UTF_8)));
+      w.writeBinary(ByteBuffer.wrap(large));
+    });
+    byte[][] pieces = new byte[(message.length + 999) / 1000][];
+    for (int i = 0; i < pieces.length; i++) {
+      pieces[i] = Arrays.copyOfRange(message, i * 1000, Math.min(message.length, (i + 1) * 1000));
+    }
+    TProtocol p = new StreamTransport(frames(pieces), 1 << 20).protocol(factory);
+    p.readMessageBegin();
+    ByteBuffer first = p.readBinary();
+    long before = AllocationMeter.allocatedBytes();
+    ByteBuffer second = p.readBinary();
+    long allocated = AllocationMeter.allocatedBytes() - before;
+    byte[] got = new byte[second.remaining()];
+    second.get(got);
+    assertArrayEquals(large, got);
+    assertEquals("first", StandardCharsets.UTF_8.decode(first).toString());
+    assertTrue(allocated < 8L * large.length + SMALL, "allocated " + allocated + " bytes joining "
+        + pieces.length + " frames of a " + large.length + "-byte value");
   }
 
   @ParameterizedTest

@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class SaslSetupBenchmark {
-  @Param({"none", "auth", "auth-conf"})
+  @Param({"none", "auth", "auth-conf", "auth-conf-gcm"})
   public String mode;
 
   private SaslKerberos kerberos;

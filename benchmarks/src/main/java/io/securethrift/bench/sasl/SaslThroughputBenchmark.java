@@ -18,14 +18,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * End-to-end Thrift echo calls over one connection per mode: the plain framed baseline and GSSAPI at each QOP, on the
- * same blocking server. Score is calls per second; times the payload size it is the payload throughput each way.
+ * End-to-end Thrift echo calls over one connection per mode: the plain framed baseline and GSSAPI at each QOP, plus
+ * auth-conf with AES-GCM privacy ({@code auth-conf-gcm}), on the same blocking server. Score is calls per second;
+ * times the payload size it is the payload throughput each way.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class SaslThroughputBenchmark {
-  @Param({"none", "auth", "auth-int", "auth-conf"})
+  @Param({"none", "auth", "auth-int", "auth-conf", "auth-conf-gcm"})
   public String mode;
 
   @Param({"1024", "65536", "1048576"})

@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TlsEngine;
@@ -17,6 +18,8 @@ enum BenchMode {
   SASL_AUTH("sasl-auth"),
   SASL_AUTH_INT("sasl-auth-int"),
   SASL_AUTH_CONF("sasl-auth-conf"),
+  /** auth-conf with securethrift.sasl.privacy=aes-gcm: AES-GCM records keyed through the Kerberos layer. */
+  SASL_AUTH_CONF_GCM("sasl-auth-conf-gcm"),
   SASL_OVER_TLS("sasl-over-tls");
 
   private final String token;
@@ -45,6 +48,8 @@ enum BenchMode {
       case SASL_AUTH -> sasl(fixtures, server, QualityOfProtection.AUTH);
       case SASL_AUTH_INT -> sasl(fixtures, server, QualityOfProtection.AUTH_INT);
       case SASL_AUTH_CONF -> sasl(fixtures, server, QualityOfProtection.AUTH_CONF);
+      case SASL_AUTH_CONF_GCM ->
+          sasl(fixtures, server, QualityOfProtection.AUTH_CONF).saslPrivacy(SaslPrivacy.AES_GCM);
       case SASL_OVER_TLS -> fixtures.tls(fixtures.kerberos(BenchSecurity.base(SecurityMode.SASL_OVER_TLS), server)
           .qop(QualityOfProtection.AUTH).tlsEngine(TlsEngine.AUTO), server, false);
     };

@@ -30,7 +30,7 @@ public abstract class FrameTransport extends SecuredTransport {
   private static final Logger LOG = LoggerFactory.getLogger(FrameTransport.class);
 
   private final TTransport stream;
-  private final PeerIdentity identity;
+  private PeerIdentity identity;
   private final int maxFrameSize;
   private final FrameReader reader;
   private final TConfiguration configuration;
@@ -79,6 +79,11 @@ public abstract class FrameTransport extends SecuredTransport {
     return identity;
   }
 
+  /** Replaces the identity once the data phase has established more (the SASL privacy after its key exchange). */
+  protected final void peerIdentity(PeerIdentity updated) {
+    this.identity = updated;
+  }
+
   @Override
   public final boolean isOpen() {
     return stream.isOpen();
@@ -105,6 +110,13 @@ public abstract class FrameTransport extends SecuredTransport {
     System.arraycopy(in, inPosition, buf, off, n);
     inPosition += n;
     return n;
+  }
+
+  /** Reads the next frame with data in it unless unread bytes are buffered; blocks until it has arrived. */
+  protected final void fill() throws TTransportException {
+    if (inPosition == inLength) {
+      nextFrame();
+    }
   }
 
   private void nextFrame() throws TTransportException {
@@ -205,18 +217,24 @@ public abstract class FrameTransport extends SecuredTransport {
   /**
    * Appends following frames to the unread rest of the current one until {@code needed} bytes are buffered. Each
    * frame is itself bounded and grows only as bytes arrive, and {@code needed} is within the frame limit, so the
-   * buffer never outgrows twice what the peer sent. A new array keeps buffers handed out earlier intact.
+   * buffer never outgrows twice what the peer sent. The joined buffer doubles, so a message of many frames (a large
+   * SASL message in 64 KiB tokens or records) is copied a bounded number of times instead of once per frame. Bytes
+   * go only into a new array or past the end of the buffered ones, which keeps buffers handed out earlier intact.
    */
   private void readAhead(int needed) throws TTransportException {
     while (inLength - inPosition < needed) {
       byte[] next = readDecodedFrame();
-      int unread = inLength - inPosition;
-      byte[] joined = new byte[unread + next.length];
-      System.arraycopy(in, inPosition, joined, 0, unread);
-      System.arraycopy(next, 0, joined, unread, next.length);
-      in = joined;
-      inLength = joined.length;
-      inPosition = 0;
+      if (inLength + next.length > in.length) {
+        int unread = inLength - inPosition;
+        int total = unread + next.length;
+        byte[] joined = new byte[(int) Math.max(total, Math.min(needed, 2L * total))];
+        System.arraycopy(in, inPosition, joined, 0, unread);
+        in = joined;
+        inLength = unread;
+        inPosition = 0;
+      }
+      System.arraycopy(next, 0, in, inLength, next.length);
+      inLength += next.length;
     }
   }
 

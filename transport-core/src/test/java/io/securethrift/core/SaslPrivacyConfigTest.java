@@ -1,0 +1,53 @@
+package io.securethrift.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** {@code securethrift.sasl.privacy}: its values, the rule tying it to auth-conf, and how identities show it. */
+class SaslPrivacyConfigTest {
+  private static final String KEY = "securethrift.sasl.privacy";
+
+  @Test
+  void defaultsToGssAndReadsEveryValueBack() {
+    assertEquals(SaslPrivacy.GSS, SecurityConfig.builder().build().sasl().privacy());
+    for (SaslPrivacy privacy : SaslPrivacy.values()) {
+      SecurityConfig config = SecurityConfig.fromProperties(Map.of(KEY, privacy.token()));
+      assertEquals(privacy, config.sasl().privacy());
+      assertEquals(privacy.token(), config.toProperties().get(KEY));
+      assertEquals(privacy, config.toBuilder().build().sasl().privacy());
+    }
+  }
+
+  @Test
+  void aesGcmNeedsAuthConfAmongTheLevels() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> SecurityConfig.fromProperties(Map.of(KEY, "aes-gcm", "securethrift.sasl.qop", "auth-int,auth")));
+    assertEquals(KEY + ": 'aes-gcm' replaces the encryption of auth-conf, but securethrift.sasl.qop is auth-int,auth;"
+        + " add auth-conf to it or set " + KEY + "=gss", e.getMessage());
+    assertEquals(SaslPrivacy.AES_GCM_PREFERRED, SecurityConfig.fromProperties(Map.of(KEY, "aes-gcm-preferred",
+        "securethrift.sasl.qop", "auth-conf,auth-int")).sasl().privacy());
+  }
+
+  @Test
+  void anUnknownValueIsRefusedNamingTheChoices() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> SecurityConfig.fromProperties(Map.of(KEY, "aes")));
+    assertEquals(true, e.getMessage().startsWith(KEY + ": "), e.getMessage());
+    assertEquals(true, e.getMessage().contains("aes-gcm-preferred"), e.getMessage());
+  }
+
+  @Test
+  void identitiesShowThePrivacyAfterTheLevel() {
+    PeerIdentity identity = TestIdentities.builder(SecurityMode.SASL, new InetSocketAddress("127.0.0.1", 1))
+        .principal("alice@EXAMPLE.COM").sasl("GSSAPI", QualityOfProtection.AUTH_CONF).privacy(SaslPrivacy.AES_GCM)
+        .build();
+    assertEquals(Optional.of(SaslPrivacy.AES_GCM), identity.privacy());
+    assertEquals("PeerIdentity[sasl /127.0.0.1:1 principal=alice@EXAMPLE.COM GSSAPI auth-conf/aes-gcm]",
+        identity.toString());
+  }
+}
