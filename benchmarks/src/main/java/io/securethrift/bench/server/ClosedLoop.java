@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.thrift.TException;
 import org.apache.thrift.transport.TTransportException;
@@ -96,8 +97,11 @@ final class ClosedLoop {
       threads.add(t);
     }
     threads.forEach(Thread::start);
+    ProcCost before = costAt(server, start);
+    ProcCost spent = costAt(server, end).minus(before);
     done.await();
     double seconds = window.toNanos() / 1e9;
+    double calls = Math.max(1, latencies.count());
     return new Row(SCENARIO, server.mode.token(), server.kind.token(), connections + " conns x " + sizeText(size),
         new Row.Figures()
             .put("conns_served", open.size())
@@ -105,7 +109,18 @@ final class ClosedLoop {
             .put("calls_per_s", latencies.count() / seconds)
             .put("p50_ms", latencies.percentileMs(50))
             .put("p99_ms", latencies.percentileMs(99))
+            .put("server_cpu_us_per_call", spent.cpuNanos() / 1e3 / calls)
+            .put("server_switches_per_call", spent.contextSwitches() / calls)
             .put("failed_conns", failedCalls.get()).map());
+  }
+
+  /** The server's cost so far, read at {@code nanoTime} (a window's start or end). */
+  private static ProcCost costAt(ServerUnderTest server, long nanoTime) throws InterruptedException {
+    long wait = nanoTime - System.nanoTime();
+    if (wait > 0) {
+      TimeUnit.NANOSECONDS.sleep(wait);
+    }
+    return server.cost();
   }
 
   static String sizeText(int size) {
