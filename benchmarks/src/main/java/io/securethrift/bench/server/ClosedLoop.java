@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.thrift.TException;
 import org.apache.thrift.transport.TTransportException;
 
@@ -69,6 +70,7 @@ final class ClosedLoop {
     ByteBuffer payload = Payloads.random(size);
     Latencies latencies = new Latencies();
     AtomicLong failedCalls = new AtomicLong();
+    LongAdder answered = new LongAdder();
     long start = System.nanoTime() + warmUp.toNanos();
     long end = start + window.toNanos();
     CountDownLatch done = new CountDownLatch(open.size());
@@ -80,6 +82,7 @@ final class ClosedLoop {
         try {
           for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
             client.echo(payload.duplicate());
+            answered.increment();
             long after = System.nanoTime();
             // A call counts in the window it completes in, so that calls longer than a short window still count.
             if (after >= start && after <= end) {
@@ -97,11 +100,15 @@ final class ClosedLoop {
       threads.add(t);
     }
     threads.forEach(Thread::start);
-    ProcCost before = costAt(server, start);
-    ProcCost spent = costAt(server, end).minus(before);
+    // The calls answered between the two readings, whenever those happen: with a thousand calling threads this
+    // thread may get the CPU late.
+    long callsBefore = answeredAt(start, answered);
+    ProcCost before = server.cost();
+    long callsAfter = answeredAt(end, answered);
+    ProcCost spent = server.cost().minus(before);
     done.await();
     double seconds = window.toNanos() / 1e9;
-    double calls = Math.max(1, latencies.count());
+    double calls = Math.max(1, callsAfter - callsBefore);
     return new Row(SCENARIO, server.mode.token(), server.kind.token(), connections + " conns x " + sizeText(size),
         new Row.Figures()
             .put("conns_served", open.size())
@@ -114,13 +121,13 @@ final class ClosedLoop {
             .put("failed_conns", failedCalls.get()).map());
   }
 
-  /** The server's cost so far, read at {@code nanoTime} (a window's start or end). */
-  private static ProcCost costAt(ServerUnderTest server, long nanoTime) throws InterruptedException {
+  /** Waits until {@code nanoTime} (a window's start or end) and returns the calls answered so far. */
+  private static long answeredAt(long nanoTime, LongAdder answered) throws InterruptedException {
     long wait = nanoTime - System.nanoTime();
     if (wait > 0) {
       TimeUnit.NANOSECONDS.sleep(wait);
     }
-    return server.cost();
+    return answered.sum();
   }
 
   static String sizeText(int size) {
