@@ -14,7 +14,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.thrift.TException;
@@ -100,15 +99,15 @@ final class ClosedLoop {
       threads.add(t);
     }
     threads.forEach(Thread::start);
-    // The calls answered between the two readings, whenever those happen: with a thousand calling threads this
-    // thread may get the CPU late.
-    long callsBefore = answeredAt(start, answered);
+    // Read as the calls start and once they have all stopped, over warm-up and window: with a thousand calling
+    // threads (and a thousand server threads) this thread may get the CPU only after the window has ended, so a
+    // reading timed to the window could fall outside it. The server does nothing else meanwhile.
     ProcCost before = server.cost();
-    long callsAfter = answeredAt(end, answered);
-    ProcCost spent = server.cost().minus(before);
+    long callsBefore = answered.sum();
     done.await();
+    ProcCost spent = server.cost().minus(before);
+    double calls = Math.max(1, answered.sum() - callsBefore);
     double seconds = window.toNanos() / 1e9;
-    double calls = Math.max(1, callsAfter - callsBefore);
     return new Row(SCENARIO, server.mode.token(), server.kind.token(), connections + " conns x " + sizeText(size),
         new Row.Figures()
             .put("conns_served", open.size())
@@ -119,15 +118,6 @@ final class ClosedLoop {
             .put("server_cpu_us_per_call", spent.cpuNanos() / 1e3 / calls)
             .put("server_switches_per_call", spent.contextSwitches() / calls)
             .put("failed_conns", failedCalls.get()).map());
-  }
-
-  /** Waits until {@code nanoTime} (a window's start or end) and returns the calls answered so far. */
-  private static long answeredAt(long nanoTime, LongAdder answered) throws InterruptedException {
-    long wait = nanoTime - System.nanoTime();
-    if (wait > 0) {
-      TimeUnit.NANOSECONDS.sleep(wait);
-    }
-    return answered.sum();
   }
 
   static String sizeText(int size) {
