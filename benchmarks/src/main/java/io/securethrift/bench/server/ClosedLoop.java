@@ -98,15 +98,14 @@ final class ClosedLoop {
       t.setDaemon(true);
       threads.add(t);
     }
-    threads.forEach(Thread::start);
-    // Read as the calls start and once they have all stopped, over warm-up and window: with a thousand calling
-    // threads (and a thousand server threads) this thread may get the CPU only after the window has ended, so a
-    // reading timed to the window could fall outside it. The server does nothing else meanwhile.
+    // Read before the calls start and once they have all stopped, over warm-up and window: once a thousand calling
+    // threads run (against a thousand server threads) this thread may get the CPU only after the window has ended,
+    // so a reading timed to the window could fall outside it. The server does nothing else meanwhile.
     ProcCost before = server.cost();
-    long callsBefore = answered.sum();
+    threads.forEach(Thread::start);
     done.await();
     ProcCost spent = server.cost().minus(before);
-    double calls = Math.max(1, answered.sum() - callsBefore);
+    double calls = Math.max(1, answered.sum());
     double seconds = window.toNanos() / 1e9;
     return new Row(SCENARIO, server.mode.token(), server.kind.token(), connections + " conns x " + sizeText(size),
         new Row.Figures()
