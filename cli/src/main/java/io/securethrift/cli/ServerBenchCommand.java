@@ -27,6 +27,10 @@ final class ServerBenchCommand implements Callable<Integer> {
       description = "none, tls, sasl-auth, sasl-auth-conf (default: all).")
   List<String> modes;
 
+  @Option(names = "--servers", split = ",", paramLabel = "SERVER",
+      description = "nonblocking, threadpool-64, threadpool (default: all).")
+  List<String> servers;
+
   @Option(names = "--scenarios", split = ",", paramLabel = "NAME",
       description = "idle, calls, flood, handshakes (default: all).")
   List<String> scenarios;
@@ -78,6 +82,7 @@ final class ServerBenchCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     ServerBenchOptions o = quick ? ServerBenchOptions.quick() : ServerBenchOptions.defaults();
     apply(modes, o::modes);
+    apply(servers, o::servers);
     apply(scenarios, o::scenarios);
     apply(idleLevels, o::idleLevels);
     apply(floodPeers, o::floodPeers);

@@ -36,9 +36,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One connection's life after accept, on its event loop: TLS completion (when the mode has TLS), the SASL negotiation
- * (evaluated on the authentication pool, never here), then data frames. A complete message turns reads off and runs
- * on a worker; its reply is written, then reads resume, so one call per connection is in flight and replies keep
- * their order. Bytes are only ever buffered up to the size a frame header declared, after that size was checked.
+ * (evaluated on the authentication pool, never here), then data frames. A complete message runs on a worker; the
+ * next one is taken once its reply is written, so one call per connection is in flight and replies keep their order.
+ * Reads go on while a call runs, and stop only when a whole next message (or a header over its limit) is waiting:
+ * turning reads off and on for every call cost two changes of the selector's interest set per call, where a
+ * request-reply client never sends its next message before it has the reply. Bytes are only ever buffered up to the
+ * size a frame header declared, after that size was checked, and at most one message waits behind the running call.
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(NettyThriftServer.class);
@@ -76,9 +79,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private int plainLength;
   /** A negotiation step or a call is running off the event loop. */
   private boolean busy;
+  /** Reads were turned off because a whole message waits behind the running step or call. */
+  private boolean readsPaused;
   private boolean authenticated;
   private ScheduledFuture<?> deadline;
   private ScheduledFuture<?> idle;
+  /** When the authenticated connection last received a message or sent a reply, for the idle timeout. */
+  private long lastActivityNanos;
   /** When the connection was accepted, for the audit's handshake time. */
   private long acceptedNanos;
 
@@ -164,20 +171,33 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     touch();
   }
 
-  /** Restarts the idle clock of an authenticated connection. */
+  /**
+   * Restarts the idle clock of an authenticated connection. Only a time is noted: the one timer re-arms itself for
+   * what remains when it fires, rather than being cancelled and scheduled again on every call.
+   */
   private void touch() {
-    if (idle != null) {
-      idle.cancel(false);
+    lastActivityNanos = System.nanoTime();
+    if (idle == null && server.idleTimeout().toNanos() > 0) {
+      scheduleIdleCheck(server.idleTimeout().toNanos());
     }
-    long millis = server.idleTimeout().toMillis();
-    if (millis > 0) {
-      idle = channel.eventLoop().schedule(() -> {
-        if (!busy && channel.isOpen()) {
-          LOG.debug("closing idle connection with {} ({})", peer, ConfigProperty.SERVER_IDLE_TIMEOUT.key());
-          channel.close();
-        }
-      }, millis, TimeUnit.MILLISECONDS);
+  }
+
+  private void scheduleIdleCheck(long delayNanos) {
+    idle = channel.eventLoop().schedule(this::idleCheck, delayNanos, TimeUnit.NANOSECONDS);
+  }
+
+  private void idleCheck() {
+    if (!channel.isOpen()) {
+      return;
     }
+    long remaining = server.idleTimeout().toNanos() - (System.nanoTime() - lastActivityNanos);
+    if (busy || remaining > 0) {
+      // A running call is not idleness; its reply restarts the clock.
+      scheduleIdleCheck(busy ? server.idleTimeout().toNanos() : remaining);
+      return;
+    }
+    LOG.debug("closing idle connection with {} ({})", peer, ConfigProperty.SERVER_IDLE_TIMEOUT.key());
+    channel.close();
   }
 
   @Override
@@ -225,8 +245,32 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     compact();
-    if (!busy && phase != Phase.CLOSED) {
+    if (busy) {
+      pauseIfWaiting();
+    } else if (readsPaused && phase != Phase.CLOSED) {
+      readsPaused = false;
       channel.config().setAutoRead(true);
+    }
+  }
+
+  /**
+   * While a step or call runs, turns reads off once the next message is whole, or once its header declares a length
+   * over the limit (the check that refuses it runs when the message's turn comes): nothing more may be buffered.
+   */
+  private void pauseIfWaiting() {
+    if (readsPaused || phase == Phase.CLOSED) {
+      return;
+    }
+    int header = phase == Phase.NEGOTIATING ? 5 : 4;
+    if (available() < header) {
+      return;
+    }
+    long max = phase == Phase.NEGOTIATING ? server.limits().maxNegotiationMessageSize()
+        : server.limits().maxFrameSize();
+    int declared = in.getInt(in.readerIndex() + header - 4);
+    if (declared < 0 || declared > max || available() - header >= declared) {
+      readsPaused = true;
+      channel.config().setAutoRead(false);
     }
   }
 
@@ -252,7 +296,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     in.skipBytes(5);
     byte[] payload = new byte[length];
     in.readBytes(payload);
-    startBusy();
+    busy = true;
     SaslNegotiator current = negotiator;
     try {
       server.authenticationPool().execute(() -> {
@@ -385,14 +429,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     return true;
   }
 
-  private void startBusy() {
-    busy = true;
-    channel.config().setAutoRead(false);
-  }
-
   /** Runs one call on a worker; the event loop goes on with other connections. */
   private void dispatch(byte[] frame) {
-    startBusy();
+    busy = true;
     PeerIdentity caller = identity;
     SaslDataCodec data = codec;
     // Counted until the reply is written, so a graceful shutdown waits for the reply and not just the call.

@@ -24,8 +24,8 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -69,16 +69,26 @@ public final class NettyThriftServer implements AutoCloseable {
 
   private NettyThriftServer(Builder b) {
     this.factory = ServerTransportFactory.create(b.config);
-    this.workers = new ThreadPoolExecutor(b.workerThreads, b.workerThreads, 0, TimeUnit.MILLISECONDS,
-        new LinkedBlockingQueue<>(), new DefaultThreadFactory("securethrift-worker", true));
+    this.workers = pool(b.workerThreads, b.threadKeepAlive, new LinkedBlockingQueue<>(), "securethrift-worker");
     // Bounded: a connection waits here only while not yet authenticated, and those are capped too.
-    this.authentication = new ThreadPoolExecutor(b.authenticationThreads, b.authenticationThreads, 0,
-        TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(ServerContext.authenticationQueueCapacity(b.config.server())),
-        new DefaultThreadFactory("securethrift-auth", true));
+    this.authentication = pool(b.authenticationThreads, b.threadKeepAlive,
+        new ArrayBlockingQueue<>(ServerContext.authenticationQueueCapacity(b.config.server())), "securethrift-auth");
     this.context = new ServerContext(factory, b.processor, b.protocolFactory, workers, authentication);
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("securethrift-accept", true));
     this.loops = new NioEventLoopGroup(b.eventLoopThreads, new DefaultThreadFactory("securethrift-io", true));
     this.shutdownGrace = b.shutdownGrace;
+  }
+
+  /**
+   * A pool of at most {@code threads} whose threads all end after {@code keepAlive} without work: a burst of calls
+   * starts up to {@code threads} of them, and idle connections must not keep them (and their stacks) afterwards.
+   */
+  private static ThreadPoolExecutor pool(int threads, Duration keepAlive, BlockingQueue<Runnable> queue,
+      String name) {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, keepAlive.toNanos(), TimeUnit.NANOSECONDS,
+        queue, new DefaultThreadFactory(name, true));
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   /** A server for {@code processor} secured by {@code config}; binary protocol unless told otherwise. */
@@ -143,6 +153,11 @@ public final class NettyThriftServer implements AutoCloseable {
     return context.admission().connections();
   }
 
+  /** Worker and authentication threads alive now: none once the pools have been idle for the keep-alive. */
+  int poolThreads() {
+    return ((ThreadPoolExecutor) workers).getPoolSize() + ((ThreadPoolExecutor) authentication).getPoolSize();
+  }
+
   /** Connections still in their handshakes now. */
   public int unauthenticatedConnections() {
     return context.admission().unauthenticated();
@@ -195,6 +210,7 @@ public final class NettyThriftServer implements AutoCloseable {
     private int authenticationThreads = 4;
     private int eventLoopThreads = Math.max(2, Runtime.getRuntime().availableProcessors());
     private Duration shutdownGrace = Duration.ofSeconds(10);
+    private Duration threadKeepAlive = Duration.ofSeconds(60);
 
     private Builder(SecurityConfig config, TProcessor processor) {
       this.config = Objects.requireNonNull(config, "config");
@@ -228,6 +244,18 @@ public final class NettyThriftServer implements AutoCloseable {
     /** How long {@link #close()} lets calls in flight finish. Default 10 seconds. */
     public Builder shutdownGrace(Duration grace) {
       this.shutdownGrace = Objects.requireNonNull(grace);
+      return this;
+    }
+
+    /**
+     * How long a worker or authentication thread waits for work before it ends. Default 60 seconds; a later burst
+     * starts threads again, which costs about as much as a few calls.
+     */
+    public Builder threadKeepAlive(Duration keepAlive) {
+      if (keepAlive.isNegative() || keepAlive.isZero()) {
+        throw new IllegalArgumentException("threadKeepAlive must be positive, got " + keepAlive);
+      }
+      this.threadKeepAlive = keepAlive;
       return this;
     }
 

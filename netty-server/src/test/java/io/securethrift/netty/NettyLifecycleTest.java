@@ -108,6 +108,54 @@ class NettyLifecycleTest {
   }
 
   @Test
+  void idleWorkerThreadsEnd() throws Exception {
+    int calls = 4;
+    // Every call waits until all are running, so each holds its own worker thread.
+    CountDownLatch together = new CountDownLatch(calls);
+    TProcessor echo = new EchoService.Processor<>(new EchoHandler());
+    TProcessor gathered = (in, out) -> {
+      together.countDown();
+      try {
+        together.await(10, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      echo.process(in, out);
+    };
+    ExecutorService callers = Executors.newFixedThreadPool(calls);
+    List<SecuredTransport> transports = new ArrayList<>();
+    try (NettyThriftServer server = NettyThriftServer.builder(PLAIN, gathered).workerThreads(8)
+        .threadKeepAlive(Duration.ofMillis(200)).build().start(new InetSocketAddress("127.0.0.1", 0));
+        ClientTransportFactory clients = ClientTransportFactory.create(PLAIN)) {
+      List<CompletableFuture<ByteBuffer>> replies = new ArrayList<>();
+      for (int i = 0; i < calls; i++) {
+        SecuredTransport transport = clients.open("127.0.0.1", server.port());
+        transports.add(transport);
+        EchoService.Client client = new EchoService.Client(transport.protocol(new TBinaryProtocol.Factory()));
+        replies.add(CompletableFuture.supplyAsync(() -> {
+          try {
+            return client.echo(ByteBuffer.wrap(new byte[] {7}));
+          } catch (org.apache.thrift.TException e) {
+            throw new IllegalStateException(e);
+          }
+        }, callers));
+      }
+      for (CompletableFuture<ByteBuffer> reply : replies) {
+        assertEquals(ByteBuffer.wrap(new byte[] {7}), reply.get(20, TimeUnit.SECONDS));
+      }
+      assertTrue(server.poolThreads() >= calls, "threads while calls ran: " + server.poolThreads());
+      // The connections stay open and idle: they must not hold the threads.
+      Await.until("server.poolThreads() == 0", Duration.ofSeconds(10), () -> server.poolThreads() == 0);
+      assertEquals(calls, server.connections());
+    } finally {
+      callers.shutdownNow();
+      for (SecuredTransport transport : transports) {
+        transport.close();
+      }
+    }
+  }
+
+  @Test
   void connectionsPerAddressAreLimited() throws Exception {
     SecurityConfig config = PLAIN.toBuilder().maxConnectionsPerAddress(3).build();
     List<Socket> sockets = new ArrayList<>();

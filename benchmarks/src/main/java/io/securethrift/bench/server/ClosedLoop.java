@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.thrift.TException;
 import org.apache.thrift.transport.TTransportException;
 
@@ -68,6 +69,7 @@ final class ClosedLoop {
     ByteBuffer payload = Payloads.random(size);
     Latencies latencies = new Latencies();
     AtomicLong failedCalls = new AtomicLong();
+    LongAdder answered = new LongAdder();
     long start = System.nanoTime() + warmUp.toNanos();
     long end = start + window.toNanos();
     CountDownLatch done = new CountDownLatch(open.size());
@@ -79,6 +81,7 @@ final class ClosedLoop {
         try {
           for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
             client.echo(payload.duplicate());
+            answered.increment();
             long after = System.nanoTime();
             // A call counts in the window it completes in, so that calls longer than a short window still count.
             if (after >= start && after <= end) {
@@ -95,8 +98,14 @@ final class ClosedLoop {
       t.setDaemon(true);
       threads.add(t);
     }
+    // Read before the calls start and once they have all stopped, over warm-up and window: once a thousand calling
+    // threads run (against a thousand server threads) this thread may get the CPU only after the window has ended,
+    // so a reading timed to the window could fall outside it. The server does nothing else meanwhile.
+    ProcCost before = server.cost();
     threads.forEach(Thread::start);
     done.await();
+    ProcCost spent = server.cost().minus(before);
+    double calls = Math.max(1, answered.sum());
     double seconds = window.toNanos() / 1e9;
     return new Row(SCENARIO, server.mode.token(), server.kind.token(), connections + " conns x " + sizeText(size),
         new Row.Figures()
@@ -105,6 +114,8 @@ final class ClosedLoop {
             .put("calls_per_s", latencies.count() / seconds)
             .put("p50_ms", latencies.percentileMs(50))
             .put("p99_ms", latencies.percentileMs(99))
+            .put("server_cpu_us_per_call", spent.cpuNanos() / 1e3 / calls)
+            .put("server_switches_per_call", spent.contextSwitches() / calls)
             .put("failed_conns", failedCalls.get()).map());
   }
 

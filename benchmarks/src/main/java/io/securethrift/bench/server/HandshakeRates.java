@@ -22,6 +22,8 @@ import java.util.regex.Pattern;
  * openssl s_time}, so the figures compare servers and not clients. s_time fetches a page after each handshake
  * ({@code -www}): a TLS 1.3 client receives its resumption ticket only when it reads after the handshake. The Java
  * servers answer that request by closing (it is not a Thrift frame), {@code s_server -www} with a short status page.
+ * s_time sets {@code TCP_NODELAY}, so no figure here waits on delayed ACKs; a Java client with {@code TCP_NODELAY}
+ * measured the same gap between the Java servers and {@code s_server} (docs/nonblocking-server.md).
  */
 final class HandshakeRates {
   static final String SCENARIO = "handshakes";

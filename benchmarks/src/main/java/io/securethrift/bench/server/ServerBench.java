@@ -39,7 +39,7 @@ public final class ServerBench {
       List<String> notes = new ArrayList<>();
       for (ServerBenchMode mode : o.modes) {
         try (ClientTransportFactory clients = ClientTransportFactory.create(material.client(mode, o.engine))) {
-          for (ServerKind kind : ServerKind.values()) {
+          for (ServerKind kind : o.servers) {
             step.say(mode + " on " + kind);
             try (ServerUnderTest server = ServerUnderTest.start(material, mode, o.engine, kind, o.serverHeap,
                 work.resolve(mode + "-" + kind + ".log"))) {

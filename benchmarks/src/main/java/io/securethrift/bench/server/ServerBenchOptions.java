@@ -19,6 +19,7 @@ public final class ServerBenchOptions {
       PreAuthFlood.SCENARIO, HandshakeRates.SCENARIO);
 
   List<ServerBenchMode> modes = List.of(ServerBenchMode.values());
+  List<ServerKind> servers = List.of(ServerKind.values());
   Set<String> scenarios = new LinkedHashSet<>(SCENARIOS);
   List<Integer> idleLevels = List.of(1_000, 5_000, 10_000);
   int floodPeers = 1_000;
@@ -64,6 +65,16 @@ public final class ServerBenchOptions {
       parsed.add(ServerBenchMode.parse("--modes", token));
     }
     modes = List.copyOf(parsed);
+    return this;
+  }
+
+  /** Which servers run the per-mode scenarios; a goal whose thread-pool figure is missing is marked missed. */
+  public ServerBenchOptions servers(List<String> tokens) {
+    List<ServerKind> parsed = new ArrayList<>();
+    for (String token : tokens) {
+      parsed.add(ServerKind.parse("--servers", token));
+    }
+    servers = List.copyOf(parsed);
     return this;
   }
 
@@ -167,7 +178,7 @@ public final class ServerBenchOptions {
 
   /** One line naming every size, printed above the table. */
   String describe() {
-    return "modes " + modes + "; idle " + idleLevels + " conns; flood " + floodPeers + " trickling peers + "
+    return "modes " + modes + "; servers " + servers + "; idle " + idleLevels + " conns; flood " + floodPeers + " trickling peers + "
         + floodClients + " clients; calls at " + connections + " and " + fewConnections + " conns, payloads "
         + payloads + " B; warm-up " + warmUp.toMillis() + " ms, window " + window.toMillis() + " ms; handshakes "
         + handshakeSeconds + " s each; tls engine " + engine + "; server -Xmx" + serverHeap;

@@ -32,8 +32,12 @@ enum ServerKind {
   }
 
   static ServerKind parse(String text) {
+    return parse("server", text);
+  }
+
+  static ServerKind parse(String option, String text) {
     return Arrays.stream(values()).filter(k -> k.token.equals(text)).findFirst().orElseThrow(() ->
-        new ConfigException("server", "'" + text + "' is not a server; one of " + Arrays.stream(values())
+        new ConfigException(option, "'" + text + "' is not a server; one of " + Arrays.stream(values())
             .map(ServerKind::token).collect(Collectors.joining(", "))));
   }
 

@@ -49,6 +49,11 @@ final class ServerUnderTest implements AutoCloseable {
     return port;
   }
 
+  /** CPU time and context switches the server JVM has spent so far. */
+  ProcCost cost() {
+    return ProcCost.of(jvm.process().pid());
+  }
+
   ProcStatus status() {
     return ProcStatus.of(jvm.process().pid());
   }
