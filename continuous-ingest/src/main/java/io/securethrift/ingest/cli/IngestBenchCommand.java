@@ -1,10 +1,13 @@
 package io.securethrift.ingest.cli;
 
+import io.securethrift.benchstats.Agreement;
 import io.securethrift.benchstats.Compare;
+import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchSettings;
 import io.securethrift.ingest.bench.IngestBenchmark;
+import io.securethrift.ingest.bench.ResultsTable;
 import io.securethrift.ingest.server.ServerModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +26,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code ingest-bench}: the continuous-ingest overhead benchmark across every security mode. */
-@Command(name = "ingest-bench", mixinStandardHelpOptions = true, subcommands = IngestBenchCommand.CompareCommand.class,
+@Command(name = "ingest-bench", mixinStandardHelpOptions = true,
+    subcommands = {IngestBenchCommand.CompareCommand.class, IngestBenchCommand.DocsCommand.class},
     description = {"Runs Accumulo's continuous-ingest workload over every security mode against the embedded backend",
         "(an in-process KDC and CA, one server and one client JVM per mode) and reports what each mode costs in wall",
         "time and in CPU per entry, each overhead with its 95 % interval. Rounds are added until every interval is",
@@ -164,19 +169,61 @@ public final class IngestBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-      System.out.print(Compare.table(read(a), read(b), a.toString(), b.toString()));
+      System.out.print(Compare.table(read(a, "compare"), read(b, "compare"), a.toString(), b.toString()));
       return 0;
     }
 
-    private static ResultsFile read(Path file) throws IOException {
-      if (!Files.isReadable(file)) {
-        throw new ConfigException("compare", file + " cannot be read; give two ingest-results.json files");
+  }
+
+  /**
+   * {@code ingest-bench docs FILE.md RESULTS.json...}: replaces the document's ingest-bench section with the runs'
+   * agreement table (when there are several: issue #13's test of repeated default runs) and the last run's table.
+   */
+  @Command(name = "docs", mixinStandardHelpOptions = true,
+      description = {"Writes runs' tables (from their ingest-results.json files, oldest first) into FILE.md between",
+          "the lines '<!-- ingest-bench results: ... -->' and '<!-- end of ingest-bench results -->': with several",
+          "runs, whether they agree (CPU per entry within +/-3 points, wall within +/-5), then the last run's table."})
+  static final class DocsCommand implements Callable<Integer> {
+    static final DocsSection SECTION = DocsSection.of("ingest-bench");
+    /** Issue #13's test of repeated default runs: points per metric. */
+    static final Map<String, Double> TOLERANCES = Map.of("cpu", 3.0, "wall", 5.0);
+
+    @Parameters(index = "0", paramLabel = "FILE.md", description = "The document to update, e.g. docs/benchmarks.md.")
+    Path document;
+
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "RESULTS.json",
+        description = "The runs' ingest-results.json files, oldest first.")
+    List<Path> results;
+
+    @Override
+    public Integer call() throws IOException {
+      List<ResultsFile> runs = new ArrayList<>();
+      for (Path file : results) {
+        runs.add(read(file, "docs"));
       }
+      ResultsFile last = runs.get(runs.size() - 1);
+      String section = runs.size() < 2 ? ResultsTable.markdown(last) : "### Agreement of " + runs.size() + " runs\n\n"
+          + new Agreement(runs, results.stream().map(p -> p.getFileName().toString()).collect(Collectors.toList()),
+          TOLERANCES).markdown() + "\n### The last run\n\n" + ResultsTable.markdown(last);
+      String text = Files.readString(document, StandardCharsets.UTF_8);
       try {
-        return ResultsFile.fromJson(Files.readString(file, StandardCharsets.UTF_8));
-      } catch (IllegalArgumentException | ClassCastException e) {
-        throw new ConfigException("compare", file + " is not an ingest-bench result file: " + e.getMessage());
+        Files.writeString(document, SECTION.replace(text, section, document.toString()), StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("docs", e.getMessage());
       }
+      System.out.println("updated " + document);
+      return 0;
+    }
+  }
+
+  private static ResultsFile read(Path file, String command) throws IOException {
+    if (!Files.isReadable(file)) {
+      throw new ConfigException(command, file + " cannot be read; give ingest-results.json files");
+    }
+    try {
+      return ResultsFile.fromJson(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException | ClassCastException e) {
+      throw new ConfigException(command, file + " is not an ingest-bench result file: " + e.getMessage());
     }
   }
 }

@@ -85,6 +85,20 @@ class IngestBenchmarkTest {
           .findFirst().orElseThrow(() -> new AssertionError(compared));
       assertTrue(line.contains(" +0.0 [") && line.endsWith("within noise"), compared);
     }
+
+    // docs writes the runs' agreement and the last run's table between the markers, and nothing else.
+    Path doc = output.resolve("doc.md");
+    Files.writeString(doc, "# title\n\n<!-- ingest-bench results: written by 'ingest-bench docs', do not edit by hand"
+        + " -->\nold\n<!-- end of ingest-bench results -->\n\nafter\n");
+    execute("docs", doc.toString(), json.toString(), copy.toString());
+    String updated = Files.readString(doc);
+    assertTrue(updated.startsWith("# title\n\n<!-- ingest-bench results") && updated.endsWith("-->\n\nafter\n")
+        && !updated.contains("\nold\n"), updated);
+    assertTrue(updated.contains("Every judged row agrees."), updated);
+    for (String mode : modes.subList(1, modes.size())) {
+      assertTrue(updated.contains("| threadpool | " + mode + " | cpu | "), updated);
+      assertTrue(updated.contains("| threadpool | " + mode + " | 3 | "), updated);
+    }
   }
 
   /** Both server models in one run, each mode reported per server model against its own baseline. */

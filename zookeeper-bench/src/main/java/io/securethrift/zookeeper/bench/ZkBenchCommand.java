@@ -1,6 +1,8 @@
 package io.securethrift.zookeeper.bench;
 
+import io.securethrift.benchstats.Agreement;
 import io.securethrift.benchstats.Compare;
+import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.core.ConfigException;
 import java.io.IOException;
@@ -9,8 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
@@ -148,43 +152,54 @@ public final class ZkBenchCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code zk-bench docs RESULTS.json FILE.md}: replaces the text between {@link #BEGIN} and {@link #END} in the
-   * document with the run's tables, so the figures in the docs are always a run's, never copied by hand.
+   * {@code zk-bench docs FILE.md RESULTS.json...}: replaces the document's zk-bench section with the runs' agreement
+   * table (when there are several: the issue's test of repeated default runs) and the last run's tables, so the
+   * figures in the docs are always runs', never copied by hand.
    */
   @Command(name = "docs", mixinStandardHelpOptions = true,
-      description = {"Writes a run's tables (from its zk-results.json) into FILE.md between the lines",
-          "'" + DocsCommand.BEGIN + "' and '" + DocsCommand.END + "'."})
+      description = {"Writes runs' tables (from their zk-results.json files, oldest first) into FILE.md between the",
+          "lines '<!-- zk-bench results: ... -->' and '<!-- end of zk-bench results -->': with several runs,",
+          "whether they agree (CPU per operation within +/-3 points, wall within +/-5), then the last run's tables."})
   static final class DocsCommand implements Callable<Integer> {
-    static final String BEGIN = "<!-- zk-bench results: written by 'zk-bench docs', do not edit by hand -->";
-    static final String END = "<!-- end of zk-bench results -->";
+    static final DocsSection SECTION = DocsSection.of("zk-bench");
+    static final String BEGIN = SECTION.begin();
+    static final String END = SECTION.end();
+    /** The test of repeated default runs: points per metric. */
+    static final Map<String, Double> TOLERANCES = Map.of(ZkBenchmark.CPU, 3.0, ZkBenchmark.WALL, 5.0);
 
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "RESULTS.json", description = "The run's zk-results.json.")
-    Path results;
-
-    @Parameters(index = "1", paramLabel = "FILE.md", description = "The document to update, e.g. docs/zookeeper.md.")
+    @Parameters(index = "0", paramLabel = "FILE.md", description = "The document to update, e.g. docs/zookeeper.md.")
     Path document;
+
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "RESULTS.json",
+        description = "The runs' zk-results.json files, oldest first.")
+    List<Path> results;
 
     @Override
     public Integer call() throws IOException {
+      List<ResultsFile> runs = new ArrayList<>();
+      for (Path file : results) {
+        runs.add(read(file, "docs"));
+      }
+      String section = runs.size() < 2 ? ZkReport.markdown(runs.get(0)) : "### Agreement of " + runs.size()
+          + " runs\n\n" + new Agreement(runs, results.stream().map(p -> p.getFileName().toString())
+          .collect(Collectors.toList()), TOLERANCES).markdown() + "\n### The last run\n\n"
+          + ZkReport.markdown(runs.get(runs.size() - 1));
       String text = Files.readString(document, StandardCharsets.UTF_8);
-      Files.writeString(document, replace(text, ZkReport.markdown(read(results, "docs")), document.toString()),
-          StandardCharsets.UTF_8);
+      Files.writeString(document, replace(text, section, document.toString()), StandardCharsets.UTF_8);
       spec.commandLine().getOut().println("updated " + document);
       spec.commandLine().getOut().flush();
       return 0;
     }
 
     static String replace(String text, String section, String name) {
-      int begin = text.indexOf(BEGIN);
-      int end = text.indexOf(END);
-      if (begin < 0 || end < begin) {
-        throw new ConfigException("docs", name + " has no '" + BEGIN + "' line followed by an '" + END
-            + "' line; add both where the tables belong");
+      try {
+        return SECTION.replace(text, section, name);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("docs", e.getMessage());
       }
-      return text.substring(0, begin + BEGIN.length()) + "\n\n" + section + "\n" + text.substring(end);
     }
   }
 }

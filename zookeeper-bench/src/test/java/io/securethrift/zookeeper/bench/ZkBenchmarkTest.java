@@ -92,8 +92,8 @@ class ZkBenchmarkTest {
     Path doc = output.resolve("doc.md");
     Files.writeString(doc, "# title\n\n" + ZkBenchCommand.DocsCommand.BEGIN + "\nold\n" + ZkBenchCommand.DocsCommand.END
         + "\n\nafter\n");
-    assertEquals(0, run(new CommandLine(new ZkBenchCommand()), new StringBuilder(), "docs", json.toString(),
-        doc.toString()));
+    assertEquals(0, run(new CommandLine(new ZkBenchCommand()), new StringBuilder(), "docs", doc.toString(),
+        json.toString()));
     String updated = Files.readString(doc);
     assertTrue(updated.contains("| client-tls | tls12-conscrypt | 3 |") && !updated.contains("\nold\n")
         && updated.endsWith("\n\nafter\n"), updated);

@@ -1,0 +1,161 @@
+package io.securethrift.benchstats;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Whether several runs of one benchmark give the same answer, the test both benchmarks' issues set for a default run
+ * repeated: for every group, variant and metric, each run's overhead with its interval, the spread of the estimates,
+ * and a verdict. Runs agree on a metric with tolerance T when every estimate lies within T points of the estimates'
+ * midpoint (a spread of at most 2T) and every run's interval covers every other run's estimate; metrics without a
+ * tolerance are shown and not judged. Written as Markdown, for the documents the benchmarks' {@code docs} commands
+ * keep (see {@link DocsSection}).
+ */
+public final class Agreement {
+  private final List<ResultsFile> runs;
+  private final List<String> names;
+  private final Map<String, Double> tolerances;
+
+  /**
+   * @param runs the runs, in the order they were made
+   * @param names a name for each run (its file, say)
+   * @param tolerances points allowed per metric name (for example {@code cpu} 3, {@code wall} 5)
+   */
+  public Agreement(List<ResultsFile> runs, List<String> names, Map<String, Double> tolerances) {
+    if (runs.isEmpty() || runs.size() != names.size()) {
+      throw new IllegalArgumentException("give at least one run and a name for each (" + runs.size() + " runs, "
+          + names.size() + " names)");
+    }
+    this.runs = List.copyOf(runs);
+    this.names = List.copyOf(names);
+    this.tolerances = Map.copyOf(tolerances);
+  }
+
+  /** One row of the table: a group, variant and metric across the runs. */
+  public record Row(String group, String variant, String metric, List<Interval> intervals, double spread,
+      Verdict verdict) {}
+
+  /** What a row says about the runs. */
+  public enum Verdict {
+    AGREE("agree"), TOO_FAR_APART("estimates too far apart"), NOT_COVERED("an interval misses another run's estimate"),
+    NO_INTERVAL("a run has no interval"), MISSING("not in every run"), NOT_JUDGED("not judged");
+
+    private final String text;
+
+    Verdict(String text) {
+      this.text = text;
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  /** Every group, variant and metric of the first run, in its order, followed by those only later runs have. */
+  public List<Row> rows() {
+    Map<String, List<Interval>> byKey = new LinkedHashMap<>();
+    Map<String, Overhead> first = new LinkedHashMap<>();
+    for (int i = 0; i < runs.size(); i++) {
+      for (Overhead o : runs.get(i).overheads()) {
+        String key = o.group() + "\u0000" + o.variant() + "\u0000" + o.metric();
+        first.putIfAbsent(key, o);
+        List<Interval> list = byKey.computeIfAbsent(key, k -> new ArrayList<>());
+        while (list.size() < i) {
+          list.add(null);
+        }
+        list.add(o.interval());
+      }
+    }
+    List<Row> rows = new ArrayList<>();
+    byKey.forEach((key, intervals) -> {
+      while (intervals.size() < runs.size()) {
+        intervals.add(null);
+      }
+      Overhead o = first.get(key);
+      rows.add(row(o.group(), o.variant(), o.metric(), intervals));
+    });
+    return rows;
+  }
+
+  private Row row(String group, String variant, String metric, List<Interval> intervals) {
+    if (intervals.contains(null)) {
+      return new Row(group, variant, metric, intervals, Double.NaN, Verdict.MISSING);
+    }
+    double max = intervals.stream().mapToDouble(Interval::estimate).max().orElseThrow();
+    double min = intervals.stream().mapToDouble(Interval::estimate).min().orElseThrow();
+    double spread = max - min;
+    Double tolerance = tolerances.get(metric);
+    if (tolerance == null) {
+      return new Row(group, variant, metric, intervals, spread, Verdict.NOT_JUDGED);
+    }
+    if (intervals.stream().anyMatch(i -> !i.bounded())) {
+      return new Row(group, variant, metric, intervals, spread, Verdict.NO_INTERVAL);
+    }
+    if (spread > 2 * tolerance) {
+      return new Row(group, variant, metric, intervals, spread, Verdict.TOO_FAR_APART);
+    }
+    for (Interval a : intervals) {
+      for (Interval b : intervals) {
+        if (b.estimate() < a.low() || b.estimate() > a.high()) {
+          return new Row(group, variant, metric, intervals, spread, Verdict.NOT_COVERED);
+        }
+      }
+    }
+    return new Row(group, variant, metric, intervals, spread, Verdict.AGREE);
+  }
+
+  /** Whether every judged row agrees. */
+  public boolean agree() {
+    return rows().stream().allMatch(r -> r.verdict() == Verdict.AGREE || r.verdict() == Verdict.NOT_JUDGED);
+  }
+
+  /** The runs, one line each, then the table and a closing line naming the rows that do not agree. */
+  public String markdown() {
+    StringBuilder s = new StringBuilder();
+    for (int i = 0; i < runs.size(); i++) {
+      s.append(String.format(Locale.ROOT, "- Run %d (`%s`): %s%n", i + 1, names.get(i), describe(runs.get(i))));
+    }
+    s.append('\n');
+    ResultsFile first = runs.get(0);
+    s.append("| ").append(first.groupLabel()).append(" | ").append(first.variantLabel()).append(" | metric");
+    for (int i = 0; i < runs.size(); i++) {
+      s.append(" | run ").append(i + 1);
+    }
+    s.append(" | spread (points) | verdict |\n|---|---|---");
+    s.append("|---".repeat(runs.size())).append("|---|---|\n");
+    List<Row> rows = rows();
+    for (Row r : rows) {
+      s.append("| ").append(r.group()).append(" | ").append(r.variant()).append(" | ").append(r.metric());
+      for (Interval i : r.intervals()) {
+        s.append(" | ").append(i == null ? "—" : i.format());
+      }
+      s.append(" | ").append(Double.isNaN(r.spread()) ? "—" : String.format(Locale.ROOT, "%.1f", r.spread()));
+      s.append(" | ").append(r.verdict()).append(" |\n");
+    }
+    s.append('\n').append(tolerances.entrySet().stream().sorted(Map.Entry.comparingByKey())
+        .map(e -> String.format(Locale.ROOT, "%s ±%.0f points", e.getKey(), e.getValue()))
+        .collect(Collectors.joining(", ", "Tolerances: ", ".")));
+    List<Row> off = rows.stream()
+        .filter(r -> r.verdict() != Verdict.AGREE && r.verdict() != Verdict.NOT_JUDGED).collect(Collectors.toList());
+    s.append(off.isEmpty() ? " Every judged row agrees.\n" : " Not agreeing: " + off.stream()
+        .map(r -> r.group() + " " + r.variant() + " " + r.metric() + " (" + r.verdict() + ")")
+        .collect(Collectors.joining(", ")) + ".\n");
+    return s.toString();
+  }
+
+  private static String describe(ResultsFile r) {
+    Map<String, Object> info = r.info();
+    return String.format(Locale.ROOT, "commit %s, started %s, load average %s → %s, %s s, stopped %s",
+        info.get("commit"), info.get("started"), number(info.get("loadAverageStart")),
+        number(info.get("loadAverageEnd")), number(info.get("wallSeconds")), r.stopped());
+  }
+
+  private static String number(Object value) {
+    return value instanceof Number n ? String.format(Locale.ROOT, "%.1f", n.doubleValue()) : String.valueOf(value);
+  }
+}
