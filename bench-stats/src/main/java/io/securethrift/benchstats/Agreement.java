@@ -1,5 +1,6 @@
 package io.securethrift.benchstats;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +34,15 @@ public final class Agreement {
     this.runs = List.copyOf(runs);
     this.names = List.copyOf(names);
     this.tolerances = Map.copyOf(tolerances);
+  }
+
+  /**
+   * Names for result files in a table: each file with its folder ({@code run-1/ingest-results.json}), since every
+   * run of a tool writes a file of the same name.
+   */
+  public static List<String> names(List<Path> files) {
+    return files.stream().map(f -> f.getParent() == null ? f.toString()
+        : f.getParent().getFileName() + "/" + f.getFileName()).collect(Collectors.toList());
   }
 
   /** One row of the table: a group, variant and metric across the runs. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -58,6 +59,8 @@ class AgreementTest {
     assertEquals(Agreement.Verdict.NOT_JUDGED, a.rows().get(0).verdict());
     assertTrue(a.agree());
     assertThrows(IllegalArgumentException.class, () -> new Agreement(List.of(), List.of(), TOLERANCES));
+    assertEquals(List.of("run-1/results.json", "results.json"),
+        Agreement.names(List.of(Path.of("/tmp/run-1/results.json"), Path.of("results.json"))));
   }
 
   @Test

@@ -203,8 +203,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
       }
       ResultsFile last = runs.get(runs.size() - 1);
       String section = runs.size() < 2 ? ResultsTable.markdown(last) : "### Agreement of " + runs.size() + " runs\n\n"
-          + new Agreement(runs, results.stream().map(p -> p.getFileName().toString()).collect(Collectors.toList()),
-          TOLERANCES).markdown() + "\n### The last run\n\n" + ResultsTable.markdown(last);
+          + new Agreement(runs, Agreement.names(results), TOLERANCES).markdown() + "\n### The last run\n\n"
+          + ResultsTable.markdown(last);
       String text = Files.readString(document, StandardCharsets.UTF_8);
       try {
         Files.writeString(document, SECTION.replace(text, section, document.toString()), StandardCharsets.UTF_8);

@@ -184,9 +184,8 @@ public final class ZkBenchCommand implements Callable<Integer> {
         runs.add(read(file, "docs"));
       }
       String section = runs.size() < 2 ? ZkReport.markdown(runs.get(0)) : "### Agreement of " + runs.size()
-          + " runs\n\n" + new Agreement(runs, results.stream().map(p -> p.getFileName().toString())
-          .collect(Collectors.toList()), TOLERANCES).markdown() + "\n### The last run\n\n"
-          + ZkReport.markdown(runs.get(runs.size() - 1));
+          + " runs\n\n" + new Agreement(runs, Agreement.names(results), TOLERANCES).markdown()
+          + "\n### The last run\n\n" + ZkReport.markdown(runs.get(runs.size() - 1));
       String text = Files.readString(document, StandardCharsets.UTF_8);
       Files.writeString(document, replace(text, section, document.toString()), StandardCharsets.UTF_8);
       spec.commandLine().getOut().println("updated " + document);
