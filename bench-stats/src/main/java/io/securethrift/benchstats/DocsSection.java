@@ -1,5 +1,13 @@
 package io.securethrift.benchstats;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
 /**
  * The part of a document a benchmark's {@code docs} command owns: the text between a begin and an end marker line,
  * replaced whole with a run's tables, so that figures in the docs always come from a run and never by hand.
@@ -28,5 +36,23 @@ public record DocsSection(String begin, String end) {
           + "' line; add both where the tables belong");
     }
     return text.substring(0, from + begin.length()) + "\n\n" + section + "\n" + text.substring(to);
+  }
+
+  /**
+   * Writes runs into {@code document}'s section: a single run's tables, or, for several, whether they agree
+   * ({@link Agreement}, with {@code tolerances}) followed by the last run's tables.
+   *
+   * @param files the runs' result files, in the order of {@code runs} (they name the runs)
+   * @param tables the tool's tables of one run
+   * @throws IllegalArgumentException when the document lacks the markers
+   */
+  public void write(Path document, List<ResultsFile> runs, List<Path> files, Map<String, Double> tolerances,
+      Function<ResultsFile, String> tables) throws IOException {
+    ResultsFile last = runs.get(runs.size() - 1);
+    String section = runs.size() < 2 ? tables.apply(last) : "### Agreement of " + runs.size() + " runs\n\n"
+        + new Agreement(runs, Agreement.names(files), tolerances).markdown() + "\n### The last run\n\n"
+        + tables.apply(last);
+    String text = Files.readString(document, StandardCharsets.UTF_8);
+    Files.writeString(document, replace(text, section, document.toString()), StandardCharsets.UTF_8);
   }
 }

@@ -1,6 +1,5 @@
 package io.securethrift.ingest.cli;
 
-import io.securethrift.benchstats.Agreement;
 import io.securethrift.benchstats.Compare;
 import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
@@ -201,13 +200,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
       for (Path file : results) {
         runs.add(read(file, "docs"));
       }
-      ResultsFile last = runs.get(runs.size() - 1);
-      String section = runs.size() < 2 ? ResultsTable.markdown(last) : "### Agreement of " + runs.size() + " runs\n\n"
-          + new Agreement(runs, Agreement.names(results), TOLERANCES).markdown() + "\n### The last run\n\n"
-          + ResultsTable.markdown(last);
-      String text = Files.readString(document, StandardCharsets.UTF_8);
       try {
-        Files.writeString(document, SECTION.replace(text, section, document.toString()), StandardCharsets.UTF_8);
+        SECTION.write(document, runs, results, TOLERANCES, ResultsTable::markdown);
       } catch (IllegalArgumentException e) {
         throw new ConfigException("docs", e.getMessage());
       }

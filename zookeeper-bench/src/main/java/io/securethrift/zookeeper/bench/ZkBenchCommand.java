@@ -1,6 +1,5 @@
 package io.securethrift.zookeeper.bench;
 
-import io.securethrift.benchstats.Agreement;
 import io.securethrift.benchstats.Compare;
 import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
@@ -183,22 +182,14 @@ public final class ZkBenchCommand implements Callable<Integer> {
       for (Path file : results) {
         runs.add(read(file, "docs"));
       }
-      String section = runs.size() < 2 ? ZkReport.markdown(runs.get(0)) : "### Agreement of " + runs.size()
-          + " runs\n\n" + new Agreement(runs, Agreement.names(results), TOLERANCES).markdown()
-          + "\n### The last run\n\n" + ZkReport.markdown(runs.get(runs.size() - 1));
-      String text = Files.readString(document, StandardCharsets.UTF_8);
-      Files.writeString(document, replace(text, section, document.toString()), StandardCharsets.UTF_8);
-      spec.commandLine().getOut().println("updated " + document);
-      spec.commandLine().getOut().flush();
-      return 0;
-    }
-
-    static String replace(String text, String section, String name) {
       try {
-        return SECTION.replace(text, section, name);
+        SECTION.write(document, runs, results, TOLERANCES, ZkReport::markdown);
       } catch (IllegalArgumentException e) {
         throw new ConfigException("docs", e.getMessage());
       }
+      spec.commandLine().getOut().println("updated " + document);
+      spec.commandLine().getOut().flush();
+      return 0;
     }
   }
 }

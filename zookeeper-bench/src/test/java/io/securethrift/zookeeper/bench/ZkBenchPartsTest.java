@@ -90,12 +90,12 @@ class ZkBenchPartsTest {
 
     String doc = "# ZooKeeper\n\nintro\n\n" + ZkBenchCommand.DocsCommand.BEGIN + "\nold table\n"
         + ZkBenchCommand.DocsCommand.END + "\n\n## next\n";
-    String updated = ZkBenchCommand.DocsCommand.replace(doc, md, "doc.md");
+    String updated = ZkBenchCommand.DocsCommand.SECTION.replace(doc, md, "doc.md");
     assertTrue(updated.startsWith("# ZooKeeper\n\nintro\n\n" + ZkBenchCommand.DocsCommand.BEGIN + "\n\n" + md),
         updated);
     assertTrue(updated.endsWith(ZkBenchCommand.DocsCommand.END + "\n\n## next\n") && !updated.contains("old table"));
-    ConfigException e = assertThrows(ConfigException.class,
-        () -> ZkBenchCommand.DocsCommand.replace("# no markers\n", md, "doc.md"));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ZkBenchCommand.DocsCommand.SECTION.replace("# no markers\n", md, "doc.md"));
     assertTrue(e.getMessage().contains("doc.md") && e.getMessage().contains("zk-bench docs"), e.getMessage());
   }
 
