@@ -1,5 +1,9 @@
 package io.securethrift.benchstats;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -105,6 +109,28 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
       return Double.isFinite(d) ? String.format(Locale.ROOT, "%.3f", d) : "";
     }
     return n.toString();
+  }
+
+  /**
+   * Reads the result file {@code tool} wrote at {@code file}.
+   *
+   * @throws IllegalArgumentException naming the file when it cannot be read, is not a result file, or was written by
+   *     another tool
+   */
+  public static ResultsFile read(Path file, String tool) throws IOException {
+    if (!Files.isReadable(file)) {
+      throw new IllegalArgumentException(file + " cannot be read; give " + tool + " result files (JSON)");
+    }
+    ResultsFile r;
+    try {
+      r = fromJson(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException | ClassCastException e) {
+      throw new IllegalArgumentException(file + " is not a result file of " + tool + ": " + e.getMessage());
+    }
+    if (!tool.equals(r.tool())) {
+      throw new IllegalArgumentException(file + " was written by " + r.tool() + ", not " + tool);
+    }
+    return r;
   }
 
   /** Reads a document {@link #toJson} wrote; a document of another shape is refused naming what is missing. */

@@ -142,7 +142,7 @@ final class BenchReport {
   }
 
   ResultsFile results() {
-    return new ResultsFile("ingest-bench", info.toMap(), settings, "server", "mode", baseline, decision.name(),
+    return new ResultsFile(ResultsTable.TOOL, info.toMap(), settings, "server", "mode", baseline, decision.name(),
         rule.precision(), overheads, summaryMaps(), rows);
   }
 

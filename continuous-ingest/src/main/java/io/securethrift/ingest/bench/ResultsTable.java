@@ -7,6 +7,9 @@ import java.util.Map;
 
 /** One ingest-bench run as a Markdown table, read back from its ingest-results.json (for {@code ingest-bench docs}). */
 public final class ResultsTable {
+  /** The tool name ingest-bench's result files carry. */
+  public static final String TOOL = "ingest-bench";
+
   private ResultsTable() {}
 
   /** The run's line (commit, start, load, length, why it stopped) and one row per server and mode. */

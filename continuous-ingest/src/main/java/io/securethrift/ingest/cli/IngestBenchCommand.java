@@ -9,12 +9,9 @@ import io.securethrift.ingest.bench.IngestBenchmark;
 import io.securethrift.ingest.bench.ResultsTable;
 import io.securethrift.ingest.server.ServerModel;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -183,7 +180,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
           "the lines '<!-- ingest-bench results: ... -->' and '<!-- end of ingest-bench results -->': with several",
           "runs, whether they agree (CPU per entry within +/-3 points, wall within +/-5), then the last run's table."})
   static final class DocsCommand implements Callable<Integer> {
-    static final DocsSection SECTION = DocsSection.of("ingest-bench");
+    static final DocsSection SECTION = DocsSection.of(ResultsTable.TOOL);
     /** Issue #13's test of repeated default runs: points per metric. */
     static final Map<String, Double> TOLERANCES = Map.of("cpu", 3.0, "wall", 5.0);
 
@@ -196,12 +193,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-      List<ResultsFile> runs = new ArrayList<>();
-      for (Path file : results) {
-        runs.add(read(file, "docs"));
-      }
       try {
-        SECTION.write(document, runs, results, TOLERANCES, ResultsTable::markdown);
+        SECTION.write(document, results, ResultsTable.TOOL, TOLERANCES, ResultsTable::markdown);
       } catch (IllegalArgumentException e) {
         throw new ConfigException("docs", e.getMessage());
       }
@@ -211,13 +204,11 @@ public final class IngestBenchCommand implements Callable<Integer> {
   }
 
   private static ResultsFile read(Path file, String command) throws IOException {
-    if (!Files.isReadable(file)) {
-      throw new ConfigException(command, file + " cannot be read; give ingest-results.json files");
-    }
     try {
-      return ResultsFile.fromJson(Files.readString(file, StandardCharsets.UTF_8));
-    } catch (IllegalArgumentException | ClassCastException e) {
-      throw new ConfigException(command, file + " is not an ingest-bench result file: " + e.getMessage());
+      return ResultsFile.read(file, ResultsTable.TOOL);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(command, e.getMessage());
     }
   }
+
 }

@@ -130,7 +130,7 @@ class IngestBenchmarkTest {
     cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
     int code = cli.execute("compare", bogus.toString(), bogus.toString());
     assertTrue(code != 0, "exit code " + code);
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("is not an ingest-bench result file: not a benchmark"
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("is not a result file of ingest-bench: not a benchmark"
         + " result file: no \"labels\""), err.toString(StandardCharsets.UTF_8));
   }
 

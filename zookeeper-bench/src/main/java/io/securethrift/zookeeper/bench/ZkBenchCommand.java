@@ -6,11 +6,8 @@ import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.core.ConfigException;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -111,20 +108,13 @@ public final class ZkBenchCommand implements Callable<Integer> {
   }
 
   static ResultsFile read(Path file, String command) throws IOException {
-    if (!Files.isReadable(file)) {
-      throw new ConfigException(command, file + " cannot be read; give a zk-results.json file");
-    }
-    ResultsFile r;
     try {
-      r = ResultsFile.fromJson(Files.readString(file, StandardCharsets.UTF_8));
-    } catch (IllegalArgumentException | ClassCastException e) {
-      throw new ConfigException(command, file + " is not a zk-bench result file: " + e.getMessage());
+      return ResultsFile.read(file, ZkReport.TOOL);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(command, e.getMessage());
     }
-    if (!ZkReport.TOOL.equals(r.tool())) {
-      throw new ConfigException(command, file + " was written by " + r.tool() + ", not zk-bench");
-    }
-    return r;
   }
+
 
   /** {@code zk-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
   @Command(name = "compare", mixinStandardHelpOptions = true,
@@ -160,7 +150,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
           "lines '<!-- zk-bench results: ... -->' and '<!-- end of zk-bench results -->': with several runs,",
           "whether they agree (CPU per operation within +/-3 points, wall within +/-5), then the last run's tables."})
   static final class DocsCommand implements Callable<Integer> {
-    static final DocsSection SECTION = DocsSection.of("zk-bench");
+    static final DocsSection SECTION = DocsSection.of(ZkReport.TOOL);
     static final String BEGIN = SECTION.begin();
     static final String END = SECTION.end();
     /** The test of repeated default runs: points per metric. */
@@ -178,12 +168,8 @@ public final class ZkBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-      List<ResultsFile> runs = new ArrayList<>();
-      for (Path file : results) {
-        runs.add(read(file, "docs"));
-      }
       try {
-        SECTION.write(document, runs, results, TOLERANCES, ZkReport::markdown);
+        SECTION.write(document, results, ZkReport.TOOL, TOLERANCES, ZkReport::markdown);
       } catch (IllegalArgumentException e) {
         throw new ConfigException("docs", e.getMessage());
       }
