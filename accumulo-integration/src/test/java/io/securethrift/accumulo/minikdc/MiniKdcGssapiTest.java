@@ -154,6 +154,15 @@ class MiniKdcGssapiTest {
   }
 
   @Test
+  void serverWhoseKeytabHoldsNoKeyForItsPrincipalDoesNotStart() {
+    String service = kdc.qualify(SERVICE + "/" + TestingMiniKdc.HOST);
+    KerberosLoginException e = assertThrows(KerberosLoginException.class, () -> ServerTransportFactory.create(
+        SecurityConfig.builder().mode(SecurityMode.SASL).kerberosLogin(service, aliceKeytab).build()).close());
+    assertTrue(e.getMessage().contains("holds no key for " + service) && e.getMessage().contains(aliceKeytab
+        .toString()), e.getMessage());
+  }
+
+  @Test
   void clientAskingForAnUnknownServicePrincipalIsToldWhich() throws Exception {
     try (ClientTransportFactory factory = ClientTransportFactory.create(client(QualityOfProtection.AUTH_CONF)
         .serverPrimary("hive").kerberosLogin(kdc.qualify("alice"), aliceKeytab).build())) {
