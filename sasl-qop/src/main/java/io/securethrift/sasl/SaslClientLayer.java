@@ -34,6 +34,9 @@ import org.apache.thrift.transport.TTransportException;
  * {@code UserGroupInformation.doAs}), so processes that already manage their Kerberos login keep it.
  */
 final class SaslClientLayer implements MessageLayer {
+  /** What the JDK reports when the KDC knows no principal for the service a ticket was asked for. */
+  private static final String UNKNOWN_SERVER = "Server not found in Kerberos database";
+
   private final SaslSettings settings;
   private final Limits limits;
   private final SaslMechanism mechanism;
@@ -101,10 +104,28 @@ final class SaslClientLayer implements MessageLayer {
           .principal(settings.serverPrimary() + "/" + serverName))
           .privacy(!conf ? null : keys != null ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS).build();
       return new SaslTransport(stream, SaslData.client(endpoint, identity, limits, keys), limits);
-    } catch (TTransportException | RuntimeException e) {
+    } catch (TTransportException e) {
+      endpoint.dispose();
+      throw namingServicePrincipal(e, serverName);
+    } catch (RuntimeException e) {
       endpoint.dispose();
       throw e;
     }
+  }
+
+  /**
+   * The KDC's "Server not found in Kerberos database" names no principal: add the one this client asked a ticket for
+   * and the settings that make it, the usual mistake being a primary or host other than the server's login.
+   */
+  private TTransportException namingServicePrincipal(TTransportException e, String serverName) {
+    if (mechanism != SaslMechanism.GSSAPI || e.getMessage() == null
+        || !e.getMessage().contains(UNKNOWN_SERVER)) {
+      return e;
+    }
+    return new TTransportException(e.getType(), e.getMessage() + "; the KDC has no service principal "
+        + settings.serverPrimary() + "/" + serverName + ", named by " + ConfigProperty.SASL_SERVER_PRIMARY.key()
+        + " and the host dialled (or " + ConfigProperty.SASL_SERVER_HOST.key() + "): make them the primary and host"
+        + " of the principal the server logs in as", e);
   }
 
   /** The caller's Kerberos subject; GSSAPI would otherwise fall back to a JAAS login that fails obscurely. */
