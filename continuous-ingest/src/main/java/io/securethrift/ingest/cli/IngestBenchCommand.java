@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
     subcommands = {IngestBenchCommand.CompareCommand.class, IngestBenchCommand.DocsCommand.class},
     description = {"Runs Accumulo's continuous-ingest workload over every security mode against the embedded backend",
         "(an in-process KDC and CA, one server and one client JVM per mode) and reports what each mode costs in wall",
-        "time and in CPU per entry, each overhead with its 95 % interval. Rounds are added until every interval is",
+        "time and in CPU per entry, each overhead with its 95 %% interval. Rounds are added until every interval is",
         "within --precision points or --max-time is up. 'ingest-bench compare A.json B.json' compares two runs."})
 public final class IngestBenchCommand implements Callable<Integer> {
   /** The environment variable in which bin/securethrift passes the moment it started. */
@@ -153,7 +153,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
 
   /** {@code ingest-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
   @Command(name = "compare", mixinStandardHelpOptions = true,
-      description = {"Compares two ingest-results.json files: every mode's overheads in A and in B with their 95 %",
+      description = {"Compares two ingest-results.json files: every mode's overheads in A and in B with their 95 %%",
           "intervals, and B - A in points with its own interval; REAL marks a difference whose interval leaves out",
           "zero, the others are within the runs' noise."})
   static final class CompareCommand implements Callable<Integer> {
