@@ -18,11 +18,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -30,9 +33,15 @@ import java.util.stream.Collectors;
  * each costs. It starts a real KDC and test CA in this process and asks the backend for one target per server model
  * and level. After one warm-up iteration per target (and, when iterations are sized from it, up to three sizing
  * rounds until the fastest level's iteration takes the iteration time), rounds of one iteration per target follow,
- * in the same order every round so that drift of the machine hits each level alike; every iteration starts from an empty table and is
- * verified after. Each level's overhead is its cost divided by the baseline's in the same round, and rounds are
- * added until every interval is as narrow as asked or the time is up (see {@link StoppingRule}).
+ * in the same order every round so that drift of the machine hits each level alike; every iteration starts from an
+ * empty table and is verified after. Each level's overhead is its cost divided by the baseline's in the same round,
+ * and rounds are added until every interval is as narrow as asked or the time is up (see {@link StoppingRule}).
+ *
+ * <p>Where the backend runs the baseline in each level's own processes ({@link IngestBackend.Target#baseline()}),
+ * every round runs it right beside the level's iteration (first on odd rounds, second on even ones, so a steady drift
+ * of the machine cancels) and the level is divided by that: then neither the time between the two iterations nor the
+ * lasting differences between separate JVMs enter its overhead. Those rows are the variant {@code level/baseline},
+ * for example {@code tls-jsse/none}.
  */
 public final class IngestBenchmark {
   /** The wall-time metric: elapsed time per entry. */
@@ -135,7 +144,7 @@ public final class IngestBenchmark {
           : settings.entries() > 0 ? options(settings.entries(), Duration.ZERO)
           : options(0, settings.iterationTime());
       for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
-        rows.add(iteration(t.getKey(), t.getValue(), warmup, 0));
+        rows.addAll(iterations(t.getKey(), t.getValue(), warmup, 0));
       }
     }
     IngestOptions measured = measuredOptions(rows);
@@ -151,7 +160,7 @@ public final class IngestBenchmark {
       long roundStart = System.nanoTime();
       List<Measurement> done = new ArrayList<>();
       for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
-        done.add(iteration(t.getKey(), t.getValue(), measured, round));
+        done.addAll(iterations(t.getKey(), t.getValue(), measured, round));
       }
       Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
       if (sizing && sizingRounds < MAX_SIZING_ROUNDS && tooShort(done)
@@ -166,7 +175,7 @@ public final class IngestBenchmark {
       }
       sizing = false;
       rows.addAll(done);
-      all = overheads(rows);
+      all = overheads(rows, targets.keySet());
       stopMetric = stopMetric(rows);
       List<Overhead> deciding = only(all, stopMetric);
       decision = rule.decide(round, spent(start), roundTime,
@@ -201,13 +210,38 @@ public final class IngestBenchmark {
   }
 
   /** Both overheads of every mode: wall time per entry, and CPU per entry where both sides' CPU is known. */
-  private List<Overhead> overheads(List<Measurement> rows) {
-    List<Overhead> all = new ArrayList<>(PairedAnalysis.overheads(rows, baseline(), WALL, IterationRow::wallPerEntry,
-        SEED));
+  private List<Overhead> overheads(List<Measurement> rows, Collection<TargetKey> keys) {
+    List<Overhead> all = new ArrayList<>(overheads(rows, keys, WALL, IterationRow::wallPerEntry));
     if (stopMetric(rows).equals(CPU)) {
-      all.addAll(PairedAnalysis.overheads(rows, baseline(), CPU, IterationRow::cpuPerEntry, SEED));
+      all.addAll(overheads(rows, keys, CPU, IterationRow::cpuPerEntry));
     }
     return all;
+  }
+
+  /**
+   * Every mode's overhead on one metric, against the baseline in its own processes where it ran one, else against the
+   * baseline mode's target in the same round.
+   */
+  private List<Overhead> overheads(List<Measurement> rows, Collection<TargetKey> keys, String metric,
+      ToDoubleFunction<Measurement> cost) {
+    List<Overhead> result = new ArrayList<>();
+    for (TargetKey key : keys) {
+      if (key.mode().equals(baseline())) {
+        continue;
+      }
+      String own = ownBaseline(key.mode());
+      String reference = rows.stream().anyMatch(m -> m.group().equals(key.server()) && m.variant().equals(own))
+          ? own : baseline();
+      List<Measurement> pair = rows.stream().filter(m -> m.group().equals(key.server())
+          && (m.variant().equals(key.mode()) || m.variant().equals(reference))).collect(Collectors.toList());
+      result.addAll(PairedAnalysis.overheads(pair, reference, metric, cost, SEED));
+    }
+    return result;
+  }
+
+  /** The variant of the baseline's rows in {@code mode}'s own processes. */
+  private String ownBaseline(String mode) {
+    return mode + "/" + baseline();
   }
 
   /**
@@ -264,8 +298,32 @@ public final class IngestBenchmark {
         settings.writeThreads(), settings.seed(), duration);
   }
 
-  private Measurement iteration(TargetKey key, IngestBackend.Target target, IngestOptions options, int round)
+  /**
+   * One round's iterations of a target: its own, and the baseline in its processes right beside it when it runs one
+   * (before it in odd rounds, after it in even ones).
+   */
+  private List<Measurement> iterations(TargetKey key, IngestBackend.Target target, IngestOptions options, int round)
       throws IOException {
+    Optional<IngestBackend.Target> own = target.baseline();
+    if (own.isEmpty()) {
+      return List.of(iteration(key.server(), key.mode(), target, options, round));
+    }
+    List<Measurement> done = new ArrayList<>();
+    String ownBaseline = ownBaseline(key.mode());
+    boolean baselineFirst = round % 2 == 1;
+    if (baselineFirst) {
+      done.add(iteration(key.server(), ownBaseline, own.get(), options, round));
+    }
+    done.add(iteration(key.server(), key.mode(), target, options, round));
+    if (!baselineFirst) {
+      done.add(iteration(key.server(), ownBaseline, own.get(), options, round));
+    }
+    return done;
+  }
+
+  private Measurement iteration(String server, String variant, IngestBackend.Target target, IngestOptions options,
+      int round) throws IOException {
+    String name = server + " " + variant;
     String label = round == 0 ? "warm-up" : "round " + round;
     target.reset();
     TargetSample before = target.sample();
@@ -275,13 +333,13 @@ public final class IngestBenchmark {
     VerifyResult v = target.verify();
     long verifyNanos = System.nanoTime() - verifyStart;
     if (!v.passed()) {
-      throw new IllegalStateException("verification failed for " + key + " " + label + ": UNDEFINED="
+      throw new IllegalStateException("verification failed for " + name + " " + label + ": UNDEFINED="
           + v.undefined() + " CORRUPT=" + v.corrupt() + " REFERENCED=" + v.referenced() + " UNREFERENCED="
           + v.unreferenced() + (v.undefinedExamples().isEmpty() ? "" : " undefined rows " + v.undefinedExamples()));
     }
-    progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms (verified in %,.0f ms)", key, label,
+    progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms (verified in %,.0f ms)", name, label,
         result.entries(), result.elapsedNanos() / 1e6, verifyNanos / 1e6));
-    return IterationRow.of(key.server(), key.mode(), round, result, used, v);
+    return IterationRow.of(server, variant, round, result, used, v);
   }
 
   private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
