@@ -18,14 +18,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
-import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -175,7 +173,7 @@ public final class IngestBenchmark {
       }
       sizing = false;
       rows.addAll(done);
-      all = overheads(rows, targets.keySet());
+      all = overheads(rows);
       stopMetric = stopMetric(rows);
       List<Overhead> deciding = only(all, stopMetric);
       decision = rule.decide(round, spent(start), roundTime,
@@ -209,39 +207,17 @@ public final class IngestBenchmark {
     return start.elapsed().plus(before.isNegative() ? Duration.ZERO : before);
   }
 
-  /** Both overheads of every mode: wall time per entry, and CPU per entry where both sides' CPU is known. */
-  private List<Overhead> overheads(List<Measurement> rows, Collection<TargetKey> keys) {
-    List<Overhead> all = new ArrayList<>(overheads(rows, keys, WALL, IterationRow::wallPerEntry));
+  /**
+   * Both overheads of every mode (against the baseline in its own processes where it ran one): wall time per entry,
+   * and CPU per entry where both sides' CPU is known.
+   */
+  private List<Overhead> overheads(List<Measurement> rows) {
+    List<Overhead> all = new ArrayList<>(PairedAnalysis.overheads(rows, baseline(), WALL, IterationRow::wallPerEntry,
+        SEED));
     if (stopMetric(rows).equals(CPU)) {
-      all.addAll(overheads(rows, keys, CPU, IterationRow::cpuPerEntry));
+      all.addAll(PairedAnalysis.overheads(rows, baseline(), CPU, IterationRow::cpuPerEntry, SEED));
     }
     return all;
-  }
-
-  /**
-   * Every mode's overhead on one metric, against the baseline in its own processes where it ran one, else against the
-   * baseline mode's target in the same round.
-   */
-  private List<Overhead> overheads(List<Measurement> rows, Collection<TargetKey> keys, String metric,
-      ToDoubleFunction<Measurement> cost) {
-    List<Overhead> result = new ArrayList<>();
-    for (TargetKey key : keys) {
-      if (key.mode().equals(baseline())) {
-        continue;
-      }
-      String own = ownBaseline(key.mode());
-      String reference = rows.stream().anyMatch(m -> m.group().equals(key.server()) && m.variant().equals(own))
-          ? own : baseline();
-      List<Measurement> pair = rows.stream().filter(m -> m.group().equals(key.server())
-          && (m.variant().equals(key.mode()) || m.variant().equals(reference))).collect(Collectors.toList());
-      result.addAll(PairedAnalysis.overheads(pair, reference, metric, cost, SEED));
-    }
-    return result;
-  }
-
-  /** The variant of the baseline's rows in {@code mode}'s own processes. */
-  private String ownBaseline(String mode) {
-    return mode + "/" + baseline();
   }
 
   /**
@@ -309,7 +285,7 @@ public final class IngestBenchmark {
       return List.of(iteration(key.server(), key.mode(), target, options, round));
     }
     List<Measurement> done = new ArrayList<>();
-    String ownBaseline = ownBaseline(key.mode());
+    String ownBaseline = PairedAnalysis.ownBaseline(key.mode(), baseline());
     boolean baselineFirst = round % 2 == 1;
     if (baselineFirst) {
       done.add(iteration(key.server(), ownBaseline, own.get(), options, round));
