@@ -70,9 +70,10 @@ public final class IngestBenchCommand implements Callable<Integer> {
       + " --precision; 0 for adaptive (default: ${DEFAULT-VALUE}).", defaultValue = "0")
   int rounds;
 
-  @Option(names = "--entries", description = "Entries per iteration; 0 sizes iterations so that the fastest mode's"
-      + " takes --iteration-time (default: ${DEFAULT-VALUE}).", defaultValue = "0")
-  long entries;
+  @Option(names = "--entries", description = "Entries per iteration, the same in every run; 0 sizes iterations so that"
+      + " the fastest mode's takes --iteration-time (default: " + BenchSettings.DEFAULT_ENTRIES + ", or 0 with"
+      + " --duration).")
+  Long entries;
 
   @Option(names = "--iteration-time", description = "Seconds an iteration of the fastest mode should take when"
       + " --entries is 0 (default: ${DEFAULT-VALUE}).", defaultValue = "1")
@@ -116,13 +117,17 @@ public final class IngestBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    BenchSettings settings = BenchSettings.builder().backend(backend).backendOptions(backendOptions).modes(modes)
+    BenchSettings.Builder builder = BenchSettings.builder().backend(backend).backendOptions(backendOptions).modes(modes)
         .servers(servers.stream().map(s -> ServerModel.parse("--server", s.trim())).collect(Collectors.toList()))
         .rounds(rounds).precision(precision).maxTime(seconds("--max-time", maxTimeSeconds)).minRounds(minRounds)
-        .maxRounds(maxRounds).entries(entries).iterationTime(seconds("--iteration-time", iterationSeconds))
+        .maxRounds(maxRounds).iterationTime(seconds("--iteration-time", iterationSeconds))
         .duration(seconds("--duration", durationSeconds)).warmupEntries(warmupEntries).flushInterval(flushInterval)
         .batchMemory(batchMemory).maxLatency(Duration.ofMillis(maxLatencyMs)).writeThreads(writeThreads).seed(seed)
-        .writeAheadLog(writeAheadLog).output(output).build();
+        .writeAheadLog(writeAheadLog).output(output);
+    if (entries != null) {
+      builder.entries(entries);
+    }
+    BenchSettings settings = builder.build();
     System.out.print(new IngestBenchmark(settings).launchedAt(launched()).run());
     return 0;
   }

@@ -34,7 +34,7 @@ class IngestBenchmarkTest {
     List<String> modes = List.of("none", "tls-jsse", "sasl-auth-conf");
     // Any interval meets this target: the run stops at the minimum rounds, the first with intervals.
     BenchSettings settings = BenchSettings.builder().modes(modes).precision(1e9).minRounds(3)
-        .maxTime(Duration.ofMinutes(5)).iterationTime(Duration.ofMillis(100)).warmupEntries(5_000)
+        .maxTime(Duration.ofMinutes(5)).entries(0).iterationTime(Duration.ofMillis(100)).warmupEntries(5_000)
         .flushInterval(500).batchMemory(64 * 1024).maxLatency(Duration.ofSeconds(10)).writeThreads(2).seed(3)
         .writeAheadLog(true).output(output).build();
     String report = new IngestBenchmark(settings).run();
