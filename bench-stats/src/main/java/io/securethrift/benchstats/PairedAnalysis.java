@@ -13,8 +13,16 @@ import java.util.function.ToDoubleFunction;
  * Per-round paired overheads: in every group, every variant's cost in round r is divided by the baseline's cost in
  * the same round r, so drift of the machine between rounds (which hits both alike when rounds are interleaved)
  * cancels. Rounds one side lacks are left out; warm-ups (round 0) are never used.
+ *
+ * <p>Where a group also has rows of the baseline run in a variant's own processes (the variant named
+ * {@link #ownBaseline}, for example {@code tls/none}), that variant is divided by those instead. Separate processes
+ * (JVMs above all) differ by several percent for the same work, for as long as they live: how their JIT compiled the
+ * code, how their collector sized the heap. Pairing by round cannot cancel that; pairing inside the same processes
+ * does.
  */
 public final class PairedAnalysis {
+  private static final String OWN = "/";
+
   private PairedAnalysis() {}
 
   /**
@@ -40,14 +48,25 @@ public final class PairedAnalysis {
         throw new IllegalArgumentException("group " + group + " has no rows of the baseline " + baseline);
       }
       variants.forEach((variant, costs) -> {
-        if (!variant.equals(baseline)) {
-          double[] ratios = ratios(base, costs);
+        if (!variant.equals(baseline) && !isOwnBaseline(variant, baseline)) {
+          Map<Integer, Double> own = variants.get(ownBaseline(variant, baseline));
+          double[] ratios = ratios(own != null ? own : base, costs);
           result.add(new Overhead(group, variant, metric, ratios,
               ratios.length == 0 ? Interval.unbounded(Double.NaN) : Bootstrap.overhead(ratios, seed)));
         }
       });
     });
     return result;
+  }
+
+  /** The variant name of the baseline's rows measured in {@code variant}'s own processes. */
+  public static String ownBaseline(String variant, String baseline) {
+    return variant + OWN + baseline;
+  }
+
+  /** Whether {@code variant} names the baseline's rows in another variant's processes. */
+  public static boolean isOwnBaseline(String variant, String baseline) {
+    return variant.endsWith(OWN + baseline);
   }
 
   /** variant / baseline for every round both have, in round order. */

@@ -24,7 +24,8 @@ import java.util.Objects;
  * @param maxTime the whole run's budget for an adaptive run, start-up and warm-up included
  * @param minRounds rounds an adaptive run does at least (a bootstrap over fewer is unreliable)
  * @param maxRounds rounds an adaptive run does at most; 0 for no limit
- * @param entries entries per iteration, or 0 to size iterations to {@code iterationTime} from the warm-up
+ * @param entries entries per iteration, or 0 to size iterations to {@code iterationTime} from the warm-up; by
+ *     default {@link #DEFAULT_ENTRIES} unless {@code duration} is given
  * @param iterationTime how long an iteration of the fastest mode should take when {@code entries} is 0
  * @param duration time-based iterations (Accumulo's continuous ingest) of this length instead of a fixed count;
  *     zero for count-based
@@ -42,6 +43,13 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     List<ServerModel> servers, int rounds, double precision, Duration maxTime, int minRounds, int maxRounds,
     long entries, Duration iterationTime, Duration duration, long warmupEntries, int flushInterval, long batchMemory,
     Duration maxLatency, int writeThreads, long seed, boolean writeAheadLog, Path output) {
+  /**
+   * Entries per iteration by default: about half a second of the fastest mode on this project's 2-core machine. The
+   * same count in every run, because a run's cost per entry includes each iteration's connection set-up (its TLS and
+   * Kerberos handshakes): iterations sized from a warm-up's rate would differ from run to run with the machine's
+   * speed, and so would that share.
+   */
+  public static final long DEFAULT_ENTRIES = 500_000;
 
   public BenchSettings {
     backendOptions = Map.copyOf(backendOptions);
@@ -169,7 +177,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     private Duration maxTime = Duration.ofSeconds(280);
     private int minRounds = 5;
     private int maxRounds;
-    private long entries;
+    private Long entries;
     private Duration iterationTime = Duration.ofSeconds(1);
     private Duration duration = Duration.ZERO;
     private long warmupEntries = -1;
@@ -229,6 +237,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
       return this;
     }
 
+    /** Entries per iteration; unless set, {@link #DEFAULT_ENTRIES}, or 0 with a duration. */
     public Builder entries(long value) {
       entries = value;
       return this;
@@ -286,7 +295,8 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
 
     public BenchSettings build() {
       return new BenchSettings(backend, backendOptions, modes == null ? IngestBenchmark.modesOf(backend) : modes,
-          servers, rounds, precision, maxTime, minRounds, maxRounds, entries, iterationTime, duration, warmupEntries,
+          servers, rounds, precision, maxTime, minRounds, maxRounds,
+          entries != null ? entries : duration.isZero() ? DEFAULT_ENTRIES : 0, iterationTime, duration, warmupEntries,
           flushInterval, batchMemory, maxLatency, writeThreads, seed, writeAheadLog, output);
     }
   }

@@ -16,6 +16,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 
@@ -43,7 +44,12 @@ public final class EmbeddedBackend implements IngestBackend {
         level.config(environment.security(), true));
     Path clientProps = writeConfig(work.resolve(mode + "-client.properties"),
         level.config(environment.security(), false));
-    List<String> serverArgs = new ArrayList<>(List.of(serverProps.toString(), environment.server().token()));
+    // Every mode but the baseline also runs the baseline in its own two JVMs (see WorkerProtocol.BASELINE).
+    boolean paired = level != BenchMode.NONE;
+    Path baselineServer = paired ? writeConfig(work.resolve(mode + "-baseline-server.properties"),
+        BenchMode.NONE.config(environment.security(), true)) : null;
+    List<String> serverArgs = new ArrayList<>(List.of(serverProps.toString(), environment.server().token(),
+        paired ? baselineServer.toString() : "-"));
     if (environment.writeAheadLog()) {
       serverArgs.add(work.resolve(mode + ".wal").toString());
     }
@@ -52,10 +58,16 @@ public final class EmbeddedBackend implements IngestBackend {
     // that shrank would grow again during the next iteration, collecting far more often while it does.
     ChildJvm server = worker(mode + " server", ServerWorker.class, krb5Conf, serverArgs, List.of("-Xms512m"));
     try {
-      String port = server.answer().get("port");
-      ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf,
-          List.of(clientProps.toString(), BenchSecurity.HOST, port), List.of());
-      return new WorkerTarget(server, client);
+      LineRecord ready = server.answer();
+      List<String> clientArgs = new ArrayList<>(List.of(clientProps.toString(), BenchSecurity.HOST,
+          ready.get("port")));
+      if (paired) {
+        Path baselineClient = writeConfig(work.resolve(mode + "-baseline-client.properties"),
+            BenchMode.NONE.config(environment.security(), false));
+        clientArgs.addAll(List.of(baselineClient.toString(), ready.get(WorkerProtocol.BASELINE_PORT)));
+      }
+      ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf, clientArgs, List.of());
+      return new WorkerTarget(server, client, paired, false);
     } catch (IOException | RuntimeException e) {
       server.close();
       throw e;
@@ -85,30 +97,50 @@ public final class EmbeddedBackend implements IngestBackend {
   /**
    * Drives a server and a client worker JVM by their line protocol (see {@link WorkerProtocol}). The server resets
    * and verifies its own table: a scan back over the secured connection would cost two to three times the ingest it
-   * checks, and the ingest is what is measured.
+   * checks, and the ingest is what is measured. The same class drives the workers' baseline, with every command
+   * marked for it.
    */
   private static final class WorkerTarget implements Target {
     private final ChildJvm server;
     private final ChildJvm client;
+    /** Whether this drives the workers' baseline rather than their secured server. */
+    private final boolean isBaseline;
+    /** The workers' baseline, when they run one and this is not it. */
+    private final WorkerTarget baseline;
     /** What the last ingest wrote, which the server must have received entry for entry. */
     private long written;
 
-    WorkerTarget(ChildJvm server, ChildJvm client) {
+    WorkerTarget(ChildJvm server, ChildJvm client, boolean paired, boolean isBaseline) {
       this.server = server;
       this.client = client;
+      this.isBaseline = isBaseline;
+      this.baseline = paired ? new WorkerTarget(server, client, false, true) : null;
+    }
+
+    private LineRecord command(String kind) {
+      return to(LineRecord.of(kind));
+    }
+
+    private LineRecord to(LineRecord command) {
+      return isBaseline ? WorkerProtocol.toBaseline(command) : command;
     }
 
     @Override
     public void reset() throws IOException {
-      server.call(LineRecord.of(WorkerProtocol.RESET));
+      server.call(command(WorkerProtocol.RESET));
       written = 0;
     }
 
     @Override
     public IngestResult ingest(IngestOptions o) throws IOException {
-      IngestResult result = WorkerProtocol.result(client.call(WorkerProtocol.ingest(o)));
+      IngestResult result = WorkerProtocol.result(client.call(to(WorkerProtocol.ingest(o))));
       written += result.entries();
       return result;
+    }
+
+    @Override
+    public Optional<Target> baseline() {
+      return Optional.ofNullable(baseline);
     }
 
     @Override
@@ -121,7 +153,7 @@ public final class EmbeddedBackend implements IngestBackend {
 
     @Override
     public VerifyResult verify() throws IOException {
-      LineRecord answer = server.call(LineRecord.of(WorkerProtocol.VERIFY));
+      LineRecord answer = server.call(command(WorkerProtocol.VERIFY));
       long received = WorkerProtocol.received(answer);
       if (received != written) {
         throw new IllegalStateException("the server received " + received + " entries since its reset but the client"
@@ -132,6 +164,9 @@ public final class EmbeddedBackend implements IngestBackend {
 
     @Override
     public void close() {
+      if (isBaseline) {
+        return;
+      }
       try {
         client.close();
       } finally {

@@ -5,6 +5,7 @@ import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Where the benchmark's entries go. Backends are found with {@link java.util.ServiceLoader} (registered in
@@ -39,6 +40,16 @@ public interface IngestBackend {
 
     /** Scans the table back and applies the continuous-ingest verify rules. */
     VerifyResult verify() throws IOException;
+
+    /**
+     * The baseline mode running in this target's own processes (an unsecured server and connection beside the secured
+     * ones), so that this mode's cost is divided by the baseline's in the same JVMs; empty when the backend cannot
+     * (then the baseline mode's own target is the reference). Closing the target closes it; it has no close of its
+     * own.
+     */
+    default Optional<Target> baseline() {
+      return Optional.empty();
+    }
 
     /** Stops everything the target started. */
     @Override

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
@@ -30,9 +31,15 @@ import java.util.stream.Collectors;
  * each costs. It starts a real KDC and test CA in this process and asks the backend for one target per server model
  * and level. After one warm-up iteration per target (and, when iterations are sized from it, up to three sizing
  * rounds until the fastest level's iteration takes the iteration time), rounds of one iteration per target follow,
- * in the same order every round so that drift of the machine hits each level alike; every iteration starts from an empty table and is
- * verified after. Each level's overhead is its cost divided by the baseline's in the same round, and rounds are
- * added until every interval is as narrow as asked or the time is up (see {@link StoppingRule}).
+ * in the same order every round so that drift of the machine hits each level alike; every iteration starts from an
+ * empty table and is verified after. Each level's overhead is its cost divided by the baseline's in the same round,
+ * and rounds are added until every interval is as narrow as asked or the time is up (see {@link StoppingRule}).
+ *
+ * <p>Where the backend runs the baseline in each level's own processes ({@link IngestBackend.Target#baseline()}),
+ * every round runs it right beside the level's iteration (first on odd rounds, second on even ones, so a steady drift
+ * of the machine cancels) and the level is divided by that: then neither the time between the two iterations nor the
+ * lasting differences between separate JVMs enter its overhead. Those rows are the variant {@code level/baseline},
+ * for example {@code tls-jsse/none}.
  */
 public final class IngestBenchmark {
   /** The wall-time metric: elapsed time per entry. */
@@ -135,7 +142,7 @@ public final class IngestBenchmark {
           : settings.entries() > 0 ? options(settings.entries(), Duration.ZERO)
           : options(0, settings.iterationTime());
       for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
-        rows.add(iteration(t.getKey(), t.getValue(), warmup, 0));
+        rows.addAll(iterations(t.getKey(), t.getValue(), warmup, 0));
       }
     }
     IngestOptions measured = measuredOptions(rows);
@@ -151,7 +158,7 @@ public final class IngestBenchmark {
       long roundStart = System.nanoTime();
       List<Measurement> done = new ArrayList<>();
       for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
-        done.add(iteration(t.getKey(), t.getValue(), measured, round));
+        done.addAll(iterations(t.getKey(), t.getValue(), measured, round));
       }
       Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
       if (sizing && sizingRounds < MAX_SIZING_ROUNDS && tooShort(done)
@@ -200,7 +207,10 @@ public final class IngestBenchmark {
     return start.elapsed().plus(before.isNegative() ? Duration.ZERO : before);
   }
 
-  /** Both overheads of every mode: wall time per entry, and CPU per entry where both sides' CPU is known. */
+  /**
+   * Both overheads of every mode (against the baseline in its own processes where it ran one): wall time per entry,
+   * and CPU per entry where both sides' CPU is known.
+   */
   private List<Overhead> overheads(List<Measurement> rows) {
     List<Overhead> all = new ArrayList<>(PairedAnalysis.overheads(rows, baseline(), WALL, IterationRow::wallPerEntry,
         SEED));
@@ -264,8 +274,32 @@ public final class IngestBenchmark {
         settings.writeThreads(), settings.seed(), duration);
   }
 
-  private Measurement iteration(TargetKey key, IngestBackend.Target target, IngestOptions options, int round)
+  /**
+   * One round's iterations of a target: its own, and the baseline in its processes right beside it when it runs one
+   * (before it in odd rounds, after it in even ones).
+   */
+  private List<Measurement> iterations(TargetKey key, IngestBackend.Target target, IngestOptions options, int round)
       throws IOException {
+    Optional<IngestBackend.Target> own = target.baseline();
+    if (own.isEmpty()) {
+      return List.of(iteration(key.server(), key.mode(), target, options, round));
+    }
+    List<Measurement> done = new ArrayList<>();
+    String ownBaseline = PairedAnalysis.ownBaseline(key.mode(), baseline());
+    boolean baselineFirst = round % 2 == 1;
+    if (baselineFirst) {
+      done.add(iteration(key.server(), ownBaseline, own.get(), options, round));
+    }
+    done.add(iteration(key.server(), key.mode(), target, options, round));
+    if (!baselineFirst) {
+      done.add(iteration(key.server(), ownBaseline, own.get(), options, round));
+    }
+    return done;
+  }
+
+  private Measurement iteration(String server, String variant, IngestBackend.Target target, IngestOptions options,
+      int round) throws IOException {
+    String name = server + " " + variant;
     String label = round == 0 ? "warm-up" : "round " + round;
     target.reset();
     TargetSample before = target.sample();
@@ -275,13 +309,13 @@ public final class IngestBenchmark {
     VerifyResult v = target.verify();
     long verifyNanos = System.nanoTime() - verifyStart;
     if (!v.passed()) {
-      throw new IllegalStateException("verification failed for " + key + " " + label + ": UNDEFINED="
+      throw new IllegalStateException("verification failed for " + name + " " + label + ": UNDEFINED="
           + v.undefined() + " CORRUPT=" + v.corrupt() + " REFERENCED=" + v.referenced() + " UNREFERENCED="
           + v.unreferenced() + (v.undefinedExamples().isEmpty() ? "" : " undefined rows " + v.undefinedExamples()));
     }
-    progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms (verified in %,.0f ms)", key, label,
+    progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms (verified in %,.0f ms)", name, label,
         result.entries(), result.elapsedNanos() / 1e6, verifyNanos / 1e6));
-    return IterationRow.of(key.server(), key.mode(), round, result, used, v);
+    return IterationRow.of(server, variant, round, result, used, v);
   }
 
   private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {

@@ -10,24 +10,31 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 
 /**
- * The benchmark's server JVM: starts an ingest server from a properties file, prints {@code READY port=n}, answers
- * {@code SAMPLE}, {@code VERIFY} and {@code RESET} (see {@link WorkerProtocol}), and stops when its standard input
- * closes. Arguments: properties file, server model ({@link ServerModel#token()}), optional write-ahead log file.
+ * The benchmark's server JVM: starts an ingest server from a properties file, and with a second properties file a
+ * baseline server beside it in the same JVM (see {@link WorkerProtocol#BASELINE}); prints {@code READY port=n
+ * baselinePort=m}, answers {@code SAMPLE}, {@code VERIFY} and {@code RESET} (see {@link WorkerProtocol}), and stops
+ * when its standard input closes. Arguments: properties file, server model ({@link ServerModel#token()}), baseline
+ * properties file or {@code -} for none, optional write-ahead log file (the secured server's).
  */
 final class ServerWorker {
   private ServerWorker() {}
 
   public static void main(String[] args) throws Exception {
     ServerModel model = ServerModel.parse("server model", args[1]);
-    Path wal = args.length > 2 ? Path.of(args[2]) : null;
-    SecurityConfig config = SecurityConfigFiles.read(Path.of(args[0]), "worker configuration");
-    try (IngestServer server = IngestServer.start(config, new InetSocketAddress(BenchSecurity.HOST, 0), wal,
-        model)) {
-      System.out.println(LineRecord.of(WorkerProtocol.READY).with("port", server.port()).encode());
+    Path wal = args.length > 3 ? Path.of(args[3]) : null;
+    InetSocketAddress any = new InetSocketAddress(BenchSecurity.HOST, 0);
+    try (IngestServer server = IngestServer.start(read(args[0]), any, wal, model);
+        IngestServer baseline = args[2].equals("-") ? null : IngestServer.start(read(args[2]), any, null, model)) {
+      System.out.println(LineRecord.of(WorkerProtocol.READY).with("port", server.port())
+          .with(WorkerProtocol.BASELINE_PORT, baseline == null ? -1 : baseline.port()).encode());
       System.out.flush();
-      ChildJvm.serve(command -> answer(server, command));
+      ChildJvm.serve(command -> answer(WorkerProtocol.baseline(command) ? baseline : server, command));
     }
     System.exit(0);
+  }
+
+  private static SecurityConfig read(String file) throws Exception {
+    return SecurityConfigFiles.read(Path.of(file), "worker configuration");
   }
 
   private static LineRecord answer(IngestServer server, LineRecord command) throws Exception {

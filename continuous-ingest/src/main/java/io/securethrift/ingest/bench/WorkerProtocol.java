@@ -15,6 +15,12 @@ import java.time.Duration;
  * {@code RESET} empties its table, collects the garbage and answers {@code OK}. Both answer {@code SAMPLE} with
  * {@code GC count=… millis=…}, the garbage collection only the JVM itself knows (its CPU and I/O the harness reads
  * from the OS).
+ *
+ * <p>A command with {@code baseline=true} goes to the worker's baseline instead: a second, unsecured server (and the
+ * client's connection to it) in the same JVMs, so that a mode's cost is compared with the baseline's in the same
+ * processes. Separate JVMs differ from one another by several percent in CPU per entry for the same work (how their
+ * JIT compiled it, how their collector sized its heap), a difference that stays for a JVM's life and that pairing
+ * iterations by round cannot cancel.
  */
 final class WorkerProtocol {
   static final String INGEST = "INGEST";
@@ -23,6 +29,8 @@ final class WorkerProtocol {
   static final String SAMPLE = "SAMPLE";
   static final String OK = "OK";
   static final String READY = "READY";
+  static final String BASELINE = "baseline";
+  static final String BASELINE_PORT = "baselinePort";
 
   private WorkerProtocol() {}
 
@@ -30,6 +38,16 @@ final class WorkerProtocol {
     return LineRecord.of(INGEST).with("entries", o.entries()).with("flushInterval", o.flushInterval())
         .with("batchMemory", o.batchMemory()).with("maxLatencyMs", o.maxLatency().toMillis())
         .with("writeThreads", o.writeThreads()).with("seed", o.seed()).with("durationMs", o.duration().toMillis());
+  }
+
+  /** {@code command} sent to the worker's baseline. */
+  static LineRecord toBaseline(LineRecord command) {
+    return command.with(BASELINE, true);
+  }
+
+  /** Whether a command is for the worker's baseline. */
+  static boolean baseline(LineRecord command) {
+    return Boolean.parseBoolean(command.fields().get(BASELINE));
   }
 
   static IngestOptions options(LineRecord r) {

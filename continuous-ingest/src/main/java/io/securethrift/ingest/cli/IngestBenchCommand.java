@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
     subcommands = {IngestBenchCommand.CompareCommand.class, IngestBenchCommand.DocsCommand.class},
     description = {"Runs Accumulo's continuous-ingest workload over every security mode against the embedded backend",
         "(an in-process KDC and CA, one server and one client JVM per mode) and reports what each mode costs in wall",
-        "time and in CPU per entry, each overhead with its 95 % interval. Rounds are added until every interval is",
+        "time and in CPU per entry, each overhead with its 95 %% interval. Rounds are added until every interval is",
         "within --precision points or --max-time is up. 'ingest-bench compare A.json B.json' compares two runs."})
 public final class IngestBenchCommand implements Callable<Integer> {
   /** The environment variable in which bin/securethrift passes the moment it started. */
@@ -70,9 +70,10 @@ public final class IngestBenchCommand implements Callable<Integer> {
       + " --precision; 0 for adaptive (default: ${DEFAULT-VALUE}).", defaultValue = "0")
   int rounds;
 
-  @Option(names = "--entries", description = "Entries per iteration; 0 sizes iterations so that the fastest mode's"
-      + " takes --iteration-time (default: ${DEFAULT-VALUE}).", defaultValue = "0")
-  long entries;
+  @Option(names = "--entries", description = "Entries per iteration, the same in every run; 0 sizes iterations so that"
+      + " the fastest mode's takes --iteration-time (default: " + BenchSettings.DEFAULT_ENTRIES + ", or 0 with"
+      + " --duration).")
+  Long entries;
 
   @Option(names = "--iteration-time", description = "Seconds an iteration of the fastest mode should take when"
       + " --entries is 0 (default: ${DEFAULT-VALUE}).", defaultValue = "1")
@@ -116,13 +117,17 @@ public final class IngestBenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    BenchSettings settings = BenchSettings.builder().backend(backend).backendOptions(backendOptions).modes(modes)
+    BenchSettings.Builder builder = BenchSettings.builder().backend(backend).backendOptions(backendOptions).modes(modes)
         .servers(servers.stream().map(s -> ServerModel.parse("--server", s.trim())).collect(Collectors.toList()))
         .rounds(rounds).precision(precision).maxTime(seconds("--max-time", maxTimeSeconds)).minRounds(minRounds)
-        .maxRounds(maxRounds).entries(entries).iterationTime(seconds("--iteration-time", iterationSeconds))
+        .maxRounds(maxRounds).iterationTime(seconds("--iteration-time", iterationSeconds))
         .duration(seconds("--duration", durationSeconds)).warmupEntries(warmupEntries).flushInterval(flushInterval)
         .batchMemory(batchMemory).maxLatency(Duration.ofMillis(maxLatencyMs)).writeThreads(writeThreads).seed(seed)
-        .writeAheadLog(writeAheadLog).output(output).build();
+        .writeAheadLog(writeAheadLog).output(output);
+    if (entries != null) {
+      builder.entries(entries);
+    }
+    BenchSettings settings = builder.build();
     System.out.print(new IngestBenchmark(settings).launchedAt(launched()).run());
     return 0;
   }
@@ -153,7 +158,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
 
   /** {@code ingest-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
   @Command(name = "compare", mixinStandardHelpOptions = true,
-      description = {"Compares two ingest-results.json files: every mode's overheads in A and in B with their 95 %",
+      description = {"Compares two ingest-results.json files: every mode's overheads in A and in B with their 95 %%",
           "intervals, and B - A in points with its own interval; REAL marks a difference whose interval leaves out",
           "zero, the others are within the runs' noise."})
   static final class CompareCommand implements Callable<Integer> {

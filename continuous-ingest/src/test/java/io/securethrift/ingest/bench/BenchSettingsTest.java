@@ -43,7 +43,8 @@ class BenchSettingsTest {
     assertEquals("--max-rounds: 4 is less than --min-rounds 5", error(() -> settings("none").maxRounds(4).build()));
     assertEquals("--duration: and --entries both size an iteration; give one of them",
         error(() -> settings("none").entries(1000).duration(Duration.ofSeconds(5)).build()));
-    assertTrue(error(() -> settings("none").warmupEntries(0).build()).startsWith("--warmup-entries: 0 leaves nothing"));
+    assertTrue(error(() -> settings("none").entries(0).warmupEntries(0).build())
+        .startsWith("--warmup-entries: 0 leaves nothing"));
   }
 
   @Test
@@ -53,8 +54,13 @@ class BenchSettingsTest {
     StoppingRule rule = defaults.stoppingRule();
     // 280 s from the launcher's start: with its build, the default command ends within 5 minutes.
     assertEquals(new StoppingRule(3.0, Duration.ofSeconds(280), 5, 0), rule);
-    assertEquals(Duration.ofSeconds(1), defaults.iterationTime());
-    assertTrue(defaults.describe().contains("iterations sized to 1.0 s of the fastest mode"), defaults.describe());
+    // Every run does the same work: a fixed count, not one sized from the warm-up's (machine-dependent) rate.
+    assertEquals(BenchSettings.DEFAULT_ENTRIES, defaults.entries());
+    assertTrue(defaults.describe().startsWith("500,000 entries per iteration"), defaults.describe());
+    assertEquals(0, settings("none").duration(Duration.ofSeconds(5)).build().entries(), "time-based instead");
+    BenchSettings sized = settings("none").entries(0).build();
+    assertEquals(Duration.ofSeconds(1), sized.iterationTime());
+    assertTrue(sized.describe().contains("iterations sized to 1.0 s of the fastest mode"), sized.describe());
     BenchSettings fixed = settings("none").rounds(4).entries(1000).build();
     assertEquals(StoppingRule.fixed(4), fixed.stoppingRule());
     assertTrue(fixed.describe().startsWith("1,000 entries per iteration, 4 rounds"), fixed.describe());

@@ -34,7 +34,7 @@ class IngestBenchmarkTest {
     List<String> modes = List.of("none", "tls-jsse", "sasl-auth-conf");
     // Any interval meets this target: the run stops at the minimum rounds, the first with intervals.
     BenchSettings settings = BenchSettings.builder().modes(modes).precision(1e9).minRounds(3)
-        .maxTime(Duration.ofMinutes(5)).iterationTime(Duration.ofMillis(100)).warmupEntries(5_000)
+        .maxTime(Duration.ofMinutes(5)).entries(0).iterationTime(Duration.ofMillis(100)).warmupEntries(5_000)
         .flushInterval(500).batchMemory(64 * 1024).maxLatency(Duration.ofSeconds(10)).writeThreads(2).seed(3)
         .writeAheadLog(true).output(output).build();
     String report = new IngestBenchmark(settings).run();
@@ -42,7 +42,18 @@ class IngestBenchmarkTest {
     assertTrue(report.contains("stopped: every CPU/entry interval within +/-1000000000.0 points after 3 rounds"),
         report);
     ResultsFile results = ResultsFile.fromJson(Files.readString(output.resolve("ingest-results.json")));
-    assertEquals(modes.size() * 3, results.rows().stream().filter(m -> !m.warmUp()).count(), "three rounds per mode");
+    assertEquals((2 * modes.size() - 1) * 3, results.rows().stream().filter(m -> !m.warmUp()).count(),
+        "three rounds per mode, and per secured mode three of the baseline in its own processes");
+    List<Measurement> measured = results.rows().stream().filter(m -> !m.warmUp()).toList();
+    for (String mode : modes.subList(1, modes.size())) {
+      for (int round = 1; round <= 3; round++) {
+        int r = round;
+        int secured = indexOf(measured, mode, r);
+        int baseline = indexOf(measured, mode + "/none", r);
+        // The baseline runs right beside the mode, before it in odd rounds and after it in even ones.
+        assertEquals(r % 2 == 1 ? secured - 1 : secured + 1, baseline, mode + " round " + r);
+      }
+    }
     assertTrue(results.rows().stream().filter(Measurement::warmUp).count() >= modes.size(), "a warm-up per mode,"
         + " and sizing rounds if the warm-up's rate was far too low");
     for (Measurement m : results.rows()) {
@@ -99,6 +110,15 @@ class IngestBenchmarkTest {
       assertTrue(updated.contains("| threadpool | " + mode + " | cpu | "), updated);
       assertTrue(updated.contains("| threadpool | " + mode + " | 3 | "), updated);
     }
+  }
+
+  private static int indexOf(List<Measurement> rows, String variant, int round) {
+    for (int i = 0; i < rows.size(); i++) {
+      if (rows.get(i).variant().equals(variant) && rows.get(i).round() == round) {
+        return i;
+      }
+    }
+    throw new AssertionError("no row of " + variant + " in round " + round + ": " + rows);
   }
 
   /** Both server models in one run, each mode reported per server model against its own baseline. */

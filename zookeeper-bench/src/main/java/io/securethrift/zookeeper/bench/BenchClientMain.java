@@ -29,8 +29,11 @@ import org.apache.zookeeper.client.ZKClientConfig;
  * zk-bench's client for one shape and mode, in its own JVM so that engine conscrypt can make Conscrypt the JVM's
  * TLS provider (the only way into ZooKeeper's Netty client) while the other modes keep JSSE. Arguments: securethrift
  * properties file, connect string, znodes per asynchronous phase, znodes of the synchronous phase, fresh sessions
- * per iteration. For each {@code RUN} command ({@link ChildJvm}'s line protocol) it runs one {@link Workload}
- * iteration and answers its raw columns ({@link ZkRow}) with this JVM's garbage collection so far; for each
+ * per iteration, and optionally the connect string of the servers' plain client port: then {@code RUN baseline=true}
+ * runs the same workload over a plaintext session of this JVM (the baseline in the mode's own processes, see
+ * {@link io.securethrift.benchstats.PairedAnalysis}). For each {@code RUN} command ({@link ChildJvm}'s line
+ * protocol) it runs one {@link Workload} iteration and answers its raw columns ({@link ZkRow}) with this JVM's
+ * garbage collection so far; for each
  * {@code SESSIONS} command it opens the fresh sessions and answers their median time, with over TLS the
  * {@link HandshakeProbe}'s figures on resumption; it exits at end of input.
  */
@@ -38,6 +41,8 @@ final class BenchClientMain {
   static final String RUN = "RUN";
   /** Opens the fresh sessions, apart from {@code RUN} so that their handshakes stay out of its CPU per operation. */
   static final String SESSIONS = "SESSIONS";
+  /** The field of a {@code RUN} command that sends it to the plaintext session. */
+  static final String BASELINE = "baseline";
   private static final int SESSION_TIMEOUT_MS = 30_000;
 
   private BenchClientMain() {}
@@ -56,13 +61,27 @@ final class BenchClientMain {
     int znodes = Integer.parseInt(args[2]);
     int syncZnodes = Integer.parseInt(args[3]);
     int sessions = Integer.parseInt(args[4]);
-    try (ZooKeeper zk = connect(connect, config)) {
+    try (ZooKeeper zk = connect(connect, config);
+        ZooKeeper plain = args.length > 5 ? connect(args[5], SecurityConfig.builder().build()) : null) {
       zk.create("/bench", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
       Workload workload = new Workload(zk, znodes, "/bench");
+      Workload baseline = null;
+      if (plain != null) {
+        plain.create("/bench-baseline", new byte[0], Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        baseline = new Workload(plain, znodes, "/bench-baseline");
+      }
+      Workload onBaseline = baseline;
       ChildJvm.serve(command -> {
         switch (command.kind()) {
           case RUN:
-            return iteration(workload, syncZnodes);
+            if (!Boolean.parseBoolean(command.fields().get(BASELINE))) {
+              return iteration(workload, syncZnodes);
+            }
+            if (onBaseline == null) {
+              throw new IllegalArgumentException("RUN baseline=true, but this client was started without the"
+                  + " plain client port's connect string");
+            }
+            return iteration(onBaseline, syncZnodes);
           case SESSIONS:
             return sessions(sessions, connect, config);
           default:

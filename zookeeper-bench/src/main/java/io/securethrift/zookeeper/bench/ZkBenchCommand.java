@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "zk-bench", mixinStandardHelpOptions = true,
     subcommands = {ZkBenchCommand.CompareCommand.class, ZkBenchCommand.DocsCommand.class},
     description = {"ZooKeeper's cost of TLS (zk-latencies workload): wall time, synchronous latency and CPU per",
-        "operation of every mode against none, per shape, with 95 % intervals; rounds are added until every wall and",
+        "operation of every mode against none, per shape, with 95 %% intervals; rounds are added until every wall and",
         "CPU interval is within --precision points or --max-time is up. 'zk-bench compare A.json B.json' compares",
         "two runs; 'zk-bench docs RESULTS.json FILE.md' writes a run's tables into a document."})
 public final class ZkBenchCommand implements Callable<Integer> {
@@ -61,7 +61,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
       + " (default: ${DEFAULT-VALUE}, adaptive)")
   private int rounds;
 
-  @Option(names = "--precision", description = "stop once every wall and CPU overhead's 95 % interval is within"
+  @Option(names = "--precision", description = "stop once every wall and CPU overhead's 95 %% interval is within"
       + " this many points either side (default: ${DEFAULT-VALUE})")
   private double precision = 3.0;
 
@@ -119,7 +119,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
   /** {@code zk-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
   @Command(name = "compare", mixinStandardHelpOptions = true,
       description = {"Compares two zk-results.json files: every shape's and mode's overheads in A and in B with",
-          "their 95 % intervals, and B - A in points with its own interval; REAL marks a difference whose interval",
+          "their 95 %% intervals, and B - A in points with its own interval; REAL marks a difference whose interval",
           "leaves out zero, the others are within the runs' noise."})
   static final class CompareCommand implements Callable<Integer> {
     @Spec

@@ -39,6 +39,12 @@ import java.util.stream.IntStream;
  * {@code none} in the same round (wall time per asynchronous operation, latency per synchronous request, client plus
  * server CPU per operation), and rounds are added until the wall and CPU intervals are as narrow as asked or the time
  * is up ({@link StoppingRule}).
+ *
+ * <p>In the {@code client-tls} shape, whose servers talk plaintext to each other, a TLS mode's servers also open the
+ * plain client port, and its client JVM runs the same workload over a plaintext session right beside each TLS
+ * iteration (before it in odd rounds, after it in even ones): the mode is divided by that baseline in its own
+ * processes ({@link PairedAnalysis#ownBaseline}), so neither the time between iterations nor lasting differences
+ * between separate JVMs enter its overhead.
  */
 final class ZkBenchmark {
   static final String WALL = "wall";
@@ -65,14 +71,17 @@ final class ZkBenchmark {
     final LocalEnsemble ensemble;
     final ChildJvm client;
     final Path gcLogs;
+    /** Whether the client also runs the workload over a plaintext session to the same servers. */
+    final boolean ownBaseline;
     long[] clientGc = {0, 0};
 
-    Target(Shape shape, BenchMode mode, LocalEnsemble ensemble, ChildJvm client, Path gcLogs) {
+    Target(Shape shape, BenchMode mode, LocalEnsemble ensemble, ChildJvm client, Path gcLogs, boolean ownBaseline) {
       this.shape = shape;
       this.mode = mode;
       this.ensemble = ensemble;
       this.client = client;
       this.gcLogs = gcLogs;
+      this.ownBaseline = ownBaseline;
     }
 
     String name() {
@@ -126,14 +135,20 @@ final class ZkBenchmark {
     boolean clientTls() {
       return mode.tls() && shape.clientTls();
     }
+
+    /** TLS on the client port only: the same servers can serve the baseline on their plain port. */
+    boolean ownBaseline() {
+      return clientTls() && !shape.quorumTls();
+    }
   }
 
   private static Starting launch(Shape shape, BenchMode mode, Path dir, Path serverKeys, Path trust)
       throws IOException {
     Path gcLogs = Files.createDirectories(dir.resolve(shape.label() + "-" + mode.label() + "-gc"));
     boolean clientTls = mode.tls() && shape.clientTls();
+    boolean plainPort = !clientTls || !shape.quorumTls();
     LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(mode.config(serverKeys, trust, PASSWORD))
-        .clientPort(!clientTls).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
+        .clientPort(plainPort).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
         .tickTime(2000).jvmOptions(List.of("-Xmx512m", "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"),
             GcLog.option(gcLogs))).start();
     return new Starting(shape, mode, zk, gcLogs);
@@ -149,19 +164,22 @@ final class ZkBenchmark {
     s.ensemble().awaitServing(IntStream.rangeClosed(1, s.shape().servers()).boxed().toList(),
         ZooKeeperClientSecurity.clientConfig(probe), Duration.ofSeconds(180));
     Path props = write(client, dir.resolve(s.name() + "-client.properties"));
+    List<String> args = new ArrayList<>(List.of(props.toString(), s.ensemble().connectString(s.clientTls()),
+        Integer.toString(settings.znodes()), Integer.toString(settings.syncZnodes()),
+        Integer.toString(settings.sessions())));
+    if (s.ownBaseline()) {
+      args.add(s.ensemble().connectString(false));
+    }
     ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client").jvmOptions(List.of("-Xmx512m"))
-        .args(List.of(props.toString(), s.ensemble().connectString(s.clientTls()),
-            Integer.toString(settings.znodes()), Integer.toString(settings.syncZnodes()),
-            Integer.toString(settings.sessions())))
-        .log(dir.resolve(s.name() + "-client.log")).talk().start();
+        .args(args).log(dir.resolve(s.name() + "-client.log")).talk().start();
     step(s.name() + ": " + s.shape().servers() + " server(s) serving, client started");
-    return new Target(s.shape(), s.mode(), s.ensemble(), jvm, s.gcLogs());
+    return new Target(s.shape(), s.mode(), s.ensemble(), jvm, s.gcLogs(), s.ownBaseline());
   }
 
   private ZkReport measure(List<Target> targets, RunInfo.Start start) throws IOException {
     List<Measurement> rows = new ArrayList<>();
     for (Target t : targets) {
-      rows.add(iteration(t, 0));
+      rows.addAll(iterations(t, 0));
     }
     StoppingRule rule = settings.stoppingRule();
     StoppingRule.Decision decision;
@@ -171,7 +189,7 @@ final class ZkBenchmark {
       round++;
       long roundStart = System.nanoTime();
       for (Target t : targets) {
-        rows.add(iteration(t, round));
+        rows.addAll(iterations(t, round));
       }
       Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
       stopping = new ArrayList<>(PairedAnalysis.overheads(rows, BASELINE, WALL, ZkRow::wallPerOp, SEED));
@@ -190,18 +208,31 @@ final class ZkBenchmark {
     return settings.shapes().stream().map(Shape::describe).collect(Collectors.toList());
   }
 
-  private Measurement iteration(Target t, int round) throws IOException {
+  /** A target's iterations of a round: its own, and its own baseline's beside it (first in odd rounds). */
+  private List<Measurement> iterations(Target t, int round) throws IOException {
+    if (!t.ownBaseline) {
+      return List.of(iteration(t, round, false));
+    }
+    boolean baselineFirst = round % 2 == 1;
+    Measurement first = iteration(t, round, baselineFirst);
+    return List.of(first, iteration(t, round, !baselineFirst));
+  }
+
+  private Measurement iteration(Target t, int round, boolean baseline) throws IOException {
     ProcessSample clientBefore = ProcessSample.of(t.client.process().pid()).withGc(t.clientGc[0], t.clientGc[1]);
     ProcessSample serversBefore = servers(t);
-    LineRecord answer = t.client.call(LineRecord.of(BenchClientMain.RUN));
+    LineRecord answer = t.client.call(LineRecord.of(BenchClientMain.RUN).with(BenchClientMain.BASELINE, baseline));
     ProcessSample serversUsed = servers(t).minus(serversBefore);
     t.clientGc = new long[] {answer.getLong(ZkRow.GC_COUNT), answer.getLong(ZkRow.GC_MS)};
     ProcessSample clientUsed = ProcessSample.of(t.client.process().pid()).withGc(t.clientGc[0], t.clientGc[1])
         .minus(clientBefore);
-    LineRecord sessions = settings.sessions() == 0 ? null : t.client.call(LineRecord.of(BenchClientMain.SESSIONS));
-    Measurement row = ZkRow.of(t.shape.label(), t.mode.label(), round, settings.znodes(), settings.syncZnodes(),
+    LineRecord sessions = settings.sessions() == 0 || baseline ? null
+        : t.client.call(LineRecord.of(BenchClientMain.SESSIONS));
+    String variant = baseline ? PairedAnalysis.ownBaseline(t.mode.label(), BASELINE) : t.mode.label();
+    Measurement row = ZkRow.of(t.shape.label(), variant, round, settings.znodes(), settings.syncZnodes(),
         answer, clientUsed, serversUsed, sessions);
-    step(t.name() + " " + (round == 0 ? "warm-up" : "round " + round) + ": " + ZkRow.describe(row));
+    step(t.shape.label() + " " + variant + " " + (round == 0 ? "warm-up" : "round " + round) + ": "
+        + ZkRow.describe(row));
     return row;
   }
 

@@ -5,6 +5,7 @@ import io.securethrift.benchstats.Interval;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.Overhead;
 import io.securethrift.benchstats.OverheadChart;
+import io.securethrift.benchstats.PairedAnalysis;
 import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.benchstats.RunInfo;
 import io.securethrift.benchstats.StoppingRule;
@@ -56,7 +57,9 @@ final class ZkReport {
 
   private static List<Map<String, Object>> summaries(List<Overhead> overheads, List<Measurement> rows) {
     Set<List<String>> targets = new LinkedHashSet<>();
-    rows.forEach(r -> targets.add(List.of(r.group(), r.variant())));
+    // The baseline's rows in a mode's own processes only serve that mode's overheads.
+    rows.stream().filter(r -> !PairedAnalysis.isOwnBaseline(r.variant(), ZkBenchmark.BASELINE))
+        .forEach(r -> targets.add(List.of(r.group(), r.variant())));
     List<Map<String, Object>> out = new ArrayList<>();
     for (List<String> t : targets) {
       List<Measurement> own = rows.stream().filter(r -> !r.warmUp() && r.group().equals(t.get(0))

@@ -28,6 +28,16 @@ class ZkBenchmarkTest {
   @TempDir
   Path output;
 
+  private static int indexOf(List<Measurement> rows, String variant, int round) {
+    for (int i = 0; i < rows.size(); i++) {
+      if (rows.get(i).group().equals("client-tls") && rows.get(i).variant().equals(variant)
+          && rows.get(i).round() == round) {
+        return i;
+      }
+    }
+    throw new AssertionError("no client-tls row of " + variant + " in round " + round);
+  }
+
   @Test
   void quickRunReportsEveryShapeAndModeWithIntervals() throws Exception {
     CommandLine cli = new CommandLine(new ZkBenchCommand());
@@ -43,18 +53,29 @@ class ZkBenchmarkTest {
     List<String> targets = List.of("client-tls none", "client-tls tls13-jsse", "client-tls tls12-conscrypt",
         "quorum-tls none", "quorum-tls tls13-jsse");
     assertEquals(targets, r.summary().stream().map(m -> m.get("shape") + " " + m.get("mode")).toList());
-    assertEquals(targets.size() * 4, r.rows().size(), "a warm-up and three rounds per target");
+    assertEquals((targets.size() + 2) * 4, r.rows().size(), "a warm-up and three rounds per target, and as many of"
+        + " the baseline in client-tls's two TLS modes' own processes");
+    for (String mode : List.of("tls13-jsse", "tls12-conscrypt")) {
+      for (int round = 1; round <= 3; round++) {
+        int secured = indexOf(r.rows(), mode, round);
+        // Over the plain port of the same servers, from the same client JVM, right before or after the TLS iteration.
+        assertEquals(round % 2 == 1 ? secured - 1 : secured + 1, indexOf(r.rows(), mode + "/none", round),
+            mode + " round " + round);
+      }
+    }
     for (Measurement m : r.rows()) {
       String what = m.group() + " " + m.variant() + " round " + m.round() + ": " + m.values();
       assertEquals(440, m.value(ZkRow.OPS), what);
       assertEquals(40, m.value(ZkRow.SYNC_OPS), what);
-      assertTrue(m.value(ZkRow.WALL_MS) > 0 && m.value(ZkRow.SYNC_MS) > 0 && m.value(ZkRow.SESSION_MS) > 0, what);
+      boolean ownBaseline = m.variant().endsWith("/none");
+      assertTrue(m.value(ZkRow.WALL_MS) > 0 && m.value(ZkRow.SYNC_MS) > 0, what);
+      assertEquals(!ownBaseline, m.value(ZkRow.SESSION_MS) > 0, what);
       // The OS counts CPU in 10 ms ticks: a tiny iteration may show none on one side.
       assertTrue(m.value("client_cpu_ms") >= 0 && m.value("server_cpu_ms") >= 0, what);
       assertTrue(m.value("client_gc_ms") >= 0 && m.value("server_gc_ms") >= 0, what);
       assertTrue(m.value("sync_get_p99_us") >= m.value("sync_get_p50_us"), what);
       // The resumption probe runs where the client speaks TLS: client-tls's TLS modes, not quorum-tls's clients.
-      boolean clientTls = m.group().equals("client-tls") && !m.variant().equals("none");
+      boolean clientTls = m.group().equals("client-tls") && !m.variant().equals("none") && !ownBaseline;
       assertEquals(clientTls, m.value(ZkRow.HANDSHAKE_FIRST_MS) > 0, what);
       assertEquals(clientTls, m.value(ZkRow.HANDSHAKE_LATER_MS) > 0, what);
       assertTrue(clientTls ? m.value(ZkRow.HANDSHAKES_RESUMED) >= 0 && m.value(ZkRow.HANDSHAKES_RESUMED) <= 1
@@ -80,7 +101,7 @@ class ZkBenchmarkTest {
     assertEquals(2, count(html, "class=\"reference\""), "the published mark beside quorum-tls tls13-jsse on the wall"
         + " and sync charts");
     assertTrue(count(html, "class=\"error-bar\"") == 9, html);
-    assertEquals(targets.size() * 4 + 1, Files.readAllLines(output.resolve("zk-iterations.csv")).size());
+    assertEquals((targets.size() + 2) * 4 + 1, Files.readAllLines(output.resolve("zk-iterations.csv")).size());
 
     StringBuilder compared = new StringBuilder();
     Path json = output.resolve("zk-results.json").toAbsolutePath();
