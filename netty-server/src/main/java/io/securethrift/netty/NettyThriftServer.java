@@ -127,7 +127,7 @@ public final class NettyThriftServer implements AutoCloseable {
               // Conscrypt keeps each read's whole receive buffer, so a peer trickling a record a byte at a time
               // would make the server hold a hundred times what it sent.
               ssl.setCumulator(ByteToMessageDecoder.MERGE_CUMULATOR);
-              channel.pipeline().addLast(new HandshakeWatch(record), ssl);
+              channel.pipeline().addLast(new HandshakeWatch(record), ssl, new FirstWriteSplit());
             }
             channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal()),
                 new ConnectionHandler(context, record));

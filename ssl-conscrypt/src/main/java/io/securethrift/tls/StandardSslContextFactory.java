@@ -2,17 +2,13 @@ package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.SslContextFactory;
-import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.Provider;
-import java.util.Arrays;
 import java.util.Optional;
 import javax.net.ssl.KeyManager;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
@@ -21,8 +17,8 @@ import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * The default {@link SslContextFactory}: key and trust material from the configured JKS, PKCS#12 or PEM files (the
- * JVM's default trust store when none is set), the JDK's PKIX key and trust managers, and the configured engine
- * (JSSE, or Conscrypt asked for by name). Protocols default to TLS 1.3 and 1.2 and cipher suites to the engine's AEAD
+ * JVM's default trust store when none is set), the configured key held decoded in memory ({@link SingleKeyManager}),
+ * the JDK's PKIX trust manager, and the configured engine (JSSE, or Conscrypt asked for by name). Protocols default to TLS 1.3 and 1.2 and cipher suites to the engine's AEAD
  * suites.
  */
 public final class StandardSslContextFactory implements SslContextFactory {
@@ -46,19 +42,8 @@ public final class StandardSslContextFactory implements SslContextFactory {
   }
 
   private static KeyManager[] keyManagers(TlsSettings settings) throws IOException, GeneralSecurityException {
-    if (settings.keyStore().isEmpty()) {
-      return null;
-    }
-    KeyStore store = StoreLoader.keyStore(settings.keyStore().get());
-    char[] password = StoreLoader.password(settings.keyStore().get());
-    try {
-      KeyManagerFactory factory = KeyManagerFactory.getInstance("PKIX");
-      factory.init(store, password);
-      return EngineProviders.resolve(settings.engine()) == TlsEngine.CONSCRYPT
-          ? ConscryptClientKeyManager.wrap(factory.getKeyManagers()) : factory.getKeyManagers();
-    } finally {
-      Arrays.fill(password, '\0');
-    }
+    return settings.keyStore().isEmpty() ? null
+        : new KeyManager[] {StoreLoader.keyManager(settings.keyStore().get())};
   }
 
   private static TrustManager[] trustManagers(TlsSettings settings) throws IOException, GeneralSecurityException {

@@ -12,10 +12,14 @@ import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.security.Signature;
 import java.security.UnrecoverableKeyException;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.RSAKey;
+import java.security.interfaces.RSAPrivateCrtKey;
+import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -58,10 +62,10 @@ final class StoreLoader {
   }
 
   /**
-   * A key store with exactly one entry, the key to present, under its original alias and protected by the store
-   * password: chosen by the configured alias, or the only key in the store.
+   * The key to present, with its chain, chosen by the configured alias or as the only key in the store, decoded once
+   * and held in memory by the key manager every context of this store shares until the files change.
    */
-  static KeyStore keyStore(StoreLocation location) throws IOException, GeneralSecurityException {
+  static SingleKeyManager keyManager(StoreLocation location) throws IOException, GeneralSecurityException {
     byte[] content = read(location.path());
     char[] password = password(location);
     try {
@@ -75,11 +79,12 @@ final class StoreLoader {
       checkEcSupport(location.path(), alias, store);
       PrivateKey key = key(location.path(), store, alias, password);
       Certificate[] chain = store.getCertificateChain(alias);
-      checkMatch(location.path(), alias, key, (X509Certificate) chain[0]);
-      KeyStore single = KeyStore.getInstance("PKCS12");
-      single.load(null, null);
-      single.setKeyEntry(alias, key, password, chain);
-      return single;
+      X509Certificate[] x509 = new X509Certificate[chain.length];
+      for (int i = 0; i < chain.length; i++) {
+        x509[i] = (X509Certificate) chain[i];
+      }
+      checkMatch(location.path(), alias, key, x509[0]);
+      return new SingleKeyManager(alias, key, x509);
     } finally {
       Arrays.fill(password, '\0');
     }
@@ -177,24 +182,42 @@ final class StoreLoader {
     }
   }
 
-  /** Signs and verifies a probe, which works for every key type and catches a chain copied from another key. */
+  /**
+   * Fails when the certificate was issued for another key. An RSA key matches when its modulus (and, when it carries
+   * one, public exponent) is the certificate's, which costs nothing; other keys sign and verify a probe, which works
+   * for every type and costs little for them (an RSA probe is a full private-key operation, as dear as a handshake's
+   * signature, on every context built).
+   */
   private static void checkMatch(Path file, String alias, PrivateKey key, X509Certificate certificate)
       throws GeneralSecurityException {
-    String algorithm = signatureAlgorithm(key.getAlgorithm());
-    if (!key.getAlgorithm().equals(certificate.getPublicKey().getAlgorithm())) {
+    PublicKey certified = certificate.getPublicKey();
+    if (!key.getAlgorithm().equals(certified.getAlgorithm())) {
       throw mismatch(file, alias, certificate);
     }
+    boolean matches;
+    if (key instanceof RSAKey && certified instanceof RSAPublicKey) {
+      RSAPublicKey rsa = (RSAPublicKey) certified;
+      matches = ((RSAKey) key).getModulus().equals(rsa.getModulus()) && (!(key instanceof RSAPrivateCrtKey)
+          || ((RSAPrivateCrtKey) key).getPublicExponent().equals(rsa.getPublicExponent()));
+    } else {
+      matches = signsForCertificate(key, certified);
+    }
+    if (!matches) {
+      throw mismatch(file, alias, certificate);
+    }
+  }
+
+  private static boolean signsForCertificate(PrivateKey key, PublicKey certified) throws GeneralSecurityException {
+    String algorithm = signatureAlgorithm(key.getAlgorithm());
     byte[] probe = "securethrift key check".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     Signature signer = Signature.getInstance(algorithm);
     signer.initSign(key);
     signer.update(probe);
     byte[] signature = signer.sign();
     Signature verifier = Signature.getInstance(algorithm);
-    verifier.initVerify(certificate.getPublicKey());
+    verifier.initVerify(certified);
     verifier.update(probe);
-    if (!verifier.verify(signature)) {
-      throw mismatch(file, alias, certificate);
-    }
+    return verifier.verify(signature);
   }
 
   private static GeneralSecurityException mismatch(Path file, String alias, X509Certificate certificate) {

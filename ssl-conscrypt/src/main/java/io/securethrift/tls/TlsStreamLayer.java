@@ -26,6 +26,12 @@ import org.conscrypt.Conscrypt;
  * TLS over a connected TCP socket, for one role. The handshake runs explicitly in {@link #open}, on the caller's
  * thread (a server's worker thread, never the accept thread), so transport-core's handshake deadline covers it;
  * without the explicit call the handshake would happen lazily on the first read, under the read timeout.
+ *
+ * <p>Conscrypt sockets and engines get session tickets turned on, on both sides. Conscrypt leaves BoringSSL's
+ * {@code SSL_OP_NO_TICKET} set unless told otherwise, and BoringSSL reads that option for both versions: a client
+ * offers no TLS 1.2 ticket (and a Conscrypt server, which keeps no session-id cache of its own, then cannot resume TLS
+ * 1.2), and a server sends no TLS 1.3 NewSessionTicket, its only way to resume TLS 1.3 (it implements no stateful TLS
+ * 1.3 resumption). Without it no Conscrypt server ever resumed a TLS 1.3 session.
  */
 final class TlsStreamLayer implements StreamLayer {
   private final SecurityMode mode;
@@ -52,8 +58,6 @@ final class TlsStreamLayer implements StreamLayer {
         .createSocket(socket, role == Role.CLIENT ? host : null, socket.getPort(), true);
     tls.setUseClientMode(role == Role.CLIENT);
     if (Conscrypt.isConscrypt(tls)) {
-      // Conscrypt clients offer no TLS 1.2 session tickets unless told to; without them a Conscrypt server (which
-      // keeps no session-id cache of its own) cannot resume TLS 1.2 sessions.
       Conscrypt.setUseSessionTickets(tls, true);
     }
     tls.setSSLParameters(current.parameters());
@@ -102,6 +106,9 @@ final class TlsStreamLayer implements StreamLayer {
       ReloadingContext.Snapshot current = context.current();
       SSLEngine engine = current.context().createSSLEngine(remote.getHostString(), remote.getPort());
       engine.setUseClientMode(false);
+      if (Conscrypt.isConscrypt(engine)) {
+        Conscrypt.setUseSessionTickets(engine, true);
+      }
       engine.setSSLParameters(current.parameters());
       return engine;
     }

@@ -51,6 +51,6 @@ class StoreLoaderFuzzTest {
   @FuzzTest(maxDuration = "60s")
   void keyStore(byte[] content) throws IOException {
     Files.write(FILE, content);
-    ParserOracle.expectOnly(() -> StoreLoader.keyStore(KEY_STORE), IOException.class, GeneralSecurityException.class);
+    ParserOracle.expectOnly(() -> StoreLoader.keyManager(KEY_STORE), IOException.class, GeneralSecurityException.class);
   }
 }

@@ -23,7 +23,6 @@ import io.securethrift.kdc.ca.TestCertificateAuthority;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
-import java.util.Collections;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -38,7 +37,7 @@ class StoreLoaderTest {
   }
 
   private static String keyStoreError(Path path, char[] password, String alias) {
-    Exception e = assertThrows(Exception.class, () -> StoreLoader.keyStore(keyStoreOf(path, null, password, alias)));
+    Exception e = assertThrows(Exception.class, () -> StoreLoader.keyManager(keyStoreOf(path, null, password, alias)));
     assertFalse(e.getMessage().contains(new String(PW)), "no password in messages");
     return e.getMessage();
   }
@@ -53,9 +52,8 @@ class StoreLoaderTest {
     PemFiles encrypted = leaf.writePem(dir, "encrypted", PW);
     PemFiles plain = leaf.writePem(dir, "plain", null);
     for (Path store : new Path[] {p12, jks, jksNamedP12, encrypted.certificateChain(), plain.certificateChain()}) {
-      KeyStore loaded = StoreLoader.keyStore(keyStoreOf(store, null, PW, null));
-      String alias = Collections.list(loaded.aliases()).get(0);
-      assertEquals(leaf.certificate(), loaded.getCertificate(alias), store.toString());
+      SingleKeyManager loaded = StoreLoader.keyManager(keyStoreOf(store, null, PW, null));
+      assertEquals(leaf.certificate(), loaded.getCertificateChain(loaded.alias())[0], store.toString());
     }
     Path pemTrust = ca.writeCaPem(dir);
     StoreLocation trust = SecurityConfig.builder().trustStore(pemTrust, null, null).build().tls().trustStore()
@@ -88,8 +86,8 @@ class StoreLoaderTest {
     }
     assertEquals(several + " holds several private keys [one, two] and no alias is configured; set"
         + " securethrift.tls.keystore.alias", keyStoreError(several, PW, null).replace("[two, one]", "[one, two]"));
-    assertEquals("CN=other", ((java.security.cert.X509Certificate) StoreLoader.keyStore(
-        keyStoreOf(several, null, PW, "two")).getCertificate("two")).getSubjectX500Principal().getName());
+    assertEquals("CN=other", StoreLoader.keyManager(keyStoreOf(several, null, PW, "two")).getCertificateChain("two")[0]
+        .getSubjectX500Principal().getName());
 
     KeyStore mismatched = KeyStore.getInstance("PKCS12");
     mismatched.load(null, null);
@@ -106,7 +104,7 @@ class StoreLoaderTest {
     StoreLocation location = keyStoreOf(missing, null, PW, null);
     Files.delete(missing);
     assertEquals(missing + " does not exist",
-        assertThrows(Exception.class, () -> StoreLoader.keyStore(location)).getMessage());
+        assertThrows(Exception.class, () -> StoreLoader.keyManager(location)).getMessage());
   }
 
   @Test
