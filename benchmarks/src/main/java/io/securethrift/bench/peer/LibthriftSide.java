@@ -28,7 +28,10 @@ import org.apache.thrift.transport.layered.TFramedTransport;
  * {@code TSSLTransportFactory} with its defaults (the client builds a new {@code SSLContext}, loading its trust
  * store, for every connection; the server one for its socket) and framing on top; for SASL
  * {@code TSaslClientTransport} / {@code TSaslServerTransport} with GSSAPI and one QOP, no framing inside, each
- * handshake inside {@code Subject.doAs} of a keytab login. In the Conscrypt mode the cell's JVM puts Conscrypt first
+ * handshake inside {@code Subject.doAs} of a keytab login. Every server socket has a client timeout, as Accumulo's
+ * {@code TServerUtils} gives each (its RPC timeout): a socket with a read timeout waits for data with a poll after a
+ * read that found none, one without blocks in the read, so leaving it out would make libthrift's server do fewer
+ * system calls than any Accumulo server does. In the Conscrypt mode the cell's JVM puts Conscrypt first
  * for {@code SSLContext} ({@link PeerCell}), which is how Accumulo gets it.
  */
 final class LibthriftSide {
@@ -44,10 +47,10 @@ final class LibthriftSide {
       socket = TSSLTransportFactory.getServerSocket(0, PeerCell.TIMEOUT_MS, loopback, params);
       transports = new TFramedTransport.Factory();
     } else if (mode.sasl()) {
-      socket = new TServerSocket(new InetSocketAddress(loopback, 0));
+      socket = new TServerSocket(new InetSocketAddress(loopback, 0), PeerCell.TIMEOUT_MS);
       transports = sasl(mode, KerberosLogin.login(m.service()));
     } else {
-      socket = new TServerSocket(new InetSocketAddress(loopback, 0));
+      socket = new TServerSocket(new InetSocketAddress(loopback, 0), PeerCell.TIMEOUT_MS);
       transports = new TFramedTransport.Factory();
     }
     EchoServer server = EchoServer.start(new TThreadPoolServer.Args(socket).transportFactory(transports)

@@ -120,6 +120,7 @@ final class PeerBenchmark {
           Map<String, Number> v = values.computeIfAbsent(pairing, p -> new LinkedHashMap<>());
           v.put(metric.opsColumn(), done.getLong("ops"));
           v.put(metric.nanosColumn(), done.getLong("nanos"));
+          v.put(metric.cpuColumn(), done.getLong("cpu"));
         }
       }
       for (Pairing pairing : settings.pairings()) {

@@ -68,6 +68,11 @@ record PeerMetric(String name, String kind, int size) {
     return name + "_ops";
   }
 
+  /** The raw row's column of CPU nanoseconds the cell's JVM spent. */
+  String cpuColumn() {
+    return name + "_cpu_ns";
+  }
+
   /** The raw row's column of nanoseconds taken. */
   String nanosColumn() {
     return name + "_ns";

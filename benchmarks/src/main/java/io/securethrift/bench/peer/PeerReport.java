@@ -79,6 +79,8 @@ final class PeerReport {
         m.put("rounds", own.size());
         m.put("median_rate", median(own.stream().mapToDouble(r -> metric.rate((long) r.value(metric.opsColumn()),
             (long) r.value(metric.nanosColumn()))).toArray()));
+        m.put("median_cpu_us_per_op", median(own.stream().mapToDouble(r -> r.value(metric.cpuColumn()) / 1e3
+            / r.value(metric.opsColumn())).toArray()));
         Interval ratio = cell.get(1).equals(Pairing.BASELINE.label()) ? new Interval(1, 1, 1)
             : overheads.stream().filter(o -> o.group().equals(cell.get(0)) && o.variant().equals(cell.get(1))
                 && o.metric().equals(metric.name())).findFirst().map(o -> ratio(o.interval()))
@@ -137,7 +139,8 @@ final class PeerReport {
     }
     s.append(String.format(Locale.ROOT, "%nRows where securethrift is below 1.00× or its interval's lower end below"
         + " %.2f: %s.%n%n", TARGET_LOW, below.isEmpty() ? "none" : String.join(", ", below)));
-    s.append("Median rates over rounds:\n\n| mode | metric | unit |");
+    s.append("Median rates over rounds, and in brackets the CPU microseconds per operation of the cell's JVM (client"
+        + " and server together; a busy machine inflates it far less than the rates):\n\n| mode | metric | unit |");
     pairings.forEach(p -> s.append(' ').append(p).append(" |"));
     s.append("\n|---|---|---|").append("---|".repeat(pairings.size())).append('\n');
     for (List<Object> key : rowKeys(r)) {
@@ -146,7 +149,8 @@ final class PeerReport {
           .append(" |");
       for (String pairing : pairings) {
         Map<String, Object> m = byCell.get(List.of(key.get(0), key.get(1), pairing));
-        s.append(' ').append(m == null ? "n/a" : number(m.get("median_rate"), "%,.0f")).append(" |");
+        s.append(' ').append(m == null ? "n/a" : number(m.get("median_rate"), "%,.0f") + " ("
+            + number(m.get("median_cpu_us_per_op"), "%,.0f") + " µs)").append(" |");
       }
       s.append('\n');
     }
