@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
     subcommands = {PeerBenchCommand.CompareCommand.class, PeerBenchCommand.DocsCommand.class},
     description = {"securethrift against libthrift's own transports (TFramedTransport/TSocket, TSSLTransportFactory,",
         "TSaslClientTransport/TSaslServerTransport with GSSAPI) on the same TThreadPoolServer echo service: MB/s each",
-        "way, round trips/s and new connections/s per mode, ours/libthrift per round with 95 % intervals, plus the",
+        "way, round trips/s and new connections/s per mode, ours/libthrift per round with 95 %% intervals, plus the",
         "crossed pairings (our client + libthrift's server, libthrift's client + our server); rounds are added until",
         "every interval is within --precision points or --max-time is up. 'peer-bench compare A.json B.json'",
         "compares two runs; 'peer-bench docs FILE.md A.json B.json' writes runs' tables into a document."})
@@ -55,7 +55,8 @@ public final class PeerBenchCommand implements Callable<Integer> {
       + " ${DEFAULT-VALUE})")
   private List<Integer> smallSizes = List.of(1024);
 
-  @Option(names = "--no-connections", negatable = true, description = "leave out new connections/s")
+  @Option(names = "--connections", negatable = true, description = "measure new connections/s; --no-connections"
+      + " leaves them out (default: ${DEFAULT-VALUE})")
   private boolean connections = true;
 
   @Option(names = "--seconds", description = "how long each cell runs each metric per round (default:"
@@ -66,7 +67,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
       + " (default: ${DEFAULT-VALUE}, adaptive)")
   private int rounds;
 
-  @Option(names = "--precision", description = "stop once every ratio's 95 % interval is within this many points"
+  @Option(names = "--precision", description = "stop once every ratio's 95 %% interval is within this many points"
       + " (of cost) either side (default: ${DEFAULT-VALUE})")
   private double precision = 3.0;
 
@@ -138,7 +139,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
   /** {@code peer-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
   @Command(name = "compare", mixinStandardHelpOptions = true,
       description = {"Compares two peer-results.json files: every mode's, pairing's and metric's cost overhead",
-          "against libthrift in A and in B with their 95 % intervals, and B - A in points with its own interval;",
+          "against libthrift in A and in B with their 95 %% intervals, and B - A in points with its own interval;",
           "REAL marks a difference whose interval leaves out zero, the others are within the runs' noise."})
   static final class CompareCommand implements Callable<Integer> {
     @Spec
