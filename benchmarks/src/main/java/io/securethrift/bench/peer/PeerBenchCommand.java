@@ -63,6 +63,10 @@ public final class PeerBenchCommand implements Callable<Integer> {
       + " ${DEFAULT-VALUE})")
   private double seconds = 0.3;
 
+  @Option(names = "--warm-up", description = "how long each cell runs each metric in the warm-up round, which is"
+      + " not analysed: long enough for the JIT to compile both libraries' paths (default: ${DEFAULT-VALUE})")
+  private double warmUp = 1.0;
+
   @Option(names = "--rounds", description = "a fixed number of rounds instead of adding rounds until --precision"
       + " (default: ${DEFAULT-VALUE}, adaptive)")
   private int rounds;
@@ -102,6 +106,9 @@ public final class PeerBenchCommand implements Callable<Integer> {
     if (!(seconds > 0) || Double.isInfinite(seconds)) {
       throw new ConfigException("--seconds", seconds + " is not a positive number of seconds");
     }
+    if (!(warmUp >= 0) || Double.isInfinite(warmUp)) {
+      throw new ConfigException("--warm-up", warmUp + " is not a number of seconds (0 or more)");
+    }
     if (rounds < 0 || minRounds < 1) {
       throw new ConfigException(rounds < 0 ? "--rounds" : "--min-rounds", "must be positive (--rounds 0: adaptive)");
     }
@@ -112,8 +119,8 @@ public final class PeerBenchCommand implements Callable<Integer> {
       }
     }
     return new PeerSettings(parse("--modes", modes, PeerMode::of), parse("--pairings", pairings, Pairing::of),
-        bulkSizes, smallSizes, connections, seconds, rounds, precision, Duration.ofMillis(Math.round(maxTime * 1000)),
-        minRounds, output);
+        bulkSizes, smallSizes, connections, seconds, warmUp, rounds, precision,
+        Duration.ofMillis(Math.round(maxTime * 1000)), minRounds, output);
   }
 
   private static List<Integer> concat(List<Integer> a, List<Integer> b) {

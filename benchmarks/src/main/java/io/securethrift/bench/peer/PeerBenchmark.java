@@ -116,7 +116,8 @@ final class PeerBenchmark {
       Map<Pairing, Map<String, Number>> values = new LinkedHashMap<>();
       for (PeerMetric metric : settings.metrics()) {
         for (Pairing pairing : order) {
-          LineRecord done = cells.get(name(mode, pairing)).call(metric.command(settings.seconds()));
+          LineRecord done = cells.get(name(mode, pairing)).call(metric.command(round == 0 ? settings.warmUp()
+              : settings.seconds()));
           Map<String, Number> v = values.computeIfAbsent(pairing, p -> new LinkedHashMap<>());
           v.put(metric.opsColumn(), done.getLong("ops"));
           v.put(metric.nanosColumn(), done.getLong("nanos"));

@@ -31,7 +31,7 @@ class PeerBenchTest {
     StringWriter printed = new StringWriter();
     CommandLine cli = new CommandLine(new PeerBenchCommand()).setOut(new PrintWriter(printed));
     int code = cli.execute("--modes", "plain,tls-conscrypt,auth-conf", "--bulk-sizes", "8192", "--small-sizes", "100",
-        "--seconds", "0.05", "--rounds", "1", "--output", out.toString());
+        "--seconds", "0.05", "--warm-up", "0.05", "--rounds", "1", "--output", out.toString());
     assertEquals(0, code, printed.toString());
 
     ResultsFile results = ResultsFile.read(out.resolve("peer-results.json"), PeerReport.TOOL);
