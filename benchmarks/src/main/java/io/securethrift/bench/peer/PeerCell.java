@@ -58,14 +58,22 @@ public final class PeerCell implements AutoCloseable {
   /** Arguments: the mode's label, the pairing's label and the material file the parent wrote. */
   public static void main(String[] args) throws Exception {
     PeerMode mode = PeerMode.of(args[0]);
-    if (mode == PeerMode.TLS_CONSCRYPT) {
-      // Accumulo's way to Conscrypt: unmodified TSSLTransportFactory asks SSLContext.getInstance and gets Conscrypt.
-      Security.insertProviderAt(new ConscryptFirstProvider(), 1);
-    }
+    prepareJvm(mode);
     try (PeerCell cell = new PeerCell(mode, Pairing.of(args[1]), PeerMaterial.read(Path.of(args[2])))) {
       System.out.println(LineRecord.of(READY).encode());
       System.out.flush();
       ChildJvm.serve(cell::handle);
+    }
+  }
+
+  /**
+   * What a cell's JVM must do before its first connection: in the Conscrypt mode install the Conscrypt-first
+   * provider, Accumulo's way to Conscrypt (an unmodified {@code TSSLTransportFactory} asks
+   * {@code SSLContext.getInstance} and gets Conscrypt).
+   */
+  static void prepareJvm(PeerMode mode) {
+    if (mode == PeerMode.TLS_CONSCRYPT && Security.getProvider(ConscryptFirstProvider.NAME) == null) {
+      Security.insertProviderAt(new ConscryptFirstProvider(), 1);
     }
   }
 

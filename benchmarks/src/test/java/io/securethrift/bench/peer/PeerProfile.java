@@ -30,6 +30,7 @@ public final class PeerProfile {
 
   public static void main(String[] args) throws Exception {
     PeerMode mode = PeerMode.of(args[0]);
+    PeerCell.prepareJvm(mode);
     String[] pairings = args[1].split(",");
     int size = Integer.parseInt(args[2]);
     double seconds = Double.parseDouble(args[3]);
