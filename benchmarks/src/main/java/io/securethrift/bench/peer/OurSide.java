@@ -16,7 +16,8 @@ import org.apache.thrift.transport.TTransport;
 
 /**
  * securethrift's side of a cell: its server and client factories with the defaults a user gets, the settings the
- * mode needs and nothing else (hostname verification stays on, GSSAPI privacy stays the JDK's).
+ * mode needs, the read timeout libthrift's sockets get too, and a frame limit with room for the largest payload
+ * (hostname verification stays on, GSSAPI privacy stays the JDK's).
  */
 final class OurSide {
   private OurSide() {}
