@@ -55,9 +55,8 @@ public final class PeerBenchCommand implements Callable<Integer> {
       + " ${DEFAULT-VALUE})")
   private List<Integer> smallSizes = List.of(1024);
 
-  @Option(names = "--connections", negatable = true, description = "measure new connections/s; --no-connections"
-      + " leaves them out (default: ${DEFAULT-VALUE})")
-  private boolean connections = true;
+  @Option(names = "--no-connections", description = "leave out new connections/s")
+  private boolean noConnections;
 
   @Option(names = "--seconds", description = "how long each cell runs each metric per round (default:"
       + " ${DEFAULT-VALUE})")
@@ -119,7 +118,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
       }
     }
     return new PeerSettings(parse("--modes", modes, PeerMode::of), parse("--pairings", pairings, Pairing::of),
-        bulkSizes, smallSizes, connections, seconds, warmUp, rounds, precision,
+        bulkSizes, smallSizes, !noConnections, seconds, warmUp, rounds, precision,
         Duration.ofMillis(Math.round(maxTime * 1000)), minRounds, output);
   }
 

@@ -1,10 +1,12 @@
 package io.securethrift.bench.peer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.benchstats.Overhead;
 import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.core.ConfigException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -65,5 +68,21 @@ class PeerBenchTest {
     String written = Files.readString(doc, StandardCharsets.UTF_8);
     assertTrue(written.contains("### Agreement of 2 runs") && written.contains("### The last run")
         && !written.contains("\nold\n") && written.endsWith("\n\nAfter.\n"), written);
+  }
+
+  @Test
+  void optionsBecomeSettingsAndABadValueNamesItsOption() {
+    PeerBenchCommand command = new PeerBenchCommand();
+    new CommandLine(command).parseArgs("--no-connections", "--bulk-sizes", "65536", "--pairings", "our-client");
+    PeerSettings settings = command.settings();
+    assertEquals(List.of("bulk-64KiB", "rt-1KiB"),
+        settings.metrics().stream().map(PeerMetric::name).collect(Collectors.toList()));
+    assertEquals(List.of(Pairing.LIBTHRIFT, Pairing.OUR_CLIENT), settings.pairings(), "the baseline always runs");
+
+    PeerBenchCommand bad = new PeerBenchCommand();
+    new CommandLine(bad).parseArgs("--modes", "tls");
+    ConfigException e = assertThrows(ConfigException.class, bad::settings);
+    assertTrue(e.getMessage().contains("--modes") && e.getMessage().contains("'tls' is not a mode; accepted: plain,"),
+        e.getMessage());
   }
 }
