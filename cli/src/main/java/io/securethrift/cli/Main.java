@@ -1,5 +1,6 @@
 package io.securethrift.cli;
 
+import io.securethrift.bench.peer.PeerBenchCommand;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.cli.IngestBenchCommand;
 import io.securethrift.ingest.cli.IngestClientCommand;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
 @Command(name = "securethrift", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "Secure Thrift transports for Accumulo and ZooKeeper, and the benchmarks that measure them.",
     subcommands = {IngestBenchCommand.class, IngestServerCommand.class, IngestClientCommand.class, TlsBenchCommand.class,
-        SaslBenchCommand.class, ServerBenchCommand.class, ZkBenchCommand.class,
+        SaslBenchCommand.class, ServerBenchCommand.class, ZkBenchCommand.class, PeerBenchCommand.class,
         KdcCommand.class, CertsCommand.class})
 public final class Main implements Runnable {
   @Override

@@ -31,7 +31,7 @@ class MainTest {
   @Test
   void everyModuleCommandIsRegistered() {
     assertEquals(java.util.Set.of("ingest-bench", "ingest-server", "ingest-client", "tls-bench", "sasl-bench",
-        "server-bench", "zk-bench", "kdc", "certs"), Main.commandLine().getSubcommands().keySet());
+        "server-bench", "zk-bench", "peer-bench", "kdc", "certs"), Main.commandLine().getSubcommands().keySet());
   }
 
   @Test

@@ -1,0 +1,210 @@
+package io.securethrift.bench.peer;
+
+import io.securethrift.benchstats.Compare;
+import io.securethrift.benchstats.DocsSection;
+import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.core.ConfigException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * peer-bench: securethrift's transports side by side with libthrift's own as Accumulo wires them, every mode, with
+ * crossed pairings, paired rounds and 95 % intervals ({@link PeerBenchmark}). Certificates and the KDC are made for
+ * the run; nothing is needed beforehand and everything but the result files is deleted afterwards.
+ */
+@Command(name = "peer-bench", mixinStandardHelpOptions = true,
+    subcommands = {PeerBenchCommand.CompareCommand.class, PeerBenchCommand.DocsCommand.class},
+    description = {"securethrift against libthrift's own transports (TFramedTransport/TSocket, TSSLTransportFactory,",
+        "TSaslClientTransport/TSaslServerTransport with GSSAPI) on the same TThreadPoolServer echo service: MB/s each",
+        "way, round trips/s and new connections/s per mode, ours/libthrift per round with 95 %% intervals, plus the",
+        "crossed pairings (our client + libthrift's server, libthrift's client + our server); rounds are added until",
+        "every interval is within --precision points or --max-time is up. 'peer-bench compare A.json B.json'",
+        "compares two runs; 'peer-bench docs FILE.md A.json B.json' writes runs' tables into a document."})
+public final class PeerBenchCommand implements Callable<Integer> {
+  @Spec
+  private CommandSpec spec;
+
+  @Option(names = "--modes", split = ",", description = "modes: plain, tls-jsse, tls-conscrypt, auth, auth-int,"
+      + " auth-conf (default: all)")
+  private List<String> modes = Arrays.stream(PeerMode.values()).map(PeerMode::label).collect(Collectors.toList());
+
+  @Option(names = "--pairings", split = ",", description = "pairings besides libthrift (always run, the baseline):"
+      + " securethrift, our-client, our-server (default: all)")
+  private List<String> pairings = Arrays.stream(Pairing.values()).map(Pairing::label).collect(Collectors.toList());
+
+  @Option(names = "--bulk-sizes", split = ",", description = "payload bytes of the MB/s metrics (default:"
+      + " ${DEFAULT-VALUE})")
+  private List<Integer> bulkSizes = List.of(1 << 20, 64 << 10);
+
+  @Option(names = "--small-sizes", split = ",", description = "payload bytes of the round-trips/s metrics (default:"
+      + " ${DEFAULT-VALUE})")
+  private List<Integer> smallSizes = List.of(1024);
+
+  @Option(names = "--no-connections", description = "leave out new connections/s")
+  private boolean noConnections;
+
+  @Option(names = "--seconds", description = "how long each cell runs each metric per round (default:"
+      + " ${DEFAULT-VALUE})")
+  private double seconds = 0.3;
+
+  @Option(names = "--warm-up", description = "how long each cell runs each metric in the warm-up round, which is"
+      + " not analysed: long enough for the JIT to compile both libraries' paths (default: ${DEFAULT-VALUE})")
+  private double warmUp = 1.0;
+
+  @Option(names = "--rounds", description = "a fixed number of rounds instead of adding rounds until --precision"
+      + " (default: ${DEFAULT-VALUE}, adaptive)")
+  private int rounds;
+
+  @Option(names = "--precision", description = "stop once every ratio's 95 %% interval is within this many points"
+      + " (of cost) either side (default: ${DEFAULT-VALUE})")
+  private double precision = 3.0;
+
+  @Option(names = "--max-time", description = "the whole run's budget in seconds, start-up included"
+      + " (default: ${DEFAULT-VALUE})")
+  private double maxTime = 270;
+
+  @Option(names = "--min-rounds", description = "rounds before --precision may end the run (default:"
+      + " ${DEFAULT-VALUE})")
+  private int minRounds = 4;
+
+  @Option(names = "--output", description = "directory for peer-results.json/.csv/.html and peer-iterations.csv"
+      + " (default: ${DEFAULT-VALUE})")
+  private Path output = Path.of("peer-results");
+
+  @Override
+  public Integer call() throws Exception {
+    PeerSettings settings = settings();
+    PrintWriter out = spec.commandLine().getOut();
+    PeerReport report = new PeerBenchmark(settings, System.err).run();
+    out.print(PeerReport.markdown(report.results()));
+    out.println("wrote " + settings.output().resolve("peer-results.json") + " (and .csv, .html,"
+        + " peer-iterations.csv)");
+    out.flush();
+    return 0;
+  }
+
+  PeerSettings settings() {
+    if (!(maxTime > 0) || Double.isInfinite(maxTime)) {
+      throw new ConfigException("--max-time", maxTime + " is not a positive number of seconds");
+    }
+    if (!(seconds > 0) || Double.isInfinite(seconds)) {
+      throw new ConfigException("--seconds", seconds + " is not a positive number of seconds");
+    }
+    if (!(warmUp >= 0) || Double.isInfinite(warmUp)) {
+      throw new ConfigException("--warm-up", warmUp + " is not a number of seconds (0 or more)");
+    }
+    if (rounds < 0 || minRounds < 1) {
+      throw new ConfigException(rounds < 0 ? "--rounds" : "--min-rounds", "must be positive (--rounds 0: adaptive)");
+    }
+    for (int size : concat(bulkSizes, smallSizes)) {
+      if (size < 1 || size > PeerCell.MAX_MESSAGE - 1024) {
+        throw new ConfigException("--bulk-sizes/--small-sizes", size + " bytes is not between 1 and "
+            + (PeerCell.MAX_MESSAGE - 1024));
+      }
+    }
+    return new PeerSettings(parse("--modes", modes, PeerMode::of), parse("--pairings", pairings, Pairing::of),
+        bulkSizes, smallSizes, !noConnections, seconds, warmUp, rounds, precision,
+        Duration.ofMillis(Math.round(maxTime * 1000)), minRounds, output);
+  }
+
+  private static List<Integer> concat(List<Integer> a, List<Integer> b) {
+    return Stream.concat(a.stream(), b.stream()).collect(Collectors.toList());
+  }
+
+  private static <T> List<T> parse(String option, List<String> labels, Function<String, T> of) {
+    try {
+      return labels.stream().map(of).collect(Collectors.toList());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(option, e.getMessage());
+    }
+  }
+
+  static ResultsFile read(Path file, String command) throws IOException {
+    try {
+      return ResultsFile.read(file, PeerReport.TOOL);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(command, e.getMessage());
+    }
+  }
+
+  /** {@code peer-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
+  @Command(name = "compare", mixinStandardHelpOptions = true,
+      description = {"Compares two peer-results.json files: every mode's, pairing's and metric's cost overhead",
+          "against libthrift in A and in B with their 95 %% intervals, and B - A in points with its own interval;",
+          "REAL marks a difference whose interval leaves out zero, the others are within the runs' noise."})
+  static final class CompareCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "A.json", description = "The first run's peer-results.json.")
+    Path a;
+
+    @Parameters(index = "1", paramLabel = "B.json", description = "The second run's peer-results.json.")
+    Path b;
+
+    @Override
+    public Integer call() throws IOException {
+      PrintWriter out = spec.commandLine().getOut();
+      out.print(Compare.table(read(a, "compare"), read(b, "compare"), a.toString(), b.toString()));
+      out.flush();
+      return 0;
+    }
+  }
+
+  /**
+   * {@code peer-bench docs FILE.md RESULTS.json...}: replaces the document's peer-bench section with the runs'
+   * agreement table (when there are several) and the last run's tables, so the figures in the docs are always runs'.
+   */
+  @Command(name = "docs", mixinStandardHelpOptions = true,
+      description = {"Writes runs' tables (from their peer-results.json files, oldest first) into FILE.md between",
+          "the lines '<!-- peer-bench results: ... -->' and '<!-- end of peer-bench results -->': with several",
+          "runs, whether they agree (every metric's cost within +/-5 points), then the last run's tables."})
+  static final class DocsCommand implements Callable<Integer> {
+    static final DocsSection SECTION = DocsSection.of(PeerReport.TOOL);
+    /** Points of cost two runs may differ by on a metric and still agree. */
+    static final double TOLERANCE = 5.0;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE.md", description = "The document to update, e.g."
+        + " docs/benchmarks.md.")
+    Path document;
+
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "RESULTS.json",
+        description = "The runs' peer-results.json files, oldest first.")
+    List<Path> results;
+
+    @Override
+    public Integer call() throws IOException {
+      try {
+        // Metric names follow the sizes a run chose; every metric the runs have gets the same tolerance.
+        Map<String, Double> tolerances = new HashMap<>();
+        for (Path file : results) {
+          ResultsFile.read(file, PeerReport.TOOL).overheads().forEach(o -> tolerances.put(o.metric(), TOLERANCE));
+        }
+        SECTION.write(document, results, PeerReport.TOOL, tolerances, PeerReport::markdown);
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException("docs", e.getMessage());
+      }
+      spec.commandLine().getOut().println("updated " + document);
+      spec.commandLine().getOut().flush();
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,161 @@
+package io.securethrift.bench.peer;
+
+import io.securethrift.benchstats.Bootstrap;
+import io.securethrift.benchstats.Measurement;
+import io.securethrift.benchstats.Overhead;
+import io.securethrift.benchstats.PairedAnalysis;
+import io.securethrift.benchstats.RunInfo;
+import io.securethrift.benchstats.StoppingRule;
+import io.securethrift.core.testing.ChildJvm;
+import io.securethrift.core.testing.LineRecord;
+import io.securethrift.kdc.Directories;
+import io.securethrift.kdc.EmbeddedKdc;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Runs peer-bench: starts one JVM per cell (mode and pairing, see {@link PeerCell}), then a warm-up round and rounds
+ * in which, mode by mode and metric by metric, every pairing's cell runs the metric back to back, the pairings'
+ * order rotating from round to round so no pairing always runs first. A pairing's cost in a round (time per
+ * operation) over libthrift's in the same round is one ratio; rounds are added until every interval is as narrow as
+ * asked or the time is up ({@link StoppingRule}).
+ */
+final class PeerBenchmark {
+  /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
+  static final long SEED = 20_260_021L;
+
+  private final PeerSettings settings;
+  private final PrintStream progress;
+  private final long started = System.nanoTime();
+
+  PeerBenchmark(PeerSettings settings, PrintStream progress) {
+    this.settings = settings;
+    this.progress = progress;
+  }
+
+  /** Runs everything, writes the result files and returns the report. */
+  PeerReport run() throws Exception {
+    RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
+    Path dir = Files.createTempDirectory("peer-bench-");
+    Map<String, ChildJvm> cells = new LinkedHashMap<>();
+    EmbeddedKdc kdc = settings.sasl() ? EmbeddedKdc.builder().start() : null;
+    try {
+      Path material = PeerMaterial.create(dir, kdc).write(dir.resolve("material.properties"));
+      // Every JVM starts before any is waited for: their start-ups and logins overlap.
+      for (PeerMode mode : settings.modes()) {
+        for (Pairing pairing : settings.pairings()) {
+          String name = name(mode, pairing);
+          cells.put(name, ChildJvm.builder(PeerCell.class).name("peer-bench cell " + name)
+              .jvmOptions(List.of("-Xmx384m")).args(List.of(mode.label(), pairing.label(), material.toString()))
+              .log(dir.resolve(name + ".log")).talk().start());
+        }
+      }
+      for (ChildJvm cell : cells.values()) {
+        cell.answer();
+      }
+      step(cells.size() + " cells ready");
+      PeerReport report = measure(cells, start);
+      report.write(settings.output());
+      return report;
+    } finally {
+      cells.values().forEach(ChildJvm::close);
+      if (kdc != null) {
+        kdc.close();
+      }
+      Directories.deleteRecursively(dir);
+    }
+  }
+
+  private static String name(PeerMode mode, Pairing pairing) {
+    return mode.label() + "-" + pairing.label();
+  }
+
+  private PeerReport measure(Map<String, ChildJvm> cells, RunInfo.Start start) throws IOException {
+    List<Measurement> rows = new ArrayList<>();
+    rows.addAll(round(cells, 0));
+    StoppingRule rule = settings.stoppingRule();
+    StoppingRule.Decision decision;
+    List<Overhead> overheads;
+    int round = 0;
+    do {
+      round++;
+      long roundStart = System.nanoTime();
+      rows.addAll(round(cells, round));
+      Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
+      overheads = overheads(rows);
+      decision = rule.decide(round, start.elapsed(), roundTime,
+          overheads.stream().map(Overhead::interval).collect(Collectors.toList()));
+      step(roundLine(round, roundTime, overheads));
+    } while (decision == StoppingRule.Decision.CONTINUE);
+    return new PeerReport(settings, start.finish(), rule, decision, overheads, rows);
+  }
+
+  List<Overhead> overheads(List<Measurement> rows) {
+    List<Overhead> all = new ArrayList<>();
+    for (PeerMetric metric : settings.metrics()) {
+      all.addAll(PairedAnalysis.overheads(rows, Pairing.BASELINE.label(), metric.name(),
+          r -> r.value(metric.nanosColumn()) / r.value(metric.opsColumn()), SEED));
+    }
+    return all;
+  }
+
+  /** One round: a row per cell with every metric's operations and nanoseconds. */
+  private List<Measurement> round(Map<String, ChildJvm> cells, int round) throws IOException {
+    List<Pairing> order = rotated(settings.pairings(), round);
+    List<Measurement> rows = new ArrayList<>();
+    for (PeerMode mode : settings.modes()) {
+      Map<Pairing, Map<String, Number>> values = new LinkedHashMap<>();
+      for (PeerMetric metric : settings.metrics()) {
+        for (Pairing pairing : order) {
+          LineRecord done = cells.get(name(mode, pairing)).call(metric.command(round == 0 ? settings.warmUp()
+              : settings.seconds()));
+          Map<String, Number> v = values.computeIfAbsent(pairing, p -> new LinkedHashMap<>());
+          v.put(metric.opsColumn(), done.getLong("ops"));
+          v.put(metric.nanosColumn(), done.getLong("nanos"));
+          v.put(metric.cpuColumn(), done.getLong("cpu"));
+        }
+      }
+      for (Pairing pairing : settings.pairings()) {
+        Measurement row = new Measurement(mode.label(), pairing.label(), round, values.get(pairing));
+        rows.add(row);
+        step(name(mode, pairing) + " " + (round == 0 ? "warm-up" : "round " + round) + ": " + describe(row));
+      }
+    }
+    return rows;
+  }
+
+  private static <T> List<T> rotated(List<T> list, int by) {
+    List<T> out = new ArrayList<>(list.subList(by % list.size(), list.size()));
+    out.addAll(list.subList(0, by % list.size()));
+    return out;
+  }
+
+  private String describe(Measurement row) {
+    return settings.metrics().stream().map(m -> String.format(Locale.ROOT, "%s %.0f %s", m.name(),
+        m.rate((long) row.value(m.opsColumn()), (long) row.value(m.nanosColumn())), m.unit()))
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
+    Overhead widest = overheads.stream().max((a, b) -> Double.compare(a.interval().halfWidth(),
+        b.interval().halfWidth())).orElse(null);
+    String width = widest == null ? "" : widest.interval().bounded() ? String.format(Locale.ROOT,
+        "; widest interval +/-%.1f points (%s %s %s)", widest.interval().halfWidth(), widest.group(),
+        widest.variant(), widest.metric()) : "; intervals need " + Bootstrap.MIN_ROUNDS + " rounds";
+    return String.format(Locale.ROOT, "round %d done in %.0f s%s", round, roundTime.toMillis() / 1e3, width);
+  }
+
+  private void step(String what) {
+    progress.println(String.format(Locale.ROOT, "[%4.0f s] %s", (System.nanoTime() - started) / 1e9, what));
+    progress.flush();
+  }
+}

@@ -1,0 +1,85 @@
+package io.securethrift.bench.peer;
+
+import io.securethrift.benchstats.StoppingRule;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * A peer-bench run's settings.
+ *
+ * @param modes the modes to run
+ * @param pairings the pairings to run; the {@link Pairing#BASELINE} always runs
+ * @param bulkSizes payload bytes of the throughput metrics
+ * @param smallSizes payload bytes of the round-trip metrics
+ * @param connections whether to measure new connections per second
+ * @param seconds how long each cell runs each metric in a round
+ * @param warmUp how long each cell runs each metric in the warm-up round
+ * @param rounds a fixed number of rounds, or 0 to add rounds until {@code precision} or {@code maxTime}
+ * @param precision the half-width, in points, every interval must reach
+ * @param maxTime the whole run's budget, start-up included
+ * @param minRounds rounds before the precision target may end the run
+ * @param output the directory result files are written to
+ */
+record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> bulkSizes, List<Integer> smallSizes,
+    boolean connections, double seconds, double warmUp, int rounds, double precision, Duration maxTime,
+    int minRounds, Path output) {
+
+  PeerSettings {
+    modes = List.copyOf(modes);
+    List<Pairing> withBaseline = new ArrayList<>(List.of(Pairing.BASELINE));
+    pairings.stream().filter(p -> p != Pairing.BASELINE).distinct().forEach(withBaseline::add);
+    pairings = List.copyOf(withBaseline);
+    bulkSizes = List.copyOf(bulkSizes);
+    smallSizes = List.copyOf(smallSizes);
+  }
+
+  /** Every metric, in the order a round measures them and tables show them. */
+  List<PeerMetric> metrics() {
+    List<PeerMetric> metrics = new ArrayList<>();
+    bulkSizes.forEach(s -> metrics.add(PeerMetric.bulk(s)));
+    smallSizes.forEach(s -> metrics.add(PeerMetric.roundTrips(s)));
+    if (connections) {
+      metrics.add(PeerMetric.CONNECTIONS);
+    }
+    return metrics;
+  }
+
+  boolean sasl() {
+    return modes.stream().anyMatch(PeerMode::sasl);
+  }
+
+  StoppingRule stoppingRule() {
+    return rounds > 0 ? StoppingRule.fixed(rounds) : new StoppingRule(precision, maxTime, minRounds, 0);
+  }
+
+  String describe() {
+    return "libthrift's own transports (TFramedTransport over TSocket, TSSLTransportFactory with its defaults,"
+        + " TSaslClientTransport/TSaslServerTransport with GSSAPI on an embedded Kerby KDC) against securethrift's,"
+        + " the same Thrift echo service on the same blocking TThreadPoolServer with TCompactProtocol; each cell"
+        + " (mode and pairing) is one fresh JVM holding its client and server; every cell runs every metric for "
+        + warmUp + " s in a warm-up round that is not analysed, then for " + seconds + " s per round, cells of a"
+        + " mode and metric back to back, their order rotating every round;"
+        + " ratios are securethrift's rate over libthrift's in the same round";
+  }
+
+  Map<String, Object> toMap() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("modes", modes.stream().map(PeerMode::label).collect(Collectors.toList()));
+    m.put("pairings", pairings.stream().map(Pairing::label).collect(Collectors.toList()));
+    m.put("bulkSizes", new ArrayList<Object>(bulkSizes));
+    m.put("smallSizes", new ArrayList<Object>(smallSizes));
+    m.put("connections", connections);
+    m.put("secondsPerMetric", seconds);
+    m.put("warmUpSecondsPerMetric", warmUp);
+    m.put("rounds", rounds);
+    m.put("precision", precision);
+    m.put("maxTimeSeconds", maxTime.toMillis() / 1000.0);
+    m.put("minRounds", minRounds);
+    return m;
+  }
+}

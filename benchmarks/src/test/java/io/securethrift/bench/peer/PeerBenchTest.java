@@ -1,0 +1,88 @@
+package io.securethrift.bench.peer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.benchstats.Overhead;
+import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.core.ConfigException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The command end to end with tiny sizes and one round: real cell JVMs, real TLS on Conscrypt (libthrift's through
+ * the Conscrypt-first provider), real GSSAPI on an embedded KDC, for every pairing. It checks that every cell measured
+ * every metric, that the files are written, and that {@code docs} writes two runs into a document.
+ */
+class PeerBenchTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void oneTinyRoundOfEveryKindOfModeWritesEveryRowAndTheDocsSection() throws Exception {
+    Path out = dir.resolve("run");
+    StringWriter printed = new StringWriter();
+    CommandLine cli = new CommandLine(new PeerBenchCommand()).setOut(new PrintWriter(printed));
+    int code = cli.execute("--modes", "plain,tls-conscrypt,auth-conf", "--bulk-sizes", "8192", "--small-sizes", "100",
+        "--seconds", "0.05", "--warm-up", "0.05", "--rounds", "1", "--output", out.toString());
+    assertEquals(0, code, printed.toString());
+
+    ResultsFile results = ResultsFile.read(out.resolve("peer-results.json"), PeerReport.TOOL);
+    // 3 modes x 3 pairings against libthrift x 3 metrics (bulk, round trips, connections).
+    assertEquals(27, results.overheads().size(), results.overheads().toString());
+    for (Overhead o : results.overheads()) {
+      assertEquals(1, o.rounds(), o.toString());
+      assertTrue(o.ratios()[0] > 0 && Double.isFinite(o.ratios()[0]), o.toString());
+    }
+    // A warm-up and a measured row per cell: 3 modes x 4 pairings x 2.
+    assertEquals(24, results.rows().size());
+    for (Map<String, Object> m : results.summary()) {
+      assertTrue((double) m.get("median_rate") > 0, m.toString());
+    }
+    String table = printed.toString();
+    assertTrue(table.contains("| auth-conf | round trips/s, 100 B messages |"), table);
+    assertTrue(table.contains("| tls-conscrypt | new connections/s"), table);
+    for (String file : List.of("peer-results.csv", "peer-iterations.csv", "peer-results.html")) {
+      assertTrue(Files.size(out.resolve(file)) > 100, file);
+    }
+    assertEquals(3, Files.readString(out.resolve("peer-results.html")).split("<svg ", -1).length - 1,
+        "a chart per metric");
+
+    Path doc = dir.resolve("benchmarks.md");
+    Files.writeString(doc, "# Benchmarks\n\n" + PeerBenchCommand.DocsCommand.SECTION.begin() + "\nold\n"
+        + PeerBenchCommand.DocsCommand.SECTION.end() + "\n\nAfter.\n", StandardCharsets.UTF_8);
+    Path copy = Files.createDirectories(dir.resolve("again")).resolve("peer-results.json");
+    Files.copy(out.resolve("peer-results.json"), copy);
+    assertEquals(0, cli.execute("docs", doc.toString(), out.resolve("peer-results.json").toString(),
+        copy.toString()), printed.toString());
+    String written = Files.readString(doc, StandardCharsets.UTF_8);
+    assertTrue(written.contains("### Agreement of 2 runs") && written.contains("### The last run")
+        && !written.contains("\nold\n") && written.endsWith("\n\nAfter.\n"), written);
+  }
+
+  @Test
+  void optionsBecomeSettingsAndABadValueNamesItsOption() {
+    PeerBenchCommand command = new PeerBenchCommand();
+    new CommandLine(command).parseArgs("--no-connections", "--bulk-sizes", "65536", "--pairings", "our-client");
+    PeerSettings settings = command.settings();
+    assertEquals(List.of("bulk-64KiB", "rt-1KiB"),
+        settings.metrics().stream().map(PeerMetric::name).collect(Collectors.toList()));
+    assertEquals(List.of(Pairing.LIBTHRIFT, Pairing.OUR_CLIENT), settings.pairings(), "the baseline always runs");
+
+    PeerBenchCommand bad = new PeerBenchCommand();
+    new CommandLine(bad).parseArgs("--modes", "tls");
+    ConfigException e = assertThrows(ConfigException.class, bad::settings);
+    assertTrue(e.getMessage().contains("--modes") && e.getMessage().contains("'tls' is not a mode; accepted: plain,"),
+        e.getMessage());
+  }
+}
