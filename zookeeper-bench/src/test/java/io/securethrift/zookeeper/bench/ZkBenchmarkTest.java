@@ -44,7 +44,8 @@ class ZkBenchmarkTest {
     CommandLine cli = new CommandLine(new ZkBenchCommand());
     StringBuilder out = new StringBuilder();
     int code = run(cli, out, "--shapes", "client-tls,quorum-tls", "--modes",
-        "none,tls13-jsse,tls12-conscrypt,tls13-openssl", "--znodes", "40", "--sync-znodes", "10", "--sessions", "2", "--rounds", "3", "--output", output.toString());
+        "none,tls13-jsse,tls12-conscrypt,tls13-openssl", "--znodes", "40", "--sync-znodes", "10", "--sessions", "2",
+        "--rounds", "3", "--output", output.toString());
     assertEquals(0, code, out.toString());
 
     ResultsFile r = ResultsFile.fromJson(Files.readString(output.resolve("zk-results.json")));
