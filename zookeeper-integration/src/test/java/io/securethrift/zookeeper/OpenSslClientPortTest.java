@@ -22,9 +22,11 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.Secret;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.kdc.ca.CertificateAuthorityExtension;
 import io.securethrift.kdc.ca.KeyStoreFormat;
 import io.securethrift.kdc.ca.TestCertificateAuthority;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,6 +57,7 @@ class OpenSslClientPortTest {
   private static final char[] PASSWORD = "zk-test-pw".toCharArray();
   private static final int TIMEOUT_SECONDS = 30;
   private static LocalEnsemble zk;
+  private static SecurityConfig server;
   private static SecurityConfig client;
   private static Path dir;
 
@@ -63,7 +66,7 @@ class OpenSslClientPortTest {
     TestCertificateAuthority ca = certs.ca();
     dir = certs.directory();
     Path trust = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD);
-    SecurityConfig server = SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(TlsEngine.OPENSSL)
+    server = SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(TlsEngine.OPENSSL)
         .keyStore(ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, PASSWORD), null,
             Secret.of(PASSWORD))
         .trustStore(trust, null, Secret.of(PASSWORD)).clientAuth(ClientAuth.NEED).build();
@@ -131,6 +134,26 @@ class OpenSslClientPortTest {
         PASSWORD);
     SecurityConfig distrustful = client.toBuilder().trustStore(otherTrust, null, Secret.of(PASSWORD)).build();
     assertThrows(SSLException.class, () -> handshake(ZooKeeperClientSecurity.clientConfig(distrustful)));
+  }
+
+  @Test
+  void serverWithoutNettyOpenSslRefusesToStartNamingTheSetting() throws Exception {
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    Path zooCfg = ZooKeeperServerConfig.builder(server).confDir(dir.resolve("no-openssl")).secureClientPort(port)
+        .build().write();
+    Path log = dir.resolve("no-openssl.log");
+    // Netty's own switch makes its OpenSSL engine unavailable, as a class path without netty-tcnative would.
+    try (ChildJvm jvm = ChildJvm.builder(SecureZooKeeperServerMain.class)
+        .jvmOptions(List.of("-Xmx128m", "-Dio.netty.handler.ssl.noOpenSsl=true")).args(List.of(zooCfg.toString()))
+        .log(log).start()) {
+      assertTrue(jvm.process().waitFor(60, TimeUnit.SECONDS), "the server kept running without netty-tcnative");
+      assertEquals(1, jvm.process().exitValue());
+      String text = Files.readString(log);
+      assertTrue(text.contains("securethrift.tls.engine") && text.contains("netty-tcnative"), text);
+    }
   }
 
   /**
