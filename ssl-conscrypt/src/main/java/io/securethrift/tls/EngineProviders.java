@@ -1,5 +1,6 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsEngine;
 import java.security.Provider;
 import java.util.Optional;
@@ -26,6 +27,11 @@ final class EngineProviders {
         return Optional.empty();
       case CONSCRYPT:
         return Optional.of(Holder.conscrypt());
+      case OPENSSL:
+        // Netty's OpenSSL engine is no JCA provider: only a Netty pipeline building its own SslContext can use it.
+        throw new ConfigException("securethrift.tls.engine", "openssl is Netty's"
+            + " netty-tcnative engine, which securethrift applies to ZooKeeper client-port connections only; Thrift"
+            + " transports run on jsse, conscrypt or auto");
       default:
         return auto();
     }
@@ -71,7 +77,7 @@ final class EngineProviders {
 
     static Provider conscrypt() {
       if (!AVAILABLE) {
-        throw new io.securethrift.core.ConfigException("securethrift.tls.engine", "conscrypt was asked for, but its"
+        throw new ConfigException("securethrift.tls.engine", "conscrypt was asked for, but its"
             + " native library does not load on this machine (" + UNAVAILABLE_REASON + "); use jsse or auto");
       }
       return PROVIDER;

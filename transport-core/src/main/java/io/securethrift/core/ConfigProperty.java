@@ -19,8 +19,9 @@ public enum ConfigProperty {
       (b, v) -> b.mode(SecurityMode.parse(keyOf("MODE"), v)), c -> c.mode().token()),
 
   TLS_ENGINE("securethrift.tls.engine", Type.CHOICE, "auto", Validator.oneOf(TlsEngine.values(), TlsEngine::token),
-      "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL), or auto (Conscrypt when its native library loads,"
-          + " else JSSE).",
+      "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL), auto (Conscrypt when its native library loads,"
+          + " else JSSE), or openssl (Netty's netty-tcnative engine; ZooKeeper client-port connections only, with"
+          + " netty-tcnative on the class path).",
       (b, v) -> b.tlsEngine(TlsEngine.parse(keyOf("TLS_ENGINE"), v)), c -> c.tls().engine().token()),
   TLS_PROTOCOLS("securethrift.tls.protocols", Type.LIST, TlsVersions.asProperty(), Validator.tlsVersions(),
       "Enabled TLS versions, comma-separated; only " + String.join(" and ", TlsVersions.ACCEPTED) + " are accepted.",

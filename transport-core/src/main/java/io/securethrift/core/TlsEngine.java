@@ -7,7 +7,13 @@ public enum TlsEngine {
   /** Conscrypt (BoringSSL), asked for by name; never installed as the JVM's default provider. */
   CONSCRYPT("conscrypt"),
   /** Conscrypt when its native library loads on this machine, otherwise JSSE; the choice is logged once. */
-  AUTO("auto");
+  AUTO("auto"),
+  /**
+   * Netty's OpenSSL engine (netty-tcnative, BoringSSL), which works on Netty's direct buffers with no copies. Only
+   * connections that Netty itself secures can use it: ZooKeeper's client port ({@code zookeeper.ssl.sslProvider}).
+   * securethrift's Thrift transports take JCA providers and refuse it; netty-tcnative is the user's to add.
+   */
+  OPENSSL("openssl");
 
   private final String token;
 

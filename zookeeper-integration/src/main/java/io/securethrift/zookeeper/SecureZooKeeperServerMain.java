@@ -14,7 +14,8 @@ import org.apache.zookeeper.server.quorum.QuorumPeerMain;
 
 /**
  * Runs a ZooKeeper server (standalone or ensemble member, as zoo.cfg says) after applying the securethrift settings
- * ZooKeeper can only take JVM-wide: Conscrypt as the JVM's TLS provider for engine {@code conscrypt}, and the
+ * ZooKeeper can only take JVM-wide: Conscrypt as the JVM's TLS provider for engine {@code conscrypt} (and, for
+ * engine {@code openssl}, a check that Netty's OpenSSL engine loads), and the
  * Kerberos login section built in code (no JAAS file) for SASL. {@code java.security.krb5.conf} is still passed
  * with {@code -D}, as for any Kerberos JVM.
  *
@@ -30,9 +31,14 @@ public final class SecureZooKeeperServerMain {
       System.err.println("usage: SecureZooKeeperServerMain <zoo.cfg>");
       System.exit(2);
     }
-    SecurityConfig security = securityOf(Path.of(args[0]));
+    Properties zooCfg = load(Path.of(args[0]));
+    SecurityConfig security = securityOf(zooCfg);
     if (security.mode().usesTls() && security.tls().engine() == TlsEngine.CONSCRYPT) {
       ConscryptDefaultTls.install();
+    }
+    // Checked here, before ZooKeeper starts: ZooKeeper would only log the failure of each client's handshake.
+    if (NettyOpenSsl.OPENSSL.equals(zooCfg.getProperty("ssl." + NettyOpenSsl.SSL_PROVIDER))) {
+      NettyOpenSsl.requireAvailable();
     }
     if (security.mode().usesSasl()) {
       KerberosSection.register(security.sasl(), false);
@@ -40,8 +46,8 @@ public final class SecureZooKeeperServerMain {
     QuorumPeerMain.main(args);
   }
 
-  private static SecurityConfig securityOf(Path zooCfg) throws IOException {
-    String file = load(zooCfg).getProperty(ZooKeeperServerConfig.SECURITY_FILE_KEY);
+  private static SecurityConfig securityOf(Properties zooCfg) throws IOException {
+    String file = zooCfg.getProperty(ZooKeeperServerConfig.SECURITY_FILE_KEY);
     return file == null ? SecurityConfig.builder().build() : SecurityConfig.fromProperties(asMap(load(Path.of(file))));
   }
 

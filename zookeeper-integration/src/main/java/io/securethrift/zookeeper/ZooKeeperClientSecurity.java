@@ -36,7 +36,8 @@ public final class ZooKeeperClientSecurity {
    *     without {@code auth}, a key store alias, a PEM key store without its key in the same file, or engine
    *     {@code conscrypt} in a JVM where {@link ConscryptDefaultTls#install()} did not run (ZooKeeper's Netty client
    *     takes the JVM's default TLS provider and no other) or with TLSv1.3 enabled (see
-   *     {@link ConscryptDefaultTls})
+   *     {@link ConscryptDefaultTls}), or engine {@code openssl} where Netty's OpenSSL engine (netty-tcnative) does
+   *     not load
    */
   public static ZKClientConfig clientConfig(SecurityConfig config) {
     ZKClientConfig zk = new ZKClientConfig();
@@ -45,6 +46,7 @@ public final class ZooKeeperClientSecurity {
     if (config.mode().usesTls()) {
       requireUsableEngine(config.tls());
       TlsKeys.put(config.tls(), "zookeeper.ssl.", zk::setProperty);
+      NettyOpenSsl.putProvider(config.tls(), "zookeeper.ssl.", zk::setProperty);
     }
     zk.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, Boolean.toString(config.mode().usesSasl()));
     if (config.mode().usesSasl()) {
@@ -54,6 +56,9 @@ public final class ZooKeeperClientSecurity {
   }
 
   private static void requireUsableEngine(TlsSettings tls) {
+    if (tls.engine() == TlsEngine.OPENSSL) {
+      NettyOpenSsl.requireAvailable();
+    }
     if (tls.engine() != TlsEngine.CONSCRYPT) {
       return;
     }

@@ -35,6 +35,9 @@ import java.util.TreeMap;
  * {@link SecureZooKeeperServerMain}, which also applies the settings ZooKeeper can take only JVM-wide (the Kerberos
  * login section, Conscrypt).
  *
+ * <p>Engine {@code openssl} writes {@code ssl.sslProvider=OPENSSL}, Netty's netty-tcnative engine, for the client
+ * port; {@link SecureZooKeeperServerMain} checks that it loads (see {@link NettyOpenSsl}).
+ *
  * <p>Quorum TLS always runs on ZooKeeper's own JSSE context, whatever the engine: its quorum listener hands sockets
  * to {@code SSLSocketFactory.createSocket(Socket, InputStream, boolean)}, which Conscrypt does not implement, so a
  * Conscrypt quorum context ({@link ConscryptSslContextSupplier}) fails every incoming peer connection in 3.9.5. The
@@ -117,6 +120,7 @@ public final class ZooKeeperServerConfig {
       }
       TlsKeys.put(security.tls(), "ssl.", e::put);
       TlsKeys.putClientAuth(security.tls(), "ssl.", e::put);
+      NettyOpenSsl.putProvider(security.tls(), "ssl.", e::put);
     }
     e.putAll(b.servers);
     if (b.quorumTls) {

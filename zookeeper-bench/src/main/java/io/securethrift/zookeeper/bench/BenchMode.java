@@ -10,15 +10,19 @@ import java.util.List;
 
 /**
  * The security levels zk-bench compares: no TLS, and TLS with mutual authentication on an engine and protocol
- * version. TLS 1.3 runs on JSSE only: client-port TLS on Conscrypt is TLS 1.2 only in ZooKeeper 3.9.5, because
- * ZooKeeper checks certificates with the JDK's trust manager, which rejects Conscrypt's TLS 1.3 handshakes (see
- * {@code ConscryptDefaultTls}). The engine is chosen per JVM, the only way into ZooKeeper's Netty client and server.
+ * version. Client-port TLS on Conscrypt is TLS 1.2 only in ZooKeeper 3.9.5, because ZooKeeper checks certificates
+ * with the JDK's trust manager, which rejects Conscrypt's TLS 1.3 handshakes (see {@code ConscryptDefaultTls}).
+ * Engine openssl is Netty's netty-tcnative, which ZooKeeper's Netty client and server take through
+ * {@code zookeeper.ssl.sslProvider}; quorum connections have no such setting, so it exists on the client port only.
+ * Conscrypt is chosen per JVM, the only way into ZooKeeper's Netty client and server.
  */
 enum BenchMode {
   NONE("none", null, null),
   TLS12_JSSE("tls12-jsse", TlsEngine.JSSE, "TLSv1.2"),
   TLS13_JSSE("tls13-jsse", TlsEngine.JSSE, "TLSv1.3"),
-  TLS12_CONSCRYPT("tls12-conscrypt", TlsEngine.CONSCRYPT, "TLSv1.2");
+  TLS12_CONSCRYPT("tls12-conscrypt", TlsEngine.CONSCRYPT, "TLSv1.2"),
+  TLS12_OPENSSL("tls12-openssl", TlsEngine.OPENSSL, "TLSv1.2"),
+  TLS13_OPENSSL("tls13-openssl", TlsEngine.OPENSSL, "TLSv1.3");
 
   private final String label;
   private final TlsEngine engine;

@@ -12,8 +12,9 @@ import java.util.stream.Collectors;
  * fsync on.
  *
  * <p>Quorum TLS runs on JSSE whatever the engine (ZooKeeper's quorum listener needs an SSLSocketFactory method
- * Conscrypt lacks; see {@code ZooKeeperServerConfig}), so {@code quorum-tls} has no Conscrypt mode: it would measure
- * JSSE again under another name.
+ * Conscrypt lacks, and quorum sockets have no Netty provider setting for openssl; see
+ * {@code ZooKeeperServerConfig}), so {@code quorum-tls} has no Conscrypt or openssl mode: it would measure JSSE again
+ * under another name.
  */
 enum Shape {
   CLIENT_TLS("client-tls", 1, true, false, false, List.of(BenchMode.values())),

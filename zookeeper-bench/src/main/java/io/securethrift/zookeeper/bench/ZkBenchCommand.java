@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -42,7 +43,8 @@ public final class ZkBenchCommand implements Callable<Integer> {
   private List<String> shapes = List.of(Shape.CLIENT_TLS.label(), Shape.QUORUM_TLS.label());
 
   @Option(names = "--modes", split = ",", description = "modes to run where a shape has them: none (always, the"
-      + " baseline), tls12-jsse, tls13-jsse, tls12-conscrypt (default: ${DEFAULT-VALUE})")
+      + " baseline), tls12-jsse, tls13-jsse, tls12-conscrypt, tls12-openssl, tls13-openssl (Netty's netty-tcnative,"
+      + " client port only) (default: ${DEFAULT-VALUE})")
   private List<String> modes = Arrays.stream(BenchMode.values()).map(BenchMode::label).collect(Collectors.toList());
 
   @Option(names = "--znodes", description = "znodes per asynchronous phase; an iteration is 11 times as many"
@@ -76,6 +78,23 @@ public final class ZkBenchCommand implements Callable<Integer> {
   @Option(names = "--output", description = "directory for zk-results.json/.csv/.html and zk-iterations.csv"
       + " (default: ${DEFAULT-VALUE})")
   private Path output = Path.of("zk-results");
+
+  /**
+   * zk-bench on its own class path: {@code bin/securethrift zk-bench} starts it here, on ZooKeeper's own Netty and
+   * the netty-tcnative built for it (engine openssl), which the other commands' newer Netty cannot share a JVM with.
+   */
+  public static void main(String[] args) {
+    CommandLine cli = new CommandLine(new ZkBenchCommand());
+    // As the securethrift command does: bad input is one line naming the setting, and exit code 2.
+    cli.setExecutionExceptionHandler((e, line, parsed) -> {
+      if (e instanceof ConfigException) {
+        line.getErr().println("securethrift zk-bench: " + e.getMessage());
+        return 2;
+      }
+      throw e;
+    });
+    System.exit(cli.execute(args));
+  }
 
   @Override
   public Integer call() throws Exception {

@@ -58,6 +58,8 @@ class ZkBenchPartsTest {
     ConfigException e = assertThrows(ConfigException.class, () -> settings("--shapes", "quorum-tls", "--modes",
         "none,tls12-conscrypt"));
     assertTrue(e.getMessage().contains("--modes") && e.getMessage().contains("quorum-tls"), e.getMessage());
+    e = assertThrows(ConfigException.class, () -> settings("--shapes", "quorum-tls", "--modes", "none,tls13-openssl"));
+    assertTrue(e.getMessage().contains("--modes") && e.getMessage().contains("quorum-tls"), e.getMessage());
     e = assertThrows(ConfigException.class, () -> settings("--shapes", "client"));
     assertTrue(e.getMessage().contains("client-tls, quorum-tls, both"), e.getMessage());
     e = assertThrows(ConfigException.class, () -> settings("--modes", "tls13-jsse"));
@@ -67,8 +69,8 @@ class ZkBenchPartsTest {
     ZkSettings defaults = settings();
     assertEquals(List.of(Shape.CLIENT_TLS, Shape.QUORUM_TLS), defaults.shapes());
     assertEquals(List.of(BenchMode.NONE, BenchMode.TLS12_JSSE, BenchMode.TLS13_JSSE),
-        defaults.modes(Shape.QUORUM_TLS), "no Conscrypt mode where quorum TLS is JSSE whatever the engine");
-    assertEquals(4, defaults.modes(Shape.CLIENT_TLS).size());
+        defaults.modes(Shape.QUORUM_TLS), "no Conscrypt or openssl mode where quorum TLS is JSSE whatever the engine");
+    assertEquals(6, defaults.modes(Shape.CLIENT_TLS).size());
   }
 
   private static ZkSettings settings(String... args) {

@@ -20,7 +20,8 @@ import picocli.CommandLine;
 
 /**
  * zk-bench end to end on a tiny workload: real ensembles (one standalone server for client-tls, three servers with
- * quorum TLS and fsync for quorum-tls), real certificates, a client JVM per mode, Conscrypt and TLS 1.3 included.
+ * quorum TLS and fsync for quorum-tls), real certificates, a client JVM per mode, Conscrypt, openssl and TLS 1.3
+ * included.
  * Timings are not asserted (that is the benchmark's job); that every shape and mode ran, was sampled on both sides
  * and reported with intervals, beside the published figure, is, and that compare and docs read what the run wrote.
  */
@@ -42,20 +43,22 @@ class ZkBenchmarkTest {
   void quickRunReportsEveryShapeAndModeWithIntervals() throws Exception {
     CommandLine cli = new CommandLine(new ZkBenchCommand());
     StringBuilder out = new StringBuilder();
-    int code = run(cli, out, "--shapes", "client-tls,quorum-tls", "--modes", "none,tls13-jsse,tls12-conscrypt",
-        "--znodes", "40", "--sync-znodes", "10", "--sessions", "2", "--rounds", "3", "--output", output.toString());
+    int code = run(cli, out, "--shapes", "client-tls,quorum-tls", "--modes",
+        "none,tls13-jsse,tls12-conscrypt,tls13-openssl", "--znodes", "40", "--sync-znodes", "10", "--sessions", "2",
+        "--rounds", "3", "--output", output.toString());
     assertEquals(0, code, out.toString());
 
     ResultsFile r = ResultsFile.fromJson(Files.readString(output.resolve("zk-results.json")));
     assertEquals("zk-bench", r.tool());
     assertEquals("ROUNDS_DONE", r.stopped());
-    // client-tls runs all three modes; quorum-tls has no Conscrypt mode (quorum TLS is JSSE whatever the engine).
+    // client-tls runs all four modes; quorum-tls has no Conscrypt or openssl mode (quorum TLS is JSSE whatever the
+    // engine).
     List<String> targets = List.of("client-tls none", "client-tls tls13-jsse", "client-tls tls12-conscrypt",
-        "quorum-tls none", "quorum-tls tls13-jsse");
+        "client-tls tls13-openssl", "quorum-tls none", "quorum-tls tls13-jsse");
     assertEquals(targets, r.summary().stream().map(m -> m.get("shape") + " " + m.get("mode")).toList());
-    assertEquals((targets.size() + 2) * 4, r.rows().size(), "a warm-up and three rounds per target, and as many of"
-        + " the baseline in client-tls's two TLS modes' own processes");
-    for (String mode : List.of("tls13-jsse", "tls12-conscrypt")) {
+    assertEquals((targets.size() + 3) * 4, r.rows().size(), "a warm-up and three rounds per target, and as many of"
+        + " the baseline in client-tls's three TLS modes' own processes");
+    for (String mode : List.of("tls13-jsse", "tls12-conscrypt", "tls13-openssl")) {
       for (int round = 1; round <= 3; round++) {
         int secured = indexOf(r.rows(), mode, round);
         // Over the plain port of the same servers, from the same client JVM, right before or after the TLS iteration.
@@ -86,7 +89,7 @@ class ZkBenchmarkTest {
           .mapToDouble(m -> m.value("client_cpu_ms") + m.value("server_cpu_ms")).sum();
       assertTrue(cpu > 0, target + " used no CPU in three rounds");
     }
-    assertEquals(3 * 3, r.overheads().size(), "wall, CPU and sync for each of the three TLS targets");
+    assertEquals(4 * 3, r.overheads().size(), "wall, CPU and sync for each of the four TLS targets");
     for (Overhead o : r.overheads()) {
       assertEquals(3, o.rounds(), o.group() + " " + o.variant() + " " + o.metric());
       assertTrue(o.interval().bounded() && o.interval().low() <= o.interval().estimate()
@@ -100,8 +103,8 @@ class ZkBenchmarkTest {
     String html = Files.readString(output.resolve("zk-results.html"));
     assertEquals(2, count(html, "class=\"reference\""), "the published mark beside quorum-tls tls13-jsse on the wall"
         + " and sync charts");
-    assertTrue(count(html, "class=\"error-bar\"") == 9, html);
-    assertEquals((targets.size() + 2) * 4 + 1, Files.readAllLines(output.resolve("zk-iterations.csv")).size());
+    assertTrue(count(html, "class=\"error-bar\"") == 12, html);
+    assertEquals((targets.size() + 3) * 4 + 1, Files.readAllLines(output.resolve("zk-iterations.csv")).size());
 
     StringBuilder compared = new StringBuilder();
     Path json = output.resolve("zk-results.json").toAbsolutePath();
@@ -116,7 +119,8 @@ class ZkBenchmarkTest {
     assertEquals(0, run(new CommandLine(new ZkBenchCommand()), new StringBuilder(), "docs", doc.toString(),
         json.toString()));
     String updated = Files.readString(doc);
-    assertTrue(updated.contains("| client-tls | tls12-conscrypt | 3 |") && !updated.contains("\nold\n")
+    assertTrue(updated.contains("| client-tls | tls12-conscrypt | 3 |")
+        && updated.contains("| client-tls | tls13-openssl | 3 |") && !updated.contains("\nold\n")
         && updated.endsWith("\n\nafter\n"), updated);
     for (Map<String, Object> m : r.summary()) {
       assertTrue(((Number) m.get("client_cpu_us_per_op")).doubleValue() >= 0, m.toString());
