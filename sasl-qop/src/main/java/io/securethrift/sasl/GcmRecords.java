@@ -2,6 +2,7 @@ package io.securethrift.sasl;
 
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.NoSuchPaddingException;
@@ -14,6 +15,13 @@ import javax.crypto.spec.SecretKeySpec;
  * nonce repeats under a key and a record replayed, reordered or dropped fails authentication. After
  * {@link #REKEY_RECORDS} records or {@link #REKEY_BYTES} plain bytes, whichever comes first, both ends ratchet the
  * secret forward (HKDF) at the same record and restart the sequence. Not thread-safe: one direction is one stream.
+ *
+ * <p>The cipher comes from the configured provider ({@code SecurityConfig.Builder.saslPrivacyProvider}), else from the
+ * first provider in the JVM's list that has AES/GCM/NoPadding (normally the JDK's SunJCE). SunJCE works on the
+ * arrays in place, so records are sealed straight from the caller's array and opened straight into the reader's.
+ * Providers backed by native code (Conscrypt) copy every array they are given, whole, in and out of native memory:
+ * handed a 1 MiB message to seal 64 KiB of, they would copy 1 MiB per record. They get arrays exactly as long as the
+ * record instead, which costs one copy of the record.
  */
 final class GcmRecords {
   /** Bytes the tag adds to every record. */
@@ -23,12 +31,17 @@ final class GcmRecords {
   /** Plain bytes per key before the ratchet (4 GiB), well inside AES-GCM's confidentiality bound for one key. */
   static final long REKEY_BYTES = 1L << 32;
   private static final int NONCE = 12;
+  private static final String TRANSFORMATION = "AES/GCM/NoPadding";
 
   private final int mode;
   private final int keyLength;
   private final long rekeyRecords;
   private final long rekeyBytes;
   private final Cipher cipher;
+  /** Whether the cipher reads and writes only the ranges it is given (SunJCE), so no array needs staging. */
+  private final boolean inPlace;
+  /** Plain bytes of one record, for a provider that copies whole arrays; grown to the largest record. */
+  private byte[] staged = new byte[0];
   private final byte[] nonce = new byte[NONCE];
   private byte[] secret;
   private SecretKeySpec key;
@@ -37,27 +50,41 @@ final class GcmRecords {
   private long bytes;
   private long epoch;
 
-  private GcmRecords(int mode, int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
+  private GcmRecords(int mode, Provider provider, int keyLength, byte[] secret, long rekeyRecords,
+      long rekeyBytes) {
     this.mode = mode;
     this.keyLength = keyLength;
     this.rekeyRecords = rekeyRecords;
     this.rekeyBytes = rekeyBytes;
-    try {
-      this.cipher = Cipher.getInstance("AES/GCM/NoPadding");
-    } catch (NoSuchAlgorithmException | NoSuchPaddingException e) {
-      throw new IllegalStateException("AES/GCM/NoPadding is unavailable in this Java runtime: " + e.getMessage(), e);
-    }
+    this.cipher = cipher(provider);
+    this.inPlace = cipher.getProvider().getName().equals("SunJCE");
     install(secret);
   }
 
-  /** The sealing side of {@code secret}. */
-  static GcmRecords sealer(int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
-    return new GcmRecords(Cipher.ENCRYPT_MODE, keyLength, secret, rekeyRecords, rekeyBytes);
+  /** AES/GCM/NoPadding from {@code provider}, or from the JVM's list when it is null. */
+  static Cipher cipher(Provider provider) {
+    try {
+      return provider == null ? Cipher.getInstance(TRANSFORMATION) : Cipher.getInstance(TRANSFORMATION, provider);
+    } catch (NoSuchAlgorithmException | NoSuchPaddingException e) {
+      throw new IllegalStateException(TRANSFORMATION + " is unavailable from "
+          + (provider == null ? "every provider of this Java runtime" : "the provider " + provider.getName()) + ": "
+          + e.getMessage(), e);
+    }
   }
 
-  /** The opening side of {@code secret}. */
-  static GcmRecords opener(int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
-    return new GcmRecords(Cipher.DECRYPT_MODE, keyLength, secret, rekeyRecords, rekeyBytes);
+  /** The sealing side of {@code secret}; {@code provider} null means the JVM's list. */
+  static GcmRecords sealer(Provider provider, int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
+    return new GcmRecords(Cipher.ENCRYPT_MODE, provider, keyLength, secret, rekeyRecords, rekeyBytes);
+  }
+
+  /** The opening side of {@code secret}; {@code provider} null means the JVM's list. */
+  static GcmRecords opener(Provider provider, int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
+    return new GcmRecords(Cipher.DECRYPT_MODE, provider, keyLength, secret, rekeyRecords, rekeyBytes);
+  }
+
+  /** The provider that seals or opens this direction's records. */
+  Provider provider() {
+    return cipher.getProvider();
   }
 
   private void install(byte[] next) {
@@ -79,20 +106,34 @@ final class GcmRecords {
    */
   int seal(byte[] plain, int offset, int length, byte[] out, int outOffset) throws GeneralSecurityException {
     next(length);
-    return cipher.doFinal(plain, offset, length, out, outOffset);
+    if (inPlace || (offset == 0 && plain.length == length)) {
+      return cipher.doFinal(plain, offset, length, out, outOffset);
+    }
+    if (staged.length < length) {
+      staged = new byte[length];
+    }
+    System.arraycopy(plain, offset, staged, 0, length);
+    return cipher.doFinal(staged, 0, length, out, outOffset);
   }
 
   /**
-   * Decrypts and authenticates one record, returning its plain bytes in a new array; a record that was forged,
-   * altered, replayed, reordered or cut short throws {@link javax.crypto.AEADBadTagException}.
+   * Decrypts and authenticates one record ({@code length} bytes at the start of {@code record}), writes its plain
+   * bytes into {@code out} at {@code outOffset} and returns their count, {@code length - TAG}. {@code out} may be
+   * {@code record} itself at offset 0, and {@code record} may be overwritten either way. A record that was forged,
+   * altered, replayed, reordered or cut short throws {@link javax.crypto.AEADBadTagException}; what was written to
+   * {@code out} then must not be used.
    */
-  byte[] open(byte[] record, int length) throws GeneralSecurityException {
+  int open(byte[] record, int length, byte[] out, int outOffset) throws GeneralSecurityException {
     if (length < TAG) {
       throw new AEADBadTagException("record of " + length + " bytes is shorter than its tag");
     }
     next(length - TAG);
-    byte[] plain = new byte[length - TAG];
-    cipher.doFinal(record, 0, length, plain, 0);
+    if (inPlace || (out == record && outOffset == 0)) {
+      return cipher.doFinal(record, 0, length, out, outOffset);
+    }
+    // Opened in place in the record's own array, which is as long as the record, and copied out once.
+    int plain = cipher.doFinal(record, 0, length, record, 0);
+    System.arraycopy(record, 0, out, outOffset, plain);
     return plain;
   }
 
