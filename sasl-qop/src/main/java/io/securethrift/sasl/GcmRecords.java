@@ -1,5 +1,6 @@
 package io.securethrift.sasl;
 
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
@@ -20,8 +21,8 @@ import javax.crypto.spec.SecretKeySpec;
  * first provider in the JVM's list that has AES/GCM/NoPadding (normally the JDK's SunJCE). SunJCE works on the
  * arrays in place, so records are sealed straight from the caller's array and opened straight into the reader's.
  * Providers backed by native code (Conscrypt) copy every array they are given, whole, in and out of native memory:
- * handed a 1 MiB message to seal 64 KiB of, they would copy 1 MiB per record. They get arrays exactly as long as the
- * record instead, which costs one copy of the record.
+ * handed a 1 MiB message to seal 64 KiB of, they would copy 1 MiB per record. They get direct buffers instead, which
+ * they use without copying: the record's bytes are copied in once and the result out once.
  */
 final class GcmRecords {
   /** Bytes the tag adds to every record. */
@@ -38,10 +39,11 @@ final class GcmRecords {
   private final long rekeyRecords;
   private final long rekeyBytes;
   private final Cipher cipher;
-  /** Whether the cipher reads and writes only the ranges it is given (SunJCE), so no array needs staging. */
+  /** Whether the cipher reads and writes only the ranges it is given (SunJCE), so it needs no direct buffers. */
   private final boolean inPlace;
-  /** Plain bytes of one record, for a provider that copies whole arrays; grown to the largest record. */
-  private byte[] staged = new byte[0];
+  /** Input and output of one record in native memory, for a provider that copies whole arrays; grown as needed. */
+  private ByteBuffer directIn = ByteBuffer.allocateDirect(0);
+  private ByteBuffer directOut = directIn;
   private final byte[] nonce = new byte[NONCE];
   private byte[] secret;
   private SecretKeySpec key;
@@ -106,35 +108,40 @@ final class GcmRecords {
    */
   int seal(byte[] plain, int offset, int length, byte[] out, int outOffset) throws GeneralSecurityException {
     next(length);
-    if (inPlace || (offset == 0 && plain.length == length)) {
-      return cipher.doFinal(plain, offset, length, out, outOffset);
-    }
-    if (staged.length < length) {
-      staged = new byte[length];
-    }
-    System.arraycopy(plain, offset, staged, 0, length);
-    return cipher.doFinal(staged, 0, length, out, outOffset);
+    return inPlace ? cipher.doFinal(plain, offset, length, out, outOffset)
+        : throughDirect(plain, offset, length, out, outOffset);
   }
 
   /**
    * Decrypts and authenticates one record ({@code length} bytes at the start of {@code record}), writes its plain
    * bytes into {@code out} at {@code outOffset} and returns their count, {@code length - TAG}. {@code out} may be
-   * {@code record} itself at offset 0, and {@code record} may be overwritten either way. A record that was forged,
-   * altered, replayed, reordered or cut short throws {@link javax.crypto.AEADBadTagException}; what was written to
-   * {@code out} then must not be used.
+   * {@code record} itself at offset 0. A record that was forged, altered, replayed, reordered or cut short throws
+   * {@link javax.crypto.AEADBadTagException}; what was written to {@code out} then must not be used.
    */
   int open(byte[] record, int length, byte[] out, int outOffset) throws GeneralSecurityException {
     if (length < TAG) {
       throw new AEADBadTagException("record of " + length + " bytes is shorter than its tag");
     }
     next(length - TAG);
-    if (inPlace || (out == record && outOffset == 0)) {
-      return cipher.doFinal(record, 0, length, out, outOffset);
+    return inPlace ? cipher.doFinal(record, 0, length, out, outOffset)
+        : throughDirect(record, 0, length, out, outOffset);
+  }
+
+  /** One record through native memory: {@code length} bytes copied in, the cipher's output copied out. */
+  private int throughDirect(byte[] in, int offset, int length, byte[] out, int outOffset)
+      throws GeneralSecurityException {
+    if (directIn.capacity() < length + TAG) {
+      int capacity = Math.max(length + TAG, 2 * directIn.capacity());
+      directIn = ByteBuffer.allocateDirect(capacity);
+      directOut = ByteBuffer.allocateDirect(capacity);
     }
-    // Opened in place in the record's own array, which is as long as the record, and copied out once.
-    int plain = cipher.doFinal(record, 0, length, record, 0);
-    System.arraycopy(record, 0, out, outOffset, plain);
-    return plain;
+    directIn.clear();
+    directIn.put(in, offset, length).flip();
+    directOut.clear();
+    int n = cipher.doFinal(directIn, directOut);
+    directOut.flip();
+    directOut.get(out, outOffset, n);
+    return n;
   }
 
   /** Ratchets when this key has done its share, then sets the cipher up for the next sequence number. */

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * AES-GCM records from the JDK's provider and from Conscrypt's are the same bytes on the wire, and each side opens
- * the other's, whichever array layout the transport hands over: a record sealed from the middle of a large message
- * (Conscrypt gets a staged copy), opened into the middle of a large read buffer (Conscrypt opens in place and copies).
+ * the other's, whichever array layout the transport hands over: a record sealed from the middle of a large message,
+ * opened into the middle of a large read buffer (Conscrypt goes through direct buffers for both).
  */
 class GcmRecordsProviderTest {
   private static final Provider CONSCRYPT = Conscrypt.newProvider();
