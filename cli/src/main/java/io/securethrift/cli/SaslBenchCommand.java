@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "sasl-bench", mixinStandardHelpOptions = true, description = {"Thrift echo throughput (1 KiB to 1 MiB)"
     + " and connection set-up time for none and SASL auth, auth-int, auth-conf, auth-conf-gcm (auth-conf with"
-    + " securethrift.sasl.privacy=aes-gcm), as ratios to none (JMH).",
+    + " securethrift.sasl.privacy=aes-gcm; echo also auth-conf-gcm-conscrypt, its records sealed by Conscrypt),"
+    + " as ratios to none (JMH).",
     "Other arguments go to JMH; the defaults suit a 2-core machine (1 fork, 2 x 1 s warm-up, 3 x 2 s measurement)."})
 final class SaslBenchCommand extends JmhBenchCommand {
   @Override

@@ -1,7 +1,9 @@
 package io.securethrift.sasl;
 
+import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.Cipher;
 import javax.crypto.NoSuchPaddingException;
@@ -14,6 +16,13 @@ import javax.crypto.spec.SecretKeySpec;
  * nonce repeats under a key and a record replayed, reordered or dropped fails authentication. After
  * {@link #REKEY_RECORDS} records or {@link #REKEY_BYTES} plain bytes, whichever comes first, both ends ratchet the
  * secret forward (HKDF) at the same record and restart the sequence. Not thread-safe: one direction is one stream.
+ *
+ * <p>The cipher comes from the configured provider ({@code SecurityConfig.Builder.saslPrivacyProvider}), else from the
+ * first provider in the JVM's list that has AES/GCM/NoPadding (normally the JDK's SunJCE). SunJCE works on the
+ * arrays in place, so records are sealed straight from the caller's array and opened straight into the reader's.
+ * Providers backed by native code (Conscrypt) copy every array they are given, whole, in and out of native memory:
+ * handed a 1 MiB message to seal 64 KiB of, they would copy 1 MiB per record. They get direct buffers instead, which
+ * they use without copying: the record's bytes are copied in once and the result out once.
  */
 final class GcmRecords {
   /** Bytes the tag adds to every record. */
@@ -23,12 +32,18 @@ final class GcmRecords {
   /** Plain bytes per key before the ratchet (4 GiB), well inside AES-GCM's confidentiality bound for one key. */
   static final long REKEY_BYTES = 1L << 32;
   private static final int NONCE = 12;
+  private static final String TRANSFORMATION = "AES/GCM/NoPadding";
 
   private final int mode;
   private final int keyLength;
   private final long rekeyRecords;
   private final long rekeyBytes;
   private final Cipher cipher;
+  /** Whether the cipher reads and writes only the ranges it is given (SunJCE), so it needs no direct buffers. */
+  private final boolean inPlace;
+  /** Input and output of one record in native memory, for a provider that copies whole arrays; grown as needed. */
+  private ByteBuffer directIn = ByteBuffer.allocateDirect(0);
+  private ByteBuffer directOut = directIn;
   private final byte[] nonce = new byte[NONCE];
   private byte[] secret;
   private SecretKeySpec key;
@@ -37,27 +52,41 @@ final class GcmRecords {
   private long bytes;
   private long epoch;
 
-  private GcmRecords(int mode, int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
+  private GcmRecords(int mode, Provider provider, int keyLength, byte[] secret, long rekeyRecords,
+      long rekeyBytes) {
     this.mode = mode;
     this.keyLength = keyLength;
     this.rekeyRecords = rekeyRecords;
     this.rekeyBytes = rekeyBytes;
-    try {
-      this.cipher = Cipher.getInstance("AES/GCM/NoPadding");
-    } catch (NoSuchAlgorithmException | NoSuchPaddingException e) {
-      throw new IllegalStateException("AES/GCM/NoPadding is unavailable in this Java runtime: " + e.getMessage(), e);
-    }
+    this.cipher = cipher(provider);
+    this.inPlace = cipher.getProvider().getName().equals("SunJCE");
     install(secret);
   }
 
-  /** The sealing side of {@code secret}. */
-  static GcmRecords sealer(int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
-    return new GcmRecords(Cipher.ENCRYPT_MODE, keyLength, secret, rekeyRecords, rekeyBytes);
+  /** AES/GCM/NoPadding from {@code provider}, or from the JVM's list when it is null. */
+  static Cipher cipher(Provider provider) {
+    try {
+      return provider == null ? Cipher.getInstance(TRANSFORMATION) : Cipher.getInstance(TRANSFORMATION, provider);
+    } catch (NoSuchAlgorithmException | NoSuchPaddingException e) {
+      throw new IllegalStateException(TRANSFORMATION + " is unavailable from "
+          + (provider == null ? "every provider of this Java runtime" : "the provider " + provider.getName()) + ": "
+          + e.getMessage(), e);
+    }
   }
 
-  /** The opening side of {@code secret}. */
-  static GcmRecords opener(int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
-    return new GcmRecords(Cipher.DECRYPT_MODE, keyLength, secret, rekeyRecords, rekeyBytes);
+  /** The sealing side of {@code secret}; {@code provider} null means the JVM's list. */
+  static GcmRecords sealer(Provider provider, int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
+    return new GcmRecords(Cipher.ENCRYPT_MODE, provider, keyLength, secret, rekeyRecords, rekeyBytes);
+  }
+
+  /** The opening side of {@code secret}; {@code provider} null means the JVM's list. */
+  static GcmRecords opener(Provider provider, int keyLength, byte[] secret, long rekeyRecords, long rekeyBytes) {
+    return new GcmRecords(Cipher.DECRYPT_MODE, provider, keyLength, secret, rekeyRecords, rekeyBytes);
+  }
+
+  /** The provider that seals or opens this direction's records. */
+  Provider provider() {
+    return cipher.getProvider();
   }
 
   private void install(byte[] next) {
@@ -79,21 +108,40 @@ final class GcmRecords {
    */
   int seal(byte[] plain, int offset, int length, byte[] out, int outOffset) throws GeneralSecurityException {
     next(length);
-    return cipher.doFinal(plain, offset, length, out, outOffset);
+    return inPlace ? cipher.doFinal(plain, offset, length, out, outOffset)
+        : throughDirect(plain, offset, length, out, outOffset);
   }
 
   /**
-   * Decrypts and authenticates one record, returning its plain bytes in a new array; a record that was forged,
-   * altered, replayed, reordered or cut short throws {@link javax.crypto.AEADBadTagException}.
+   * Decrypts and authenticates one record ({@code length} bytes at the start of {@code record}), writes its plain
+   * bytes into {@code out} at {@code outOffset} and returns their count, {@code length - TAG}. {@code out} may be
+   * {@code record} itself at offset 0. A record that was forged, altered, replayed, reordered or cut short throws
+   * {@link javax.crypto.AEADBadTagException}; what was written to {@code out} then must not be used.
    */
-  byte[] open(byte[] record, int length) throws GeneralSecurityException {
+  int open(byte[] record, int length, byte[] out, int outOffset) throws GeneralSecurityException {
     if (length < TAG) {
       throw new AEADBadTagException("record of " + length + " bytes is shorter than its tag");
     }
     next(length - TAG);
-    byte[] plain = new byte[length - TAG];
-    cipher.doFinal(record, 0, length, plain, 0);
-    return plain;
+    return inPlace ? cipher.doFinal(record, 0, length, out, outOffset)
+        : throughDirect(record, 0, length, out, outOffset);
+  }
+
+  /** One record through native memory: {@code length} bytes copied in, the cipher's output copied out. */
+  private int throughDirect(byte[] in, int offset, int length, byte[] out, int outOffset)
+      throws GeneralSecurityException {
+    if (directIn.capacity() < length + TAG) {
+      int capacity = Math.max(length + TAG, 2 * directIn.capacity());
+      directIn = ByteBuffer.allocateDirect(capacity);
+      directOut = ByteBuffer.allocateDirect(capacity);
+    }
+    directIn.clear();
+    directIn.put(in, offset, length).flip();
+    directOut.clear();
+    int n = cipher.doFinal(directIn, directOut);
+    directOut.flip();
+    directOut.get(out, outOffset, n);
+    return n;
   }
 
   /** Ratchets when this key has done its share, then sets the cipher up for the next sequence number. */

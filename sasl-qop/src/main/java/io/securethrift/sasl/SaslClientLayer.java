@@ -103,7 +103,8 @@ final class SaslClientLayer implements MessageLayer {
       PeerIdentity identity = result.describe(identities.from(streamIdentity)
           .principal(settings.serverPrimary() + "/" + serverName))
           .privacy(!conf ? null : keys != null ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS).build();
-      return new SaslTransport(stream, SaslData.client(endpoint, identity, limits, keys), limits);
+      return new SaslTransport(stream, SaslData.client(endpoint, identity, limits, keys,
+          settings.privacyProvider().orElse(null)), limits);
     } catch (TTransportException e) {
       endpoint.dispose();
       throw namingServicePrincipal(e, serverName);

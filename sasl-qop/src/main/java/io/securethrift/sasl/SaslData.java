@@ -8,6 +8,7 @@ import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.spi.SaslDataCodec;
 import java.security.GeneralSecurityException;
+import java.security.Provider;
 import java.util.OptionalInt;
 import javax.security.sasl.SaslException;
 import org.apache.thrift.transport.TTransportException;
@@ -34,6 +35,8 @@ final class SaslData implements SaslDataCodec {
   private final boolean wraps;
   private final int tokenSize;
   private final int recordSize;
+  /** Where the AES-GCM cipher comes from; null means the JVM's provider list. */
+  private final Provider provider;
   private PeerIdentity identity;
   /** A server's privacy while its first frame may still be a hello; null once decided, and on clients. */
   private SaslPrivacy awaitingHello;
@@ -43,8 +46,10 @@ final class SaslData implements SaslDataCodec {
   private GcmRecords opener;
   private byte[] reply;
 
-  private SaslData(SaslEndpoint sasl, PeerIdentity identity, PeerIdentity gcmIdentity, Limits limits) {
+  private SaslData(SaslEndpoint sasl, PeerIdentity identity, PeerIdentity gcmIdentity, Limits limits,
+      Provider provider) {
     this.sasl = sasl;
+    this.provider = provider;
     this.identity = identity;
     this.gcmIdentity = gcmIdentity;
     this.wraps = identity.qop().orElseThrow().wrapsMessages();
@@ -53,8 +58,9 @@ final class SaslData implements SaslDataCodec {
   }
 
   /** A client's data phase: GCM records under {@code keys} from a completed exchange, else the mechanism's wrap. */
-  static SaslData client(SaslEndpoint sasl, PeerIdentity identity, Limits limits, PrivacyExchange.Keys keys) {
-    SaslData data = new SaslData(sasl, identity, identity, limits);
+  static SaslData client(SaslEndpoint sasl, PeerIdentity identity, Limits limits, PrivacyExchange.Keys keys,
+      Provider provider) {
+    SaslData data = new SaslData(sasl, identity, identity, limits, provider);
     if (keys != null) {
       data.start(keys.keyLength(), keys.clientToServer, keys.serverToClient);
     }
@@ -67,17 +73,17 @@ final class SaslData implements SaslDataCodec {
    * {@code aes-gcm-preferred} and refused under {@code aes-gcm}.
    */
   static SaslData server(SaslEndpoint sasl, PeerIdentity gssIdentity, PeerIdentity gcmIdentity, Limits limits,
-      SaslPrivacy privacy) {
+      SaslPrivacy privacy, Provider provider) {
     boolean exchange = privacy.speaksAesGcm() && gssIdentity.qop().orElseThrow() == QualityOfProtection.AUTH_CONF;
     SaslData data = new SaslData(sasl, privacy == SaslPrivacy.AES_GCM ? gcmIdentity : gssIdentity, gcmIdentity,
-        limits);
+        limits, provider);
     data.awaitingHello = exchange ? privacy : null;
     return data;
   }
 
   private void start(int keyLength, byte[] sealing, byte[] opening) {
-    sealer = GcmRecords.sealer(keyLength, sealing, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
-    opener = GcmRecords.opener(keyLength, opening, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
+    sealer = GcmRecords.sealer(provider, keyLength, sealing, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
+    opener = GcmRecords.opener(provider, keyLength, opening, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
   }
 
   /**
@@ -174,17 +180,36 @@ final class SaslData implements SaslDataCodec {
   }
 
   private byte[] open(byte[] record, int length) throws TTransportException {
-    if (length > recordSize + GcmRecords.TAG) {
-      throw new TTransportException(TTransportException.CORRUPTED_DATA, "AES-GCM record of " + length + " bytes from "
-          + identity.remoteAddress() + " is larger than the " + (recordSize + GcmRecords.TAG) + " bytes a record"
-          + " may take");
+    checkRecordLength(length);
+    byte[] plain = new byte[Math.max(0, length - GcmRecords.TAG)];
+    open(record, length, plain, 0);
+    return plain;
+  }
+
+  /**
+   * Once frames are AES-GCM records, opens one into {@code out} at {@code outOffset} (room for {@code length} bytes;
+   * {@code out} may be {@code record} itself at 0) and returns the plain count; -1 before that, when frames go
+   * through {@link #unwrap}.
+   */
+  int open(byte[] record, int length, byte[] out, int outOffset) throws TTransportException {
+    if (opener == null) {
+      return -1;
     }
+    checkRecordLength(length);
     try {
-      return opener.open(record, length);
+      return opener.open(record, length, out, outOffset);
     } catch (GeneralSecurityException e) {
       throw new TTransportException(TTransportException.CORRUPTED_DATA, "AES-GCM record of " + length + " bytes from "
           + identity.remoteAddress() + " failed authentication (forged, altered, replayed, reordered or cut short)",
           e);
+    }
+  }
+
+  private void checkRecordLength(int length) throws TTransportException {
+    if (length > recordSize + GcmRecords.TAG) {
+      throw new TTransportException(TTransportException.CORRUPTED_DATA, "AES-GCM record of " + length + " bytes from "
+          + identity.remoteAddress() + " is larger than the " + (recordSize + GcmRecords.TAG) + " bytes a record"
+          + " may take");
     }
   }
 

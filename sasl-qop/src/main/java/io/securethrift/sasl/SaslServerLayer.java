@@ -173,7 +173,8 @@ final class SaslServerLayer implements MessageLayer {
       PeerIdentity.Builder identity = result.describe(identities.from(streamIdentity).principal(principal(result)));
       PeerIdentity gss = identity.privacy(conf ? SaslPrivacy.GSS : null).build();
       PeerIdentity gcm = identity.privacy(SaslPrivacy.AES_GCM).build();
-      return SaslData.server(result.endpoint(), gss, gcm, limits, settings.privacy());
+      return SaslData.server(result.endpoint(), gss, gcm, limits, settings.privacy(),
+          settings.privacyProvider().orElse(null));
     } catch (TTransportException | RuntimeException e) {
       result.endpoint().dispose();
       throw e;

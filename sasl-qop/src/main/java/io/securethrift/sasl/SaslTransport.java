@@ -73,6 +73,12 @@ final class SaslTransport extends FrameTransport {
     return plain;
   }
 
+  /** AES-GCM records are opened straight into the read buffer; tokens and plain frames go through {@link #decode}. */
+  @Override
+  protected int decodeInto(byte[] payload, int length, byte[] out, int outOffset) throws TTransportException {
+    return data.open(payload, length, out, outOffset);
+  }
+
   @Override
   public void write(byte[] buf, int off, int len) throws TTransportException {
     int chunkSize = data.chunkSize();

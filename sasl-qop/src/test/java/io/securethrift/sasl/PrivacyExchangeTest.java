@@ -89,15 +89,15 @@ class PrivacyExchangeTest {
   @Test
   void recordsRoundTripAndNeverRepeatANonce() throws Exception {
     byte[] secret = new byte[32];
-    GcmRecords sealer = GcmRecords.sealer(32, secret, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
-    GcmRecords opener = GcmRecords.opener(32, secret, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
+    GcmRecords sealer = GcmRecords.sealer(null, 32, secret, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
+    GcmRecords opener = GcmRecords.opener(null, 32, secret, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES);
     byte[] first = seal(sealer, PLAIN);
     byte[] second = seal(sealer, PLAIN);
     assertFalse(Arrays.equals(first, second), "the same plain text sealed twice must differ");
-    assertArrayEquals(PLAIN, opener.open(first, first.length));
-    assertArrayEquals(PLAIN, opener.open(second, second.length));
+    assertArrayEquals(PLAIN, open(opener, first));
+    assertArrayEquals(PLAIN, open(opener, second));
     // Replaying the first record at the third position fails: the sequence number is in the nonce.
-    assertThrows(AEADBadTagException.class, () -> opener.open(first, first.length));
+    assertThrows(AEADBadTagException.class, () -> open(opener, first));
   }
 
   /** Both ends ratchet at the same record; an end that ratchets elsewhere can read nothing past that point. */
@@ -105,27 +105,33 @@ class PrivacyExchangeTest {
   void keysRatchetAfterTheDocumentedCount() throws Exception {
     byte[] secret = new byte[32];
     Arrays.fill(secret, (byte) 7);
-    GcmRecords sealer = GcmRecords.sealer(16, secret, 3, GcmRecords.REKEY_BYTES);
-    GcmRecords opener = GcmRecords.opener(16, secret, 3, GcmRecords.REKEY_BYTES);
-    GcmRecords stale = GcmRecords.opener(16, secret, 4, GcmRecords.REKEY_BYTES);
+    GcmRecords sealer = GcmRecords.sealer(null, 16, secret, 3, GcmRecords.REKEY_BYTES);
+    GcmRecords opener = GcmRecords.opener(null, 16, secret, 3, GcmRecords.REKEY_BYTES);
+    GcmRecords stale = GcmRecords.opener(null, 16, secret, 4, GcmRecords.REKEY_BYTES);
     for (int i = 0; i < 10; i++) {
       byte[] record = seal(sealer, PLAIN);
-      assertArrayEquals(PLAIN, opener.open(record, record.length));
+      assertArrayEquals(PLAIN, open(opener, record));
       if (i < 3) {
-        assertArrayEquals(PLAIN, stale.open(record, record.length));
+        assertArrayEquals(PLAIN, open(stale, record));
       } else if (i == 3) {
-        assertThrows(AEADBadTagException.class, () -> stale.open(record, record.length));
+        assertThrows(AEADBadTagException.class, () -> open(stale, record));
       }
     }
     assertEquals(3, sealer.epoch());
     assertEquals(3, opener.epoch());
-    GcmRecords byBytes = GcmRecords.sealer(16, secret, GcmRecords.REKEY_RECORDS, 2L * PLAIN.length);
-    GcmRecords byBytesOpener = GcmRecords.opener(16, secret, GcmRecords.REKEY_RECORDS, 2L * PLAIN.length);
+    GcmRecords byBytes = GcmRecords.sealer(null, 16, secret, GcmRecords.REKEY_RECORDS, 2L * PLAIN.length);
+    GcmRecords byBytesOpener = GcmRecords.opener(null, 16, secret, GcmRecords.REKEY_RECORDS, 2L * PLAIN.length);
     for (int i = 0; i < 5; i++) {
       byte[] record = seal(byBytes, PLAIN);
-      assertArrayEquals(PLAIN, byBytesOpener.open(record, record.length));
+      assertArrayEquals(PLAIN, open(byBytesOpener, record));
     }
     assertEquals(2, byBytes.epoch());
+  }
+
+  private static byte[] open(GcmRecords opener, byte[] record) throws Exception {
+    byte[] plain = new byte[record.length - GcmRecords.TAG];
+    assertEquals(plain.length, opener.open(record, record.length, plain, 0));
+    return plain;
   }
 
   private static byte[] seal(GcmRecords sealer, byte[] plain) throws Exception {

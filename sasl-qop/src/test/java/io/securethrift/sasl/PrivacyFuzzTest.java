@@ -55,14 +55,14 @@ class PrivacyFuzzTest {
       DigestPair pair = DigestPair.negotiate(QualityOfProtection.AUTH_CONF);
       PeerIdentity identity = TestIdentities.builder(SecurityMode.SASL, new InetSocketAddress("127.0.0.1", 1))
           .principal("fuzzer").sasl("DIGEST-MD5", QualityOfProtection.AUTH_CONF).build();
-      SaslData server = SaslData.server(pair.server, identity, identity, LIMITS, SaslPrivacy.AES_GCM);
+      SaslData server = SaslData.server(pair.server, identity, identity, LIMITS, SaslPrivacy.AES_GCM, null);
       byte[] hello = PrivacyExchange.hello();
       byte[] token = pair.client.wrap(hello, 0, hello.length);
       server.unwrap(token, token.length);
       byte[] reply = server.takeReply();
       byte[] answer = pair.client.unwrap(reply, 0, reply.length);
       SaslData client = SaslData.client(pair.client, identity, LIMITS,
-          PrivacyExchange.finish(hello, answer, answer.length));
+          PrivacyExchange.finish(hello, answer, answer.length), null);
       byte[] wire = play(script, client);
       TTransport stream = new TIOStreamTransport(new ByteArrayInputStream(wire), OutputStream.nullOutputStream());
       EchoConnection.serveUntilFailure(new SaslTransport(stream, server, LIMITS), TCompactProtocol::new, wire.length);

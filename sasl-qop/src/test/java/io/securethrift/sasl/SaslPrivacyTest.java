@@ -18,6 +18,7 @@ import io.securethrift.core.testservice.EchoService;
 import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
+import java.security.Provider;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,9 +26,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.thrift.TException;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
+import org.conscrypt.Conscrypt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -80,6 +83,42 @@ class SaslPrivacyTest {
         // 70,000 bytes fill one record and 1,000,000 fill fifteen: chunked, never one oversized frame.
         assertTrue(records.stream().filter(length -> length == FULL_RECORD).count() >= 16, records::toString);
       }
+    }
+  }
+
+  /**
+   * Conscrypt's AES-GCM (securethrift's builder option) on one side or both: the records are the same bytes, so either
+   * side may choose its provider, and a record altered on its way to a Conscrypt side is refused as by the JDK's.
+   */
+  @ParameterizedTest
+  @CsvSource({"conscrypt,jdk", "jdk,conscrypt", "conscrypt,conscrypt"})
+  void conscryptOnEitherSideInteroperates(String clientProvider, String serverProvider, EmbeddedKdc kdc)
+      throws Exception {
+    Provider conscrypt = Conscrypt.newProvider();
+    SecurityConfig serverConfig = server(kdc, SaslMechanism.GSSAPI, SaslPrivacy.AES_GCM).toBuilder()
+        .saslPrivacyProvider(serverProvider.equals("conscrypt") ? conscrypt : null).build();
+    SecurityConfig clientConfig = client(kdc, SaslMechanism.GSSAPI, SaslPrivacy.AES_GCM).toBuilder()
+        .saslPrivacyProvider(clientProvider.equals("conscrypt") ? conscrypt : null).build();
+    AtomicBoolean flipping = new AtomicBoolean();
+    DataFrameRelay.Tamper flipOnceArmed = (connection, index, payload) -> {
+      if (index > 0 && flipping.get()) {
+        payload[payload.length / 2] ^= 0x08;
+      }
+      return List.of(payload);
+    };
+    try (LogCapture log = LogCapture.start();
+        ServerTransportFactory factory = ServerTransportFactory.create(serverConfig);
+        EchoServer server = EchoServer.start(factory);
+        DataFrameRelay relay = new DataFrameRelay(server.port(), flipOnceArmed, DataFrameRelay.Tamper.NONE);
+        ClientTransportFactory clients = ClientTransportFactory.create(clientConfig);
+        SecuredTransport transport = clients.open(SaslConfigs.HOST, relay.port())) {
+      assertEquals(Optional.of(SaslPrivacy.AES_GCM), transport.peerIdentity().privacy());
+      EchoService.Client client = EchoServer.client(transport);
+      EchoServer.assertEchoes(client, 0, 1, 300, 70_000, LARGE, 5);
+      flipping.set(true);
+      assertThrows(TException.class, () -> EchoServer.assertEchoes(client, MEDIUM));
+      String warning = log.awaitLines("failed authentication", 1, Duration.ofSeconds(30)).get(0);
+      assertTrue(warning.contains("closing connection with") && warning.contains("AES-GCM record"), warning);
     }
   }
 

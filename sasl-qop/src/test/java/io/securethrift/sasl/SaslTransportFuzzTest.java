@@ -56,7 +56,7 @@ class SaslTransportFuzzTest {
       PeerIdentity identity = TestIdentities.builder(SecurityMode.SASL, new InetSocketAddress("127.0.0.1", 1))
           .principal("fuzzer").sasl("DIGEST-MD5", qop).build();
       TTransport client = new TIOStreamTransport(new ByteArrayInputStream(wire), OutputStream.nullOutputStream());
-      SaslData data = SaslData.server(pair.server, identity, identity, LIMITS, SaslPrivacy.GSS);
+      SaslData data = SaslData.server(pair.server, identity, identity, LIMITS, SaslPrivacy.GSS, null);
       EchoConnection.serveUntilFailure(new SaslTransport(client, data, LIMITS),
           TCompactProtocol::new, wire.length);
     }, TException.class);

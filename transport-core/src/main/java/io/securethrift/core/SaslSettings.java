@@ -1,6 +1,7 @@
 package io.securethrift.core;
 
 import java.nio.file.Path;
+import java.security.Provider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -11,7 +12,7 @@ import java.util.Optional;
  * unchecked QOP list, principal or keytab.
  *
  * <p>Defaults ({@link ConfigProperty} has the keys): mechanism GSSAPI; QOP {@code auth-conf} only; privacy
- * {@code gss}; DIGEST-MD5 minimum strength {@code high}; server primary {@code accumulo}; no server host (the host the
+ * {@code gss}, with AES-GCM from the JVM's provider list; DIGEST-MD5 minimum strength {@code high}; server primary {@code accumulo}; no server host (the host the
  * client connects to); host names not canonicalized; no Kerberos principal or keytab (the caller's existing login);
  * renewal period 30s; no delegation token or secret look-up; no impersonation rules.
  */
@@ -19,6 +20,7 @@ public final class SaslSettings {
   private final SaslMechanism mechanism;
   private final List<QualityOfProtection> qop;
   private final SaslPrivacy privacy;
+  private final Optional<Provider> privacyProvider;
   private final CipherStrength digestMinStrength;
   private final String serverPrimary;
   private final Optional<String> serverHost;
@@ -32,7 +34,7 @@ public final class SaslSettings {
   private final String hostImpersonation;
 
   SaslSettings(SaslMechanism mechanism, List<QualityOfProtection> qop, SaslPrivacy privacy,
-      CipherStrength digestMinStrength,
+      Optional<Provider> privacyProvider, CipherStrength digestMinStrength,
       String serverPrimary, Optional<String> serverHost, boolean canonicalizeHostName,
       Optional<String> kerberosPrincipal, Optional<Path> kerberosKeytab, Duration renewalPeriod,
       Optional<DelegationToken> delegationToken, Optional<DelegationTokenSecrets> delegationTokenSecrets,
@@ -40,6 +42,7 @@ public final class SaslSettings {
     this.mechanism = mechanism;
     this.qop = List.copyOf(qop);
     this.privacy = privacy;
+    this.privacyProvider = privacyProvider;
     this.digestMinStrength = digestMinStrength;
     this.serverPrimary = serverPrimary;
     this.serverHost = serverHost;
@@ -66,6 +69,14 @@ public final class SaslSettings {
   /** How {@code auth-conf} encrypts the data phase: the mechanism's wrap, or AES-GCM keyed through it. */
   public SaslPrivacy privacy() {
     return privacy;
+  }
+
+  /**
+   * The JCA provider whose AES/GCM/NoPadding cipher seals and opens this process's AES-GCM records; empty means the
+   * first provider in the JVM's list that has one (normally the JDK's SunJCE).
+   */
+  public Optional<Provider> privacyProvider() {
+    return privacyProvider;
   }
 
   /** The weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use. */

@@ -2,6 +2,8 @@ package io.securethrift.core;
 
 import io.securethrift.core.internal.TlsVersions;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.Provider;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +13,7 @@ import java.util.Optional;
 import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import javax.crypto.Cipher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -156,6 +159,7 @@ public final class SecurityConfig {
     private SaslMechanism saslMechanism;
     private List<QualityOfProtection> qop;
     private SaslPrivacy saslPrivacy;
+    private Provider saslPrivacyProvider;
     private CipherStrength digestMinStrength;
     private String serverPrimary;
     private String serverHost;
@@ -208,6 +212,7 @@ public final class SecurityConfig {
       saslMechanism = a.mechanism();
       qop = a.qop();
       saslPrivacy = a.privacy();
+      saslPrivacyProvider = a.privacyProvider().orElse(null);
       digestMinStrength = a.digestMinStrength();
       serverPrimary = a.serverPrimary();
       serverHost = a.serverHost().orElse(null);
@@ -422,6 +427,19 @@ public final class SecurityConfig {
     }
 
     /**
+     * The JCA provider of the AES/GCM/NoPadding cipher that seals and opens AES-GCM records
+     * ({@code securethrift.sasl.privacy} other than {@code gss}) on this configuration's connections; default none
+     * (null): the first provider in the JVM's list ({@code java.security}) that has one, normally the JDK's SunJCE.
+     * Pass Conscrypt's ({@code org.conscrypt.Conscrypt.newProvider()}, one instance shared by every configuration)
+     * for BoringSSL's AES-GCM without installing Conscrypt in the JVM's list. The provider changes nothing on the
+     * wire: either side may use any provider. Code, not a property: {@link #toProperties()} leaves it out.
+     */
+    public Builder saslPrivacyProvider(Provider provider) {
+      this.saslPrivacyProvider = provider;
+      return this;
+    }
+
+    /**
      * The weakest cipher a DIGEST-MD5 {@code auth-conf} connection may use
      * ({@code securethrift.sasl.digest.min.strength}); default {@link CipherStrength#HIGH}.
      */
@@ -629,7 +647,7 @@ public final class SecurityConfig {
           validClientAuth(), hostnameVerification, principalMapping,
           ConfigProperty.TLS_RELOAD_INTERVAL.valid(tlsReloadInterval), Optional.ofNullable(sslContextFactory));
       SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), validPrivacy(),
-          digestMinStrength,
+          Optional.ofNullable(validPrivacyProvider()), digestMinStrength,
           ConfigProperty.SASL_SERVER_PRIMARY.valid(serverPrimary),
           Optional.ofNullable(ConfigProperty.SASL_SERVER_HOST.valid(serverHost)), canonicalizeHostName,
           Optional.ofNullable(kerberosPrincipal), Optional.ofNullable(validKeytab()),
@@ -655,6 +673,21 @@ public final class SecurityConfig {
             + ConfigProperty.SASL_PRIVACY.key() + "=gss");
       }
       return saslPrivacy;
+    }
+
+    /** A provider without AES-GCM would fail every connection at its key exchange; refused here instead. */
+    private Provider validPrivacyProvider() {
+      if (saslPrivacyProvider != null) {
+        try {
+          Cipher.getInstance("AES/GCM/NoPadding", saslPrivacyProvider);
+        } catch (GeneralSecurityException e) {
+          throw new ConfigException(ConfigProperty.SASL_PRIVACY.key(), "AES-GCM records need the cipher"
+              + " AES/GCM/NoPadding, which the provider " + saslPrivacyProvider.getName() + " given to"
+              + " saslPrivacyProvider does not offer (" + e.getMessage() + "); give a provider that does (the JDK's"
+              + " SunJCE, Conscrypt), or none to use the JVM's provider list");
+        }
+      }
+      return saslPrivacyProvider;
     }
 
     private List<String> validCipherSuites() {

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.net.InetSocketAddress;
+import java.security.Provider;
+import java.security.Security;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -31,6 +33,23 @@ class SaslPrivacyConfigTest {
         + " add auth-conf to it or set " + KEY + "=gss", e.getMessage());
     assertEquals(SaslPrivacy.AES_GCM_PREFERRED, SecurityConfig.fromProperties(Map.of(KEY, "aes-gcm-preferred",
         "securethrift.sasl.qop", "auth-conf,auth-int")).sasl().privacy());
+  }
+
+  /** The AES-GCM provider is code on the builder: kept by toBuilder, absent from properties, checked at build. */
+  @Test
+  void theProviderIsPerConfigurationAndMustHaveAesGcm() {
+    assertEquals(Optional.empty(), SecurityConfig.builder().build().sasl().privacyProvider());
+    Provider sunJce = Security.getProvider("SunJCE");
+    SecurityConfig config = SecurityConfig.builder().saslPrivacy(SaslPrivacy.AES_GCM).saslPrivacyProvider(sunJce)
+        .build();
+    assertEquals(Optional.of(sunJce), config.sasl().privacyProvider());
+    assertEquals(Optional.of(sunJce), config.toBuilder().build().sasl().privacyProvider());
+    assertEquals(Optional.empty(), SecurityConfig.fromProperties(config.toProperties()).sasl().privacyProvider());
+    Provider sun = Security.getProvider("SUN");
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> SecurityConfig.builder().saslPrivacyProvider(sun).build());
+    assertEquals(true, e.getMessage().startsWith(KEY + ": AES-GCM records need the cipher AES/GCM/NoPadding, which"
+        + " the provider SUN given to saslPrivacyProvider does not offer"), e.getMessage());
   }
 
   @Test

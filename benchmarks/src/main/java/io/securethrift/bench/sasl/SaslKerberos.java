@@ -7,7 +7,9 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KerberosIdentity;
+import java.security.Provider;
 import java.time.Duration;
+import org.conscrypt.Conscrypt;
 
 /**
  * The Kerberos side of a SASL benchmark: an embedded KDC in the benchmark JVM with the service principal
@@ -15,11 +17,16 @@ import java.time.Duration;
  */
 final class SaslKerberos implements AutoCloseable {
   static final String AUTH_CONF_GCM = "auth-conf-gcm";
+  /** {@link #AUTH_CONF_GCM} with Conscrypt's (BoringSSL's) AES-GCM on both sides instead of the JDK's. */
+  static final String AUTH_CONF_GCM_CONSCRYPT = "auth-conf-gcm-conscrypt";
   private final EmbeddedKdc kdc = EmbeddedKdc.builder().start();
   private final KerberosIdentity service = kdc.servicePrincipal("accumulo", "localhost");
   private final KerberosIdentity client = kdc.principal("bench");
 
-  /** {@code none} is the plain framed baseline; anything else is a GSSAPI QOP token or {@link #AUTH_CONF_GCM}. */
+  /**
+   * {@code none} is the plain framed baseline; anything else is a GSSAPI QOP token, {@link #AUTH_CONF_GCM} or
+   * {@link #AUTH_CONF_GCM_CONSCRYPT}.
+   */
   SecurityConfig server(String mode) {
     return mode.equals("none") ? plain() : sasl(mode).kerberosLogin(service.principal(), service.keytab()).build();
   }
@@ -32,13 +39,23 @@ final class SaslKerberos implements AutoCloseable {
     return SecurityConfig.builder().maxFrameSize(4L << 20).readTimeout(Duration.ofSeconds(60)).build();
   }
 
-  /** A GSSAPI QOP token, or {@code auth-conf-gcm}: auth-conf with {@code securethrift.sasl.privacy=aes-gcm}. */
+  /**
+   * A GSSAPI QOP token, or {@code auth-conf-gcm}: auth-conf with {@code securethrift.sasl.privacy=aes-gcm}, its cipher
+   * from the JVM's provider list (the JDK's) or, with {@code -conscrypt}, from Conscrypt.
+   */
   private static SecurityConfig.Builder sasl(String mode) {
-    boolean gcm = mode.equals(AUTH_CONF_GCM);
+    boolean conscrypt = mode.equals(AUTH_CONF_GCM_CONSCRYPT);
+    boolean gcm = conscrypt || mode.equals(AUTH_CONF_GCM);
     return SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(SaslMechanism.GSSAPI)
         .qop(gcm ? QualityOfProtection.AUTH_CONF : QualityOfProtection.parse("qop", mode))
         .saslPrivacy(gcm ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS)
+        .saslPrivacyProvider(conscrypt ? ConscryptProvider.INSTANCE : null)
         .maxFrameSize(4L << 20).readTimeout(Duration.ofSeconds(60));
+  }
+
+  /** One Conscrypt provider for every configuration, created only by the mode that uses it. */
+  private static final class ConscryptProvider {
+    static final Provider INSTANCE = Conscrypt.newProvider();
   }
 
   @Override

@@ -19,14 +19,15 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * End-to-end Thrift echo calls over one connection per mode: the plain framed baseline and GSSAPI at each QOP, plus
- * auth-conf with AES-GCM privacy ({@code auth-conf-gcm}), on the same blocking server. Score is calls per second;
+ * auth-conf with AES-GCM privacy, the JDK's cipher ({@code auth-conf-gcm}) or Conscrypt's
+ * ({@code auth-conf-gcm-conscrypt}), on the same blocking server. Score is calls per second;
  * times the payload size it is the payload throughput each way.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class SaslThroughputBenchmark {
-  @Param({"none", "auth", "auth-int", "auth-conf", "auth-conf-gcm"})
+  @Param({"none", "auth", "auth-int", "auth-conf", "auth-conf-gcm", "auth-conf-gcm-conscrypt"})
   public String mode;
 
   @Param({"1024", "65536", "1048576"})

@@ -65,6 +65,18 @@ public abstract class FrameTransport extends SecuredTransport {
    */
   protected abstract byte[] decode(byte[] payload, int length) throws TTransportException;
 
+  /**
+   * Decodes a received frame's payload straight into {@code out} at {@code outOffset}, where at least {@code length}
+   * bytes are free, and returns how many plain bytes it wrote there; or -1 when this transport's plain bytes come only
+   * from {@link #decode}. {@code out} is the payload itself (offset 0) or the read buffer past its unread bytes. A
+   * transport whose decoding is one cipher pass (AES-GCM records) overrides it, so the plain bytes land where the
+   * protocol reads them instead of in a new array that is copied there. Bytes past the returned count, and whatever a
+   * call that throws wrote, are never read.
+   */
+  protected int decodeInto(byte[] payload, int length, byte[] out, int outOffset) throws TTransportException {
+    return -1;
+  }
+
   /** The underlying stream, for subclasses' writes. */
   protected final TTransport stream() {
     return stream;
@@ -123,28 +135,31 @@ public abstract class FrameTransport extends SecuredTransport {
     if (framing == Framing.ONE_MESSAGE_PER_FRAME && inMessage && frameReadInMessage) {
       throw refuse("message runs past the end of its frame");
     }
-    byte[] next = readDecodedFrame();
-    frameReadInMessage = inMessage;
-    in = next;
-    inLength = next.length;
-    inPosition = 0;
+    try {
+      byte[] payload;
+      int plain;
+      // Frames that decode to nothing (empty ones, a key exchange) are skipped.
+      do {
+        int length = reader.readFrame(stream);
+        payload = reader.buffer();
+        plain = length == 0 ? 0 : decodeInto(payload, length, payload, 0);
+        if (plain < 0) {
+          payload = decode(payload, length);
+          plain = payload.length;
+        }
+      } while (plain == 0);
+      frameReadInMessage = inMessage;
+      in = payload;
+      inLength = plain;
+      inPosition = 0;
+    } catch (TTransportException e) {
+      throw refuseCorrupted(e);
+    }
   }
 
-  /** The next frame with data in it, decoded; empty frames are skipped. */
-  private byte[] readDecodedFrame() throws TTransportException {
-    byte[] decoded;
-    do {
-      try {
-        int length = reader.readFrame(stream);
-        decoded = length == 0 ? new byte[0] : decode(reader.buffer(), length);
-      } catch (TTransportException e) {
-        if (e.getType() == TTransportException.CORRUPTED_DATA) {
-          throw refuse(e.getMessage());
-        }
-        throw e;
-      }
-    } while (decoded.length == 0);
-    return decoded;
+  /** A frame the peer corrupted (too long, failing its check) is refused; other failures pass as they are. */
+  private TTransportException refuseCorrupted(TTransportException e) {
+    return e.getType() == TTransportException.CORRUPTED_DATA ? refuse(e.getMessage()) : e;
   }
 
   /**
@@ -222,19 +237,37 @@ public abstract class FrameTransport extends SecuredTransport {
    * go only into a new array or past the end of the buffered ones, which keeps buffers handed out earlier intact.
    */
   private void readAhead(int needed) throws TTransportException {
-    while (inLength - inPosition < needed) {
-      byte[] next = readDecodedFrame();
-      if (inLength + next.length > in.length) {
-        int unread = inLength - inPosition;
-        int total = unread + next.length;
-        byte[] joined = new byte[(int) Math.max(total, Math.min(needed, 2L * total))];
-        System.arraycopy(in, inPosition, joined, 0, unread);
-        in = joined;
-        inLength = unread;
-        inPosition = 0;
+    try {
+      while (inLength - inPosition < needed) {
+        int length = reader.readFrame(stream);
+        if (length == 0) {
+          continue;
+        }
+        reserve(length, needed);
+        int plain = decodeInto(reader.buffer(), length, in, inLength);
+        if (plain < 0) {
+          byte[] next = decode(reader.buffer(), length);
+          reserve(next.length, needed);
+          System.arraycopy(next, 0, in, inLength, next.length);
+          plain = next.length;
+        }
+        inLength += plain;
       }
-      System.arraycopy(next, 0, in, inLength, next.length);
-      inLength += next.length;
+    } catch (TTransportException e) {
+      throw refuseCorrupted(e);
+    }
+  }
+
+  /** Makes room for {@code count} bytes after the buffered ones, moving the unread ones into a new, larger array. */
+  private void reserve(int count, int needed) {
+    if (inLength + count > in.length) {
+      int unread = inLength - inPosition;
+      int total = unread + count;
+      byte[] joined = new byte[(int) Math.max(total, Math.min(needed, 2L * total))];
+      System.arraycopy(in, inPosition, joined, 0, unread);
+      in = joined;
+      inLength = unread;
+      inPosition = 0;
     }
   }
 

@@ -1,0 +1,72 @@
+package io.securethrift.sasl;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.security.Provider;
+import java.util.Arrays;
+import java.util.Random;
+import javax.crypto.AEADBadTagException;
+import org.conscrypt.Conscrypt;
+import org.junit.jupiter.api.Test;
+
+/**
+ * AES-GCM records from the JDK's provider and from Conscrypt's are the same bytes on the wire, and each side opens
+ * the other's, whichever array layout the transport hands over: a record sealed from the middle of a large message,
+ * opened into the middle of a large read buffer (Conscrypt goes through direct buffers for both).
+ */
+class GcmRecordsProviderTest {
+  private static final Provider CONSCRYPT = Conscrypt.newProvider();
+  private static final byte[] SECRET = new byte[32];
+  /** Ratchets after three records, so the comparison crosses a rekey. */
+  private static final long REKEY_RECORDS = 3;
+
+  @Test
+  void theProviderIsTheOneConfigured() {
+    assertEquals(CONSCRYPT, GcmRecords.sealer(CONSCRYPT, 32, SECRET, REKEY_RECORDS, 1L << 32).provider());
+    assertEquals("SunJCE", GcmRecords.opener(null, 32, SECRET, REKEY_RECORDS, 1L << 32).provider().getName());
+  }
+
+  @Test
+  void bothProvidersSealTheSameRecordsAndOpenEachOthers() throws Exception {
+    byte[] message = new byte[1 << 20];
+    new Random(14).nextBytes(message);
+    GcmRecords jdkSealer = GcmRecords.sealer(null, 32, SECRET, REKEY_RECORDS, 1L << 32);
+    GcmRecords conscryptSealer = GcmRecords.sealer(CONSCRYPT, 32, SECRET, REKEY_RECORDS, 1L << 32);
+    GcmRecords jdkOpener = GcmRecords.opener(null, 32, SECRET, REKEY_RECORDS, 1L << 32);
+    GcmRecords conscryptOpener = GcmRecords.opener(CONSCRYPT, 32, SECRET, REKEY_RECORDS, 1L << 32);
+    byte[] jdkRead = new byte[message.length];
+    byte[] conscryptRead = new byte[message.length];
+    int offset = 0;
+    for (int length : new int[] {1, SaslData.RECORD, 300, SaslData.RECORD, 0, 70_000, 5}) {
+      byte[] fromJdk = seal(jdkSealer, message, offset, length);
+      byte[] fromConscrypt = seal(conscryptSealer, message, offset, length);
+      assertArrayEquals(fromJdk, fromConscrypt, "record of " + length + " plain bytes");
+      assertEquals(length, conscryptOpener.open(fromJdk, fromJdk.length, conscryptRead, offset));
+      assertEquals(length, jdkOpener.open(fromConscrypt, fromConscrypt.length, jdkRead, offset));
+      offset += length;
+    }
+    // Seven records under a ratchet every three: new keys for the fourth and the seventh.
+    assertEquals(2, jdkSealer.epoch());
+    assertEquals(2, conscryptOpener.epoch());
+    assertArrayEquals(Arrays.copyOf(message, offset), Arrays.copyOf(jdkRead, offset));
+    assertArrayEquals(Arrays.copyOf(message, offset), Arrays.copyOf(conscryptRead, offset));
+  }
+
+  @Test
+  void conscryptRefusesAnAlteredRecordFromTheJdk() throws Exception {
+    byte[] plain = new byte[1000];
+    byte[] record = seal(GcmRecords.sealer(null, 16, SECRET, REKEY_RECORDS, 1L << 32), plain, 0, plain.length);
+    record[500] ^= 1;
+    GcmRecords opener = GcmRecords.opener(CONSCRYPT, 16, SECRET, REKEY_RECORDS, 1L << 32);
+    assertThrows(AEADBadTagException.class, () -> opener.open(record, record.length, new byte[4096], 100));
+  }
+
+  /** A record sealed from {@code length} bytes at {@code offset} of a larger array. */
+  private static byte[] seal(GcmRecords sealer, byte[] message, int offset, int length) throws Exception {
+    byte[] record = new byte[length + GcmRecords.TAG];
+    assertEquals(record.length, sealer.seal(message, offset, length, record, 0));
+    return record;
+  }
+}
