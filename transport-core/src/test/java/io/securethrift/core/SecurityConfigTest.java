@@ -114,8 +114,8 @@ class SecurityConfigTest {
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
       "securethrift.mode|ssl|securethrift.mode: 'ssl' is not accepted; accepted values: none, tls, sasl, sasl-over-tls",
-      "securethrift.tls.engine|openssl|securethrift.tls.engine: 'openssl' is not accepted; accepted values: jsse,"
-          + " conscrypt, auto",
+      "securethrift.tls.engine|boringssl|securethrift.tls.engine: 'boringssl' is not accepted; accepted values:"
+          + " jsse, conscrypt, auto, openssl",
       "securethrift.tls.protocols|TLSv1.2,TLSv1|securethrift.tls.protocols: 'TLSv1' is not accepted; accepted"
           + " values: TLSv1.3, TLSv1.2 (older versions are insecure)",
       "securethrift.tls.protocols|TLSv1.2,TLSv1.2|securethrift.tls.protocols: 'TLSv1.2' is listed twice",
