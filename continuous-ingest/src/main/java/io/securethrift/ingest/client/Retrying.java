@@ -7,6 +7,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.thrift.TException;
 import org.apache.thrift.transport.TTransportException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs a call to one ingest server under a {@link RetryPolicy}. Only connection failures ({@link
@@ -17,6 +19,8 @@ import org.apache.thrift.transport.TTransportException;
  * logs in again from the keytab when it finds the ticket expired).
  */
 final class Retrying {
+  private static final Logger LOG = LoggerFactory.getLogger(Retrying.class);
+
   private final RetryPolicy policy;
   private final RetryCounters counters;
   private final String peer;
@@ -58,7 +62,10 @@ final class Retrying {
           throw new IOException(what + " to " + peer + " failed after " + tries + " tr" + (tries == 1 ? "y" : "ies")
               + " (retry max attempts " + policy.maxAttempts() + "): " + e.getMessage(), e);
         }
-        backOff(policy.backoff(tries, ThreadLocalRandom.current().nextDouble()), what);
+        Duration wait = policy.backoff(tries, ThreadLocalRandom.current().nextDouble());
+        LOG.warn("{} to {} failed (try {} of {}), retrying in {} ms on a new connection: {}", what, peer, tries,
+            policy.maxAttempts(), wait.toMillis(), e.getMessage());
+        backOff(wait, what);
         counters.retried();
       } catch (TException e) {
         throw new IOException(what + " to " + peer + " failed: " + e.getMessage(), e);

@@ -38,6 +38,7 @@ public final class FaultProxy implements AutoCloseable {
   private final Thread acceptor;
   private final AtomicLong cuts = new AtomicLong();
   private final AtomicLong connections = new AtomicLong();
+  private final AtomicLong forwarded = new AtomicLong();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition unstalled = lock.newCondition();
 
@@ -149,6 +150,11 @@ public final class FaultProxy implements AutoCloseable {
     return cuts.get();
   }
 
+  /** Bytes forwarded so far, both directions: how far a run through the proxy has got. */
+  public long forwarded() {
+    return forwarded.get();
+  }
+
   /** Connections accepted so far. */
   public long connections() {
     return connections.get();
@@ -258,6 +264,7 @@ public final class FaultProxy implements AutoCloseable {
           long allowed = Math.min(n, Math.max(0, budget.getAndAdd(-n)));
           out.write(buffer, 0, (int) allowed);
           out.flush();
+          forwarded.addAndGet(allowed);
           if (allowed < n || chanceCut()) {
             cut();
             return;
