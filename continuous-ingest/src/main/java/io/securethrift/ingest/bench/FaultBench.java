@@ -38,8 +38,8 @@ import java.util.stream.Collectors;
  * entry is harmless).
  */
 public final class FaultBench {
-  /** Ticket lifetime of the {@code expire} runs: a few seconds, so a run sees its tickets expire twice. */
-  static final Duration SHORT_TICKETS = Duration.ofSeconds(4);
+  /** Ticket lifetime of the {@code expire} runs: seconds, so even a short run sees its tickets expire twice. */
+  static final Duration SHORT_TICKETS = Duration.ofSeconds(2);
   /** How often the {@code rotate} runs re-read their certificate files. */
   static final Duration RELOAD = Duration.ofMillis(200);
   /** The client's read timeout in fault runs, shorter than the {@code net} run's stall so the stall times out. */
@@ -211,8 +211,11 @@ public final class FaultBench {
         proxy.cutAll();
       }
       case EXPIRE -> {
-        for (double at : new double[] {0.4, 0.8}) {
-          t.at(at, "ticket expiry");
+        // Cut once each ticket has expired, so the new connections need a fresh one: the renewal thread's (it logs
+        // in again at 80 % of the lifetime) or the one a connection gets by logging in again when it finds the
+        // ticket expired.
+        for (int lifetimes = 1; lifetimes <= 2; lifetimes++) {
+          t.atElapsed(SHORT_TICKETS.multipliedBy(lifetimes).plusMillis(500), "ticket expiry " + lifetimes);
           proxy.cutAll();
         }
       }
@@ -267,9 +270,14 @@ public final class FaultBench {
 
     /** Waits for {@code fraction} of the run time and for bytes forwarded since the previous point. */
     void at(double fraction, String what) {
-      long due = start + (long) (runTime.toNanos() * fraction);
+      atElapsed(Duration.ofNanos((long) (runTime.toNanos() * fraction)), what);
+    }
+
+    /** Waits until {@code elapsed} into the run and for bytes forwarded since the previous point. */
+    void atElapsed(Duration elapsed, String what) {
+      long due = start + elapsed.toNanos();
       long before = forwardedAtLast;
-      until(what + " at " + Math.round(fraction * 100) + " % of the run",
+      until(what + " at " + elapsed.toMillis() + " ms into the run",
           () -> System.nanoTime() - due >= 0 && proxy.forwarded() > before);
       forwardedAtLast = proxy.forwarded();
     }
