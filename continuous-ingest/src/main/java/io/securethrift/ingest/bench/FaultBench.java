@@ -103,10 +103,13 @@ public final class FaultBench {
    *
    * @param written entries the client was told were written (acknowledged)
    * @param received entries the server received, resends and replays included
+   * @param points the points of the run's fault timeline
+   * @param landed how many of them were reached while the ingest still ran (on a starved machine a short run can end
+   *     before its later faults)
    * @param failure why the ingest failed, or null
    */
   public record Outcome(String mode, Fault fault, long written, long received, RetryCounters.Snapshot retries,
-      VerifyResult verify, long elapsedNanos, String failure) {
+      VerifyResult verify, long elapsedNanos, int points, int landed, String failure) {
 
     public boolean passed() {
       return failure == null && written > 0 && received >= written && verify.undefined() == 0
@@ -118,9 +121,10 @@ public final class FaultBench {
       String counts = verify == null ? "" : String.format(Locale.ROOT,
           " REFERENCED=%d UNREFERENCED=%d UNDEFINED=%d CORRUPT=%d", verify.referenced(), verify.unreferenced(),
           verify.undefined(), verify.corrupt());
-      return String.format(Locale.ROOT, "%-8s %-19s written=%d received=%d retries=%d reconnects=%d lost=%.1fs"
-          + " elapsed=%.1fs%s %s", fault.token(), mode, written, received, retries.retries(), retries.reconnects(),
-          retries.nanosLost() / 1e9, elapsedNanos / 1e9, counts, passed() ? "PASS" : "FAIL"
+      return String.format(Locale.ROOT, "%-8s %-19s faults=%d/%d written=%d received=%d retries=%d reconnects=%d"
+          + " lost=%.1fs elapsed=%.1fs%s %s", fault.token(), mode, landed, points, written, received,
+          retries.retries(), retries.reconnects(), retries.nanosLost() / 1e9, elapsedNanos / 1e9, counts,
+          passed() ? "PASS" : "FAIL"
           + (failure == null ? "" : " (" + failure + ")"));
     }
   }
@@ -164,7 +168,7 @@ public final class FaultBench {
         long elapsed = System.nanoTime() - start;
         LineRecord answer = server.verify();
         return new Outcome(mode, fault, written, WorkerProtocol.received(answer), ingest.retries(),
-            WorkerProtocol.verified(answer), elapsed, failure);
+            WorkerProtocol.verified(answer), elapsed, timeline.points, timeline.landed, failure);
       } finally {
         server.close();
       }
@@ -259,6 +263,8 @@ public final class FaultBench {
     private final CompletableFuture<?> running;
     private final Duration limit;
     private long forwardedAtLast;
+    private int points;
+    private int landed;
 
     Timeline(long start, Duration runTime, FaultProxy proxy, CompletableFuture<?> running) {
       this.start = start;
@@ -280,6 +286,10 @@ public final class FaultBench {
       until(what + " at " + elapsed.toMillis() + " ms into the run",
           () -> System.nanoTime() - due >= 0 && proxy.forwarded() > before);
       forwardedAtLast = proxy.forwarded();
+      points++;
+      if (!running.isDone()) {
+        landed++;
+      }
     }
 
     /** Waits {@code pause} (a reload interval) while the run goes on. */

@@ -40,8 +40,9 @@ class FaultScenariosTest {
     Fault f = Fault.parseList("fault", List.of(fault)).get(0);
     Outcome outcome = FaultBench.run(mode, f, dir, SHORT, 42);
     assertTrue(outcome.passed(), outcome.line());
-    // Every fault cuts or kills connections in use, so the client must have retried on new ones.
-    assertTrue(outcome.retries().retries() > 0 && outcome.retries().reconnects() > 0,
+    // Every fault cuts or kills the connections in use, so once one has landed mid-run the client must have retried
+    // on new ones. (On a machine starved enough that the run ended before its first fault, there is nothing to see.)
+    assertTrue(outcome.landed() == 0 || outcome.retries().retries() > 0 && outcome.retries().reconnects() > 0,
         "the fault must have cost retries: " + outcome.line());
     System.out.println(outcome.line());
   }
