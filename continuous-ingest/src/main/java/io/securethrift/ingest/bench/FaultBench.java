@@ -86,10 +86,11 @@ public final class FaultBench {
       ServerModel server) {
     /**
      * Twelve seconds of writing with small batches (many round trips, so every fault catches calls in flight), and a
-     * retry policy that outlasts the longest outage a run causes (a server restart: a JVM start, a few seconds).
+     * retry policy that outlasts the longest outage a run causes: a server restart, a JVM start that takes a few
+     * seconds on an idle machine and over 20 s on a starved one; 40 tries at most 2 s apart cover about a minute.
      */
     public static final Settings DEFAULT = new Settings(Duration.ofSeconds(12), 1000, 256 * 1024, 3,
-        new RetryPolicy(20, Duration.ofMillis(50), Duration.ofSeconds(2), 0.5), ServerModel.THREADPOOL);
+        new RetryPolicy(40, Duration.ofMillis(50), Duration.ofSeconds(2), 0.5), ServerModel.THREADPOOL);
 
     public Settings {
       if (runTime.compareTo(Duration.ofSeconds(1)) < 0) {

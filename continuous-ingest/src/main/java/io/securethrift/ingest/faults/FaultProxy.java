@@ -272,8 +272,15 @@ public final class FaultProxy implements AutoCloseable {
         }
         // One side closed: pass the close on, as TCP would.
         to.shutdownOutput();
-      } catch (IOException | InterruptedException e) {
-        // A reset or close on either side ends the link; the other side sees the same.
+      } catch (IOException e) {
+        // A reset (a killed server with unread data, a cut) on one side: the other side gets a reset too, as it would
+        // without the proxy, instead of waiting for a reply that cannot come.
+        reset(from);
+        reset(to);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        reset(from);
+        reset(to);
       }
       if (ended.incrementAndGet() == 2) {
         end();

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.ingest.bench.FaultBench.Fault;
 import io.securethrift.ingest.bench.FaultBench.Outcome;
-import io.securethrift.ingest.client.RetryPolicy;
 import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,7 +19,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class FaultScenariosTest {
   private static final FaultBench.Settings SHORT = new FaultBench.Settings(Duration.ofSeconds(5), 500, 128 * 1024,
-      3, new RetryPolicy(20, Duration.ofMillis(50), Duration.ofSeconds(2), 0.5), ServerModel.THREADPOOL);
+      3, FaultBench.Settings.DEFAULT.retry(), ServerModel.THREADPOOL);
 
   @TempDir
   Path dir;

@@ -136,6 +136,19 @@ class FaultProxyTest {
   }
 
   @Test
+  void aResetFromTheServerReachesTheClient() throws IOException {
+    try (ServerSocket resetting = new ServerSocket()) {
+      resetting.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+      proxy.target((InetSocketAddress) resetting.getLocalSocketAddress());
+      try (Socket s = connect(); Socket accepted = resetting.accept()) {
+        accepted.setSoLinger(true, 0);
+        accepted.close();
+        assertTrue(endsWithReset(s), "the client must not wait for a reply that cannot come");
+      }
+    }
+  }
+
+  @Test
   void stallHoldsBytesForItsDuration() throws IOException {
     try (Socket s = connect()) {
       roundTrip(s, new byte[] {1});
