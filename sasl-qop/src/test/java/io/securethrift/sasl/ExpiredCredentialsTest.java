@@ -48,7 +48,8 @@ class ExpiredCredentialsTest {
         ClientTransportFactory clients = ClientTransportFactory.create(clientConfig)) {
       Instant loggedIn = Instant.now();
       try (SecuredTransport transport = clients.open(SaslConfigs.HOST, server.port())) {
-        assertEquals(ByteBuffer.wrap(new byte[] {1}), EchoServer.client(transport).echo(ByteBuffer.wrap(new byte[] {1})));
+        ByteBuffer one = ByteBuffer.wrap(new byte[] {1});
+        assertEquals(one, EchoServer.client(transport).echo(one.duplicate()));
       }
       kdc.deletePrincipal("departed");
       // The ticket was issued at or after loggedIn; past its lifetime (plus the clock skew) it has surely expired.

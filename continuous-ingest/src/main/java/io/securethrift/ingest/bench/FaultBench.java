@@ -52,7 +52,10 @@ public final class FaultBench {
     RESTART,
     /** Certificates are re-issued by the same CA, then a second CA is trusted, then certificates come from it. */
     ROTATE,
-    /** Kerberos tickets live {@link #SHORT_TICKETS}; connections are cut after they expired, so new ones re-login. */
+    /**
+     * Kerberos tickets live {@link FaultBench#SHORT_TICKETS}; connections are cut once they expired, so new ones log
+     * in again.
+     */
     EXPIRE,
     /** The KDC stops, connections are cut and re-made without it, then it comes back. */
     KDC,
