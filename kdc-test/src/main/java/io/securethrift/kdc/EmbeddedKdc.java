@@ -200,6 +200,30 @@ public final class EmbeddedKdc implements AutoCloseable {
   }
 
   /**
+   * Answers Kerberos requests again after {@link #stop()}, as a KDC back from an outage: same port, same principals
+   * and keys, so keytabs exported before still log in. Does nothing if the KDC is running.
+   *
+   * @throws IllegalStateException if the KDC is closed or cannot listen again
+   */
+  public void restart() {
+    if (closed.get()) {
+      throw new IllegalStateException("the KDC is closed; start a new one");
+    }
+    if (!stopped.compareAndSet(true, false)) {
+      return;
+    }
+    try {
+      // As in stop(): the krb5.conf must survive whatever Kerby does to its work directory.
+      byte[] conf = Files.readAllBytes(krb5Conf);
+      server.start();
+      Files.write(krb5Conf, conf);
+    } catch (KrbException | IOException e) {
+      stopped.set(true);
+      throw new IllegalStateException("cannot restart the KDC on port " + port, e);
+    }
+  }
+
+  /**
    * Stops the KDC, restores {@code java.security.krb5.conf} and deletes the working directory.
    * Calling it again does nothing.
    */

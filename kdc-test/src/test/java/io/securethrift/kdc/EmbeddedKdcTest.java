@@ -154,6 +154,21 @@ class EmbeddedKdcTest {
   }
 
   @Test
+  void restartedKdcLogsInTheKeytabsExportedBeforeTheOutage() throws Exception {
+    try (EmbeddedKdc kdc = EmbeddedKdc.builder().start()) {
+      KerberosIdentity client = kdc.principal("returning");
+      kdc.restart();
+      kdc.stop();
+      assertThrows(LoginException.class, () -> KerberosLogin.login(client));
+
+      kdc.restart();
+
+      assertTrue(onlyTicket(KerberosLogin.login(client)).isCurrent());
+      assertTrue(Files.readString(kdc.krb5Conf()).contains(":" + kdc.port()));
+    }
+  }
+
+  @Test
   void shortLivedTicketsAreRenewable() throws Exception {
     try (EmbeddedKdc kdc =
         EmbeddedKdc.builder()

@@ -82,7 +82,9 @@ final class SaslClientLayer implements MessageLayer {
       subject = login != null ? login.subjectForConnection()
           : mechanism == SaslMechanism.GSSAPI ? callerSubject() : null;
     } catch (KerberosLoginException e) {
-      throw new TTransportException(TTransportException.UNKNOWN, e.getMessage(), e);
+      // Named like the other handshake failures, so a client of many servers knows which connection failed.
+      throw new TTransportException(TTransportException.UNKNOWN, "handshake with " + host + ":"
+          + streamIdentity.remoteAddress().getPort() + " failed: " + e.getMessage(), e);
     }
     SaslClient client;
     try {

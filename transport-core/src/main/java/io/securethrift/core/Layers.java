@@ -91,8 +91,10 @@ final class Layers implements AutoCloseable {
         socket.setSoTimeout(millis(timeouts.handshake()));
         SecureStream secured = stream.open(socket, host);
         stage = HandshakeAudit.Stage.SASL;
-        SecuredTransport transport = message.open(new SocketTransport(secured.socket()), secured.identity(), host);
+        SocketTransport socketTransport = new SocketTransport(secured.socket());
+        SecuredTransport transport = message.open(socketTransport, secured.identity(), host);
         secured.socket().setSoTimeout(millis(timeouts.read()));
+        socketTransport.established(peer);
         if (audit != null) {
           audit.succeeded(transport.peerIdentity(), Duration.ofNanos(System.nanoTime() - start));
         }

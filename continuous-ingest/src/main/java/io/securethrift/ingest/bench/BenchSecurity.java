@@ -29,13 +29,19 @@ public final class BenchSecurity implements AutoCloseable {
   private final Path clientKeyStore;
   private final Path trustStore;
   private final Secret password = Secret.of("bench-" + Long.toHexString(System.nanoTime()));
+  private final TestCertificateAuthority ca;
 
   BenchSecurity(Path dir) {
-    this.kdc = EmbeddedKdc.builder().start();
+    this(dir, EmbeddedKdc.builder());
+  }
+
+  /** Material from a KDC built as {@code kdc} says (the fault runs' short ticket lifetimes). */
+  BenchSecurity(Path dir, EmbeddedKdc.Builder kdcSettings) {
+    this.kdc = kdcSettings.start();
     try {
       this.service = kdc.servicePrincipal(SERVICE_PRIMARY, HOST);
       this.client = kdc.principal("ingest");
-      TestCertificateAuthority ca = TestCertificateAuthority.create();
+      this.ca = TestCertificateAuthority.create();
       IssuedCertificate server = ca.leaf().commonName(HOST).issue();
       IssuedCertificate user = ca.leaf().commonName("ingest").issue();
       this.serverKeyStore = server.writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, password.chars());
@@ -63,6 +69,11 @@ public final class BenchSecurity implements AutoCloseable {
 
   public KerberosIdentity clientPrincipal() {
     return client;
+  }
+
+  /** The CA that issued the certificates, for rotating them. */
+  TestCertificateAuthority ca() {
+    return ca;
   }
 
   public Path serverKeyStore() {

@@ -84,7 +84,7 @@ public final class EmbeddedBackend implements IngestBackend {
   }
 
   /** Writes a configuration for a worker, readable only by this user since it holds store passwords. */
-  private static Path writeConfig(Path file, SecurityConfig config) throws IOException {
+  static Path writeConfig(Path file, SecurityConfig config) throws IOException {
     Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     Properties p = new Properties();
     p.putAll(config.toProperties());

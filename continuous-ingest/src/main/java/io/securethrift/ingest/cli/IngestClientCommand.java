@@ -1,14 +1,17 @@
 package io.securethrift.ingest.cli;
 
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.SecurityConfigFiles;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
+import io.securethrift.ingest.client.RetryCounters;
+import io.securethrift.ingest.client.RetryPolicy;
 import io.securethrift.ingest.workload.VerifyResult;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import io.securethrift.core.SecurityConfigFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -46,9 +49,35 @@ public final class IngestClientCommand implements Callable<Integer> {
   @Option(names = "--no-verify", negatable = true, description = "Skip scanning the table back afterwards.")
   boolean verify = true;
 
+  @Option(names = "--retry-attempts", description = "Tries per call whose connection failed, the first included; 1"
+      + " turns retries off (default: ${DEFAULT-VALUE}).", defaultValue = "10")
+  int retryAttempts;
+
+  @Option(names = "--retry-initial-ms", description = "Wait before the first retry, doubled per retry"
+      + " (default: ${DEFAULT-VALUE}).", defaultValue = "100")
+  long retryInitialMs;
+
+  @Option(names = "--retry-max-ms", description = "Longest wait between retries (default: ${DEFAULT-VALUE}).",
+      defaultValue = "10000")
+  long retryMaxMs;
+
+  @Option(names = "--retry-jitter", description = "Largest fraction of a wait taken off at random, 0 to 1"
+      + " (default: ${DEFAULT-VALUE}).", defaultValue = "0.5")
+  double retryJitter;
+
+  private RetryPolicy retryPolicy() {
+    try {
+      return new RetryPolicy(retryAttempts, Duration.ofMillis(retryInitialMs), Duration.ofMillis(retryMaxMs),
+          retryJitter);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("--retry-*", e.getMessage());
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
-    try (IngestClient client = new IngestClient(SecurityConfigFiles.read(config, "--config"), host, port)) {
+    try (IngestClient client = new IngestClient(SecurityConfigFiles.read(config, "--config"), host, port,
+        retryPolicy())) {
       client.reset();
       long serverCpuBefore = client.serverCpuNanos();
       IngestResult r = client.ingest(new IngestOptions(entries, flushInterval, batchMemory, Duration.ofMinutes(2),
@@ -58,6 +87,9 @@ public final class IngestClientCommand implements Callable<Integer> {
       System.out.printf(Locale.ROOT, "%,d entries in %.3f s: %,.0f entries/s, %.1f MB/s; client cpu %.2f s, server cpu"
           + " %.2f s%n", r.entries(), seconds, r.entries() / seconds, r.bytes() / seconds / 1e6,
           r.clientCpuNanos() / 1e9, serverCpu / 1e9);
+      RetryCounters.Snapshot retries = client.retries();
+      System.out.printf(Locale.ROOT, "retries %d, reconnects %d, time lost %.1f s%n", retries.retries(),
+          retries.reconnects(), retries.nanosLost() / 1e9);
       if (verify) {
         VerifyResult v = client.verify();
         System.out.printf(Locale.ROOT, "verify: REFERENCED=%d UNREFERENCED=%d UNDEFINED=%d CORRUPT=%d -> %s%n",

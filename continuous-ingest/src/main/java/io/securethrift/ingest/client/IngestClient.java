@@ -25,12 +25,30 @@ public final class IngestClient implements AutoCloseable {
   private final ClientTransportFactory factory;
   private final String host;
   private final int port;
+  private final RetryPolicy retryPolicy;
+  private final RetryCounters retryCounters = new RetryCounters();
+  private final Retrying retrying;
 
-  /** Prepares connections to {@code host:port} secured as {@code config} says; nothing connects until a call. */
+  /**
+   * Prepares connections to {@code host:port} secured as {@code config} says, retrying failed calls as
+   * {@link RetryPolicy#DEFAULT} says; nothing connects until a call.
+   */
   public IngestClient(SecurityConfig config, String host, int port) {
+    this(config, host, port, RetryPolicy.DEFAULT);
+  }
+
+  /** Prepares connections to {@code host:port}, retrying failed calls as {@code retryPolicy} says. */
+  public IngestClient(SecurityConfig config, String host, int port, RetryPolicy retryPolicy) {
     this.factory = ClientTransportFactory.create(config);
     this.host = host;
     this.port = port;
+    this.retryPolicy = retryPolicy;
+    this.retrying = new Retrying(retryPolicy, retryCounters, host + ":" + port);
+  }
+
+  /** The retries, reconnects and time lost of every call this client made so far. */
+  public RetryCounters.Snapshot retries() {
+    return retryCounters.snapshot();
   }
 
   /**
@@ -44,7 +62,7 @@ public final class IngestClient implements AutoCloseable {
     long start = System.nanoTime();
     long written;
     long[] bytes = {0};
-    try (ThriftBatchSender sender = new ThriftBatchSender(factory, host, port);
+    try (ThriftBatchSender sender = new ThriftBatchSender(factory, host, port, retryPolicy, retryCounters);
         BatchWriter writer = new BatchWriter(sender, options.batchMemory(), options.maxLatency(),
             options.writeThreads())) {
       EntrySink sink = new EntrySink() {
@@ -72,10 +90,13 @@ public final class IngestClient implements AutoCloseable {
     return withService(IngestService.Client::stats).cpuNanos;
   }
 
-  /** Scans the whole table back and applies the continuous-ingest verify rules. */
+  /**
+   * Scans the whole table back and applies the continuous-ingest verify rules. A failed scan starts over on a new
+   * connection with a fresh verifier, so no page is counted twice.
+   */
   public VerifyResult verify() throws IOException {
-    ContinuousVerifier verifier = new ContinuousVerifier();
-    withService(client -> {
+    return withService(client -> {
+      ContinuousVerifier verifier = new ContinuousVerifier();
       KeyValue after = null;
       ScanPage page;
       do {
@@ -85,9 +106,8 @@ public final class IngestClient implements AutoCloseable {
           after = kv;
         }
       } while (page.more);
-      return null;
+      return verifier.result();
     });
-    return verifier.result();
   }
 
   /** Empties the server's table, for a fresh start. */
@@ -98,12 +118,16 @@ public final class IngestClient implements AutoCloseable {
     });
   }
 
+  /** Runs {@code call} on a connection of its own, retried on a new one as the retry policy says. */
   private <T> T withService(ServiceCall<T> call) throws IOException {
-    try (SecuredTransport transport = factory.open(host, port)) {
-      return call.on(new IngestService.Client(transport.protocol(new TCompactProtocol.Factory())));
-    } catch (TException e) {
-      throw new IOException("ingest server " + host + ":" + port + " failed: " + e.getMessage(), e);
-    }
+    return retrying.call("ingest service call", retry -> {
+      try (SecuredTransport transport = factory.open(host, port)) {
+        if (retry) {
+          retryCounters.reconnected();
+        }
+        return call.on(new IngestService.Client(transport.protocol(new TCompactProtocol.Factory())));
+      }
+    });
   }
 
   @FunctionalInterface

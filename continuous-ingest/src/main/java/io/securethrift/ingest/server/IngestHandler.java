@@ -43,6 +43,13 @@ final class IngestHandler implements IngestService.Iface {
     return entries.size();
   }
 
+  /** Replays the write-ahead log, if any, into the table: what a restarted server held when it was stopped. */
+  void replay() throws IOException {
+    if (log != null) {
+      log.replay(table::append);
+    }
+  }
+
   @Override
   public void flush() throws IngestFailure {
     if (log != null) {

@@ -57,7 +57,8 @@ public final class IngestServer implements AutoCloseable {
   /**
    * Starts serving on {@code address} (port 0 picks a free one).
    *
-   * @param writeAheadLog a file to log every batch to, or null for none
+   * @param writeAheadLog a file to log every batch to, or null for none; batches it already holds (a server that was
+   *     killed) are replayed into the table before the server listens
    */
   public static IngestServer start(SecurityConfig config, InetSocketAddress address, Path writeAheadLog,
       ServerModel model) throws TTransportException, IOException {
@@ -65,10 +66,11 @@ public final class IngestServer implements AutoCloseable {
     IngestHandler handler = new IngestHandler(log);
     TProcessor processor = new IngestService.Processor<>(handler);
     try {
+      handler.replay();
       Running running = model == ServerModel.NONBLOCKING ? nonblocking(config, address, processor)
           : threadPool(config, address, processor);
       return new IngestServer(running, handler, log);
-    } catch (TTransportException | RuntimeException e) {
+    } catch (TTransportException | IOException | RuntimeException e) {
       if (log != null) {
         log.close();
       }

@@ -28,9 +28,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *       is reached, {@code add} blocks until a batch completes.</li>
  *   <li>Latency: no entry waits in the buffer longer than {@code maxLatency}; a timer cuts the batch if it has not
  *       been cut by then.</li>
- *   <li>Errors: if a send fails, the writer is failed for good and the next {@link #add}, {@link #flush} or
- *       {@link #close} throws an {@link IOException} naming the rejected batches and carrying the first failure as
- *       its cause, as Accumulo's {@code MutationsRejectedException} does.</li>
+ *   <li>Errors: retrying is the sender's job ({@code ThriftBatchSender} retries a batch on a new connection as its
+ *       retry policy says), since only it knows which failures a new connection can cure. If a send still fails,
+ *       the writer is failed for good and the next {@link #add}, {@link #flush} or {@link #close} throws an
+ *       {@link IOException} naming the rejected batches and carrying the first failure as its cause, as Accumulo's
+ *       {@code MutationsRejectedException} does; a flush never returns while a batch before it is unacknowledged.</li>
  * </ul>
  *
  * Thread-safe; {@link #add} blocks while a {@link #flush} is waiting, so a flush cannot be starved by other adders.
