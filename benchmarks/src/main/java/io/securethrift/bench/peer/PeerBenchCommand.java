@@ -1,10 +1,8 @@
 package io.securethrift.bench.peer;
 
-import io.securethrift.benchstats.Compare;
 import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.core.ConfigException;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,7 +17,6 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -134,77 +131,37 @@ public final class PeerBenchCommand implements Callable<Integer> {
     }
   }
 
-  static ResultsFile read(Path file, String command) throws IOException {
-    try {
-      return ResultsFile.read(file, PeerReport.TOOL);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(command, e.getMessage());
-    }
-  }
-
   /** {@code peer-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
   @Command(name = "compare", mixinStandardHelpOptions = true,
       description = {"Compares two peer-results.json files: every mode's, pairing's and metric's cost overhead",
           "against libthrift in A and in B with their 95 %% intervals, and B - A in points with its own interval;",
           "REAL marks a difference whose interval leaves out zero, the others are within the runs' noise."})
-  static final class CompareCommand implements Callable<Integer> {
-    @Spec
-    private CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "A.json", description = "The first run's peer-results.json.")
-    Path a;
-
-    @Parameters(index = "1", paramLabel = "B.json", description = "The second run's peer-results.json.")
-    Path b;
-
-    @Override
-    public Integer call() throws IOException {
-      PrintWriter out = spec.commandLine().getOut();
-      out.print(Compare.table(read(a, "compare"), read(b, "compare"), a.toString(), b.toString()));
-      out.flush();
-      return 0;
+  static final class CompareCommand extends io.securethrift.benchstats.CompareCommand {
+    CompareCommand() {
+      super(PeerReport.TOOL);
     }
   }
 
-  /**
-   * {@code peer-bench docs FILE.md RESULTS.json...}: replaces the document's peer-bench section with the runs'
-   * agreement table (when there are several) and the last run's tables, so the figures in the docs are always runs'.
-   */
+  /** {@code peer-bench docs FILE.md RESULTS.json...}: the runs' agreement and the last run's tables. */
   @Command(name = "docs", mixinStandardHelpOptions = true,
       description = {"Writes runs' tables (from their peer-results.json files, oldest first) into FILE.md between",
           "the lines '<!-- peer-bench results: ... -->' and '<!-- end of peer-bench results -->': with several",
           "runs, whether they agree (every metric's cost within +/-5 points), then the last run's tables."})
-  static final class DocsCommand implements Callable<Integer> {
+  static final class DocsCommand extends io.securethrift.benchstats.DocsCommand {
     static final DocsSection SECTION = DocsSection.of(PeerReport.TOOL);
     /** Points of cost two runs may differ by on a metric and still agree. */
     static final double TOLERANCE = 5.0;
 
-    @Spec
-    private CommandSpec spec;
+    DocsCommand() {
+      super(PeerReport.TOOL, PeerReport::markdown);
+    }
 
-    @Parameters(index = "0", paramLabel = "FILE.md", description = "The document to update, e.g."
-        + " docs/benchmarks.md.")
-    Path document;
-
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "RESULTS.json",
-        description = "The runs' peer-results.json files, oldest first.")
-    List<Path> results;
-
+    /** Metric names follow the sizes a run chose; every metric the runs have gets the same tolerance. */
     @Override
-    public Integer call() throws IOException {
-      try {
-        // Metric names follow the sizes a run chose; every metric the runs have gets the same tolerance.
-        Map<String, Double> tolerances = new HashMap<>();
-        for (Path file : results) {
-          ResultsFile.read(file, PeerReport.TOOL).overheads().forEach(o -> tolerances.put(o.metric(), TOLERANCE));
-        }
-        SECTION.write(document, results, PeerReport.TOOL, tolerances, PeerReport::markdown);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException("docs", e.getMessage());
-      }
-      spec.commandLine().getOut().println("updated " + document);
-      spec.commandLine().getOut().flush();
-      return 0;
+    protected Map<String, Double> tolerances(List<ResultsFile> runs) {
+      Map<String, Double> tolerances = new HashMap<>();
+      runs.forEach(r -> r.overheads().forEach(o -> tolerances.put(o.metric(), TOLERANCE)));
+      return tolerances;
     }
   }
 }

@@ -1,14 +1,11 @@
 package io.securethrift.ingest.cli;
 
-import io.securethrift.benchstats.Compare;
-import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchSettings;
 import io.securethrift.ingest.bench.IngestBenchmark;
 import io.securethrift.ingest.bench.ResultsTable;
 import io.securethrift.ingest.server.ServerModel;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,7 +16,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code ingest-bench}: the continuous-ingest overhead benchmark across every security mode. */
 @Command(name = "ingest-bench", mixinStandardHelpOptions = true,
@@ -174,59 +170,28 @@ public final class IngestBenchCommand implements Callable<Integer> {
       description = {"Compares two ingest-results.json files: every mode's overheads in A and in B with their 95 %%",
           "intervals, and B - A in points with its own interval; REAL marks a difference whose interval leaves out",
           "zero, the others are within the runs' noise."})
-  static final class CompareCommand implements Callable<Integer> {
-    @Parameters(index = "0", paramLabel = "A.json", description = "The first run's ingest-results.json.")
-    Path a;
-
-    @Parameters(index = "1", paramLabel = "B.json", description = "The second run's ingest-results.json.")
-    Path b;
-
-    @Override
-    public Integer call() throws IOException {
-      System.out.print(Compare.table(read(a, "compare"), read(b, "compare"), a.toString(), b.toString()));
-      return 0;
+  static final class CompareCommand extends io.securethrift.benchstats.CompareCommand {
+    CompareCommand() {
+      super(ResultsTable.TOOL);
     }
-
   }
 
   /**
-   * {@code ingest-bench docs FILE.md RESULTS.json...}: replaces the document's ingest-bench section with the runs'
-   * agreement table (when there are several: issue #13's test of repeated default runs) and the last run's table.
+   * {@code ingest-bench docs FILE.md RESULTS.json...}: the runs' agreement (issue #13's test of repeated default runs)
+   * and the last run's table, written into docs/benchmarks.md.
    */
   @Command(name = "docs", mixinStandardHelpOptions = true,
       description = {"Writes runs' tables (from their ingest-results.json files, oldest first) into FILE.md between",
           "the lines '<!-- ingest-bench results: ... -->' and '<!-- end of ingest-bench results -->': with several",
           "runs, whether they agree (CPU per entry within +/-3 points, wall within +/-5), then the last run's table."})
-  static final class DocsCommand implements Callable<Integer> {
-    static final DocsSection SECTION = DocsSection.of(ResultsTable.TOOL);
-    /** Issue #13's test of repeated default runs: points per metric. */
-    static final Map<String, Double> TOLERANCES = Map.of("cpu", 3.0, "wall", 5.0);
-
-    @Parameters(index = "0", paramLabel = "FILE.md", description = "The document to update, e.g. docs/benchmarks.md.")
-    Path document;
-
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "RESULTS.json",
-        description = "The runs' ingest-results.json files, oldest first.")
-    List<Path> results;
+  static final class DocsCommand extends io.securethrift.benchstats.DocsCommand {
+    DocsCommand() {
+      super(ResultsTable.TOOL, ResultsTable::markdown);
+    }
 
     @Override
-    public Integer call() throws IOException {
-      try {
-        SECTION.write(document, results, ResultsTable.TOOL, TOLERANCES, ResultsTable::markdown);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException("docs", e.getMessage());
-      }
-      System.out.println("updated " + document);
-      return 0;
+    protected Map<String, Double> tolerances(List<ResultsFile> runs) {
+      return Map.of("cpu", 3.0, "wall", 5.0);
     }
   }
-
-  private static ResultsFile read(Path file, String command) throws IOException {
-    try {
-      return ResultsFile.read(file, ResultsTable.TOOL);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(command, e.getMessage());
-    }
-  }
-
 }

@@ -1,10 +1,8 @@
 package io.securethrift.zookeeper.bench;
 
-import io.securethrift.benchstats.Compare;
 import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.core.ConfigException;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,7 +15,6 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -126,75 +123,37 @@ public final class ZkBenchCommand implements Callable<Integer> {
         Duration.ofMillis(Math.round(maxTime * 1000)), minRounds, output);
   }
 
-  static ResultsFile read(Path file, String command) throws IOException {
-    try {
-      return ResultsFile.read(file, ZkReport.TOOL);
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(command, e.getMessage());
-    }
-  }
-
-
   /** {@code zk-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
   @Command(name = "compare", mixinStandardHelpOptions = true,
       description = {"Compares two zk-results.json files: every shape's and mode's overheads in A and in B with",
           "their 95 %% intervals, and B - A in points with its own interval; REAL marks a difference whose interval",
           "leaves out zero, the others are within the runs' noise."})
-  static final class CompareCommand implements Callable<Integer> {
-    @Spec
-    private CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "A.json", description = "The first run's zk-results.json.")
-    Path a;
-
-    @Parameters(index = "1", paramLabel = "B.json", description = "The second run's zk-results.json.")
-    Path b;
-
-    @Override
-    public Integer call() throws IOException {
-      PrintWriter out = spec.commandLine().getOut();
-      out.print(Compare.table(read(a, "compare"), read(b, "compare"), a.toString(), b.toString()));
-      out.flush();
-      return 0;
+  static final class CompareCommand extends io.securethrift.benchstats.CompareCommand {
+    CompareCommand() {
+      super(ZkReport.TOOL);
     }
   }
 
   /**
-   * {@code zk-bench docs FILE.md RESULTS.json...}: replaces the document's zk-bench section with the runs' agreement
-   * table (when there are several: the issue's test of repeated default runs) and the last run's tables, so the
-   * figures in the docs are always runs', never copied by hand.
+   * {@code zk-bench docs FILE.md RESULTS.json...}: the runs' agreement (the issue's test of repeated default runs) and
+   * the last run's tables, written into docs/zookeeper.md.
    */
   @Command(name = "docs", mixinStandardHelpOptions = true,
       description = {"Writes runs' tables (from their zk-results.json files, oldest first) into FILE.md between the",
           "lines '<!-- zk-bench results: ... -->' and '<!-- end of zk-bench results -->': with several runs,",
           "whether they agree (CPU per operation within +/-3 points, wall within +/-5), then the last run's tables."})
-  static final class DocsCommand implements Callable<Integer> {
+  static final class DocsCommand extends io.securethrift.benchstats.DocsCommand {
     static final DocsSection SECTION = DocsSection.of(ZkReport.TOOL);
     static final String BEGIN = SECTION.begin();
     static final String END = SECTION.end();
-    /** The test of repeated default runs: points per metric. */
-    static final Map<String, Double> TOLERANCES = Map.of(ZkBenchmark.CPU, 3.0, ZkBenchmark.WALL, 5.0);
 
-    @Spec
-    private CommandSpec spec;
-
-    @Parameters(index = "0", paramLabel = "FILE.md", description = "The document to update, e.g. docs/zookeeper.md.")
-    Path document;
-
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "RESULTS.json",
-        description = "The runs' zk-results.json files, oldest first.")
-    List<Path> results;
+    DocsCommand() {
+      super(ZkReport.TOOL, ZkReport::markdown);
+    }
 
     @Override
-    public Integer call() throws IOException {
-      try {
-        SECTION.write(document, results, ZkReport.TOOL, TOLERANCES, ZkReport::markdown);
-      } catch (IllegalArgumentException e) {
-        throw new ConfigException("docs", e.getMessage());
-      }
-      spec.commandLine().getOut().println("updated " + document);
-      spec.commandLine().getOut().flush();
-      return 0;
+    protected Map<String, Double> tolerances(List<ResultsFile> runs) {
+      return Map.of(ZkBenchmark.CPU, 3.0, ZkBenchmark.WALL, 5.0);
     }
   }
 }

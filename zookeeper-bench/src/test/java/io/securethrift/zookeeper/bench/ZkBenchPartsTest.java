@@ -115,8 +115,11 @@ class ZkBenchPartsTest {
     Path other = dir.resolve("other.json");
     Files.writeString(other, report().results().toJson().replace("\"tool\": \"zk-bench\"",
         "\"tool\": \"ingest-bench\""), StandardCharsets.UTF_8);
-    ConfigException e = assertThrows(ConfigException.class, () -> ZkBenchCommand.read(other, "compare"));
-    assertTrue(e.getMessage().contains("ingest-bench"), e.getMessage());
+    StringWriter err = new StringWriter();
+    cli.setErr(new PrintWriter(err, true));
+    assertEquals(2, cli.execute("compare", a.toString(), other.toString()), "a usage error");
+    assertTrue(err.toString().contains("other.json was written by ingest-bench, not zk-bench"),
+        err.toString());
   }
 
   /** Five rounds of made-up rows: TLS 10 % slower on quorum-tls, its CPU 20 % higher. */
