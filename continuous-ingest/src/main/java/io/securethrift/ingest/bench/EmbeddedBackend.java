@@ -49,7 +49,7 @@ public final class EmbeddedBackend implements IngestBackend {
     Path baselineServer = paired ? writeConfig(work.resolve(mode + "-baseline-server.properties"),
         BenchMode.NONE.config(environment.security(), true)) : null;
     List<String> serverArgs = new ArrayList<>(List.of(serverProps.toString(), environment.server().token(),
-        paired ? baselineServer.toString() : "-"));
+        paired ? baselineServer.toString() : ServerWorker.NO_BASELINE));
     if (environment.writeAheadLog()) {
       serverArgs.add(work.resolve(mode + ".wal").toString());
     }

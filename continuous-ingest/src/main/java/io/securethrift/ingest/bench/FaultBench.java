@@ -331,7 +331,8 @@ public final class FaultBench {
       jvm = ChildJvm.builder(ServerWorker.class).name("fault server " + starts)
           .jvmOptions(List.of("-Xmx512m", "-Dorg.slf4j.simpleLogger.log." + HandshakeAudit.LOGGER_NAME + "=warn"))
           .krb5Conf(security.krb5Conf()).log(dir.resolve("server-" + starts + ".log"))
-          .args(List.of(properties.toString(), model.token(), dir.resolve("server.wal").toString())).talk().start();
+          .args(List.of(properties.toString(), model.token(), ServerWorker.NO_BASELINE,
+              dir.resolve("server.wal").toString())).talk().start();
       port = jvm.answer().getInt("port");
     }
 

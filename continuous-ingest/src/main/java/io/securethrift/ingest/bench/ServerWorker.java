@@ -14,9 +14,12 @@ import java.nio.file.Path;
  * baseline server beside it in the same JVM (see {@link WorkerProtocol#BASELINE}); prints {@code READY port=n
  * baselinePort=m}, answers {@code SAMPLE}, {@code VERIFY} and {@code RESET} (see {@link WorkerProtocol}), and stops
  * when its standard input closes. Arguments: properties file, server model ({@link ServerModel#token()}), baseline
- * properties file or {@code -} for none, optional write-ahead log file (the secured server's).
+ * properties file or {@link #NO_BASELINE}, optional write-ahead log file (the secured server's).
  */
 final class ServerWorker {
+  /** The baseline argument of a worker that runs no baseline. */
+  static final String NO_BASELINE = "-";
+
   private ServerWorker() {}
 
   public static void main(String[] args) throws Exception {
@@ -24,7 +27,8 @@ final class ServerWorker {
     Path wal = args.length > 3 ? Path.of(args[3]) : null;
     InetSocketAddress any = new InetSocketAddress(BenchSecurity.HOST, 0);
     try (IngestServer server = IngestServer.start(read(args[0]), any, wal, model);
-        IngestServer baseline = args[2].equals("-") ? null : IngestServer.start(read(args[2]), any, null, model)) {
+        IngestServer baseline = args[2].equals(NO_BASELINE) ? null
+            : IngestServer.start(read(args[2]), any, null, model)) {
       System.out.println(LineRecord.of(WorkerProtocol.READY).with("port", server.port())
           .with(WorkerProtocol.BASELINE_PORT, baseline == null ? -1 : baseline.port()).encode());
       System.out.flush();
