@@ -90,12 +90,17 @@ public final class PeerCell implements AutoCloseable {
     }
   }
 
-  /** Echo calls of {@code size} bytes on the cell's one open connection, for at least {@code seconds}. */
+  /**
+   * Echo calls of {@code size} bytes for at least {@code seconds}, on a connection opened for this turn, outside the
+   * timed part. Between its turns a cell waits while the others run, for longer than the servers' read timeout
+   * ({@link #TIMEOUT_MS}), so a connection kept from the last turn would have been closed by its server.
+   */
   LineRecord echo(int size, double seconds) throws Exception {
-    if (client == null) {
-      open = dialer.open(server.port());
-      client = EchoServer.client(open);
+    if (open != null) {
+      open.close();
     }
+    open = dialer.open(server.port());
+    client = EchoServer.client(open);
     ByteBuffer payload = payloads.computeIfAbsent(size, Payloads::random);
     long limit = (long) (seconds * 1e9);
     long ops = 0;
