@@ -58,7 +58,7 @@ final class WriteAheadLog implements AutoCloseable {
     DataInputStream in = new DataInputStream(counted);
     try {
       while (good < size) {
-        List<Entry> batch = readBatch(in, size, good);
+        List<Entry> batch = readBatch(in, counted, size);
         apply.accept(batch);
         entries += batch.size();
         good = counted.position;
@@ -71,21 +71,23 @@ final class WriteAheadLog implements AutoCloseable {
     return entries;
   }
 
-  private static List<Entry> readBatch(DataInputStream in, long size, long start) throws IOException {
+  /** One batch; every count and length is checked against the bytes of the file not yet read. */
+  private static List<Entry> readBatch(DataInputStream in, CountingInput counted, long size) throws IOException {
     int count = in.readInt();
-    if (count < 0 || count > MAX_BATCH || count > size - start) {
+    if (count < 0 || count > MAX_BATCH || count > size - counted.position) {
       throw new TornRecord();
     }
     List<Entry> batch = new ArrayList<>(Math.min(count, 1 << 16));
     for (int i = 0; i < count; i++) {
-      batch.add(new Entry(field(in, size), field(in, size), field(in, size), field(in, size), field(in, size)));
+      batch.add(new Entry(field(in, counted, size), field(in, counted, size), field(in, counted, size),
+          field(in, counted, size), field(in, counted, size)));
     }
     return batch;
   }
 
-  private static byte[] field(DataInputStream in, long size) throws IOException {
+  private static byte[] field(DataInputStream in, CountingInput counted, long size) throws IOException {
     int length = in.readInt();
-    if (length < 0 || length > MAX_FIELD || length > size) {
+    if (length < 0 || length > MAX_FIELD || length > size - counted.position) {
       throw new TornRecord();
     }
     byte[] bytes = new byte[length];
