@@ -95,6 +95,11 @@ public final class WarmUp {
     return rows;
   }
 
+  /** The warm-up in words, for the line above a report's table: {@code no warm-up}, {@code 3 warm-up rounds}. */
+  public static String describe(int rounds) {
+    return rounds == 0 ? "no warm-up" : rounds + " warm-up round" + (rounds > 1 ? "s" : "");
+  }
+
   /** How progress lines name a round: {@code warm-up round -1}, or {@code round 3}. */
   public static String label(int round) {
     return (round <= 0 ? "warm-up round " : "round ") + round;

@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.benchstats.StoppingRule;
+import io.securethrift.benchstats.WarmUp;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
@@ -21,8 +22,7 @@ import java.util.Objects;
  * @param servers the server models of the embedded backend; each runs every mode, with its own baseline
  * @param stoppingRule when the run stops adding rounds: after a fixed number, or once every interval is within its
  *     precision target or the time is up (the budget counts start-up and warm-up)
- * @param warmupRounds rounds run first like measured ones and never analysed (see
- *     {@link io.securethrift.benchstats.WarmUp}); 0 for none
+ * @param warmupRounds rounds run first like measured ones and never analysed (see {@link WarmUp}); 0 for none
  * @param entries entries per iteration, or 0 to size iterations to {@code iterationTime} from the warm-up; by
  *     default {@link #DEFAULT_ENTRIES} unless {@code duration} is given
  * @param iterationTime how long an iteration of the fastest mode should take when {@code entries} is 0
@@ -57,8 +57,8 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
   /**
    * Three warm-up rounds, by default 1.5 million entries through each JVM pair's secured and baseline paths: after a
    * single warm-up iteration the first measured round's overheads came out about 60 % too high and the next ones
-   * scattered up to twice as widely as later ones (see {@link io.securethrift.benchstats.WarmUp}); three rounds
-   * take most of that out of the analysis for the time of two measured rounds out of about seventeen.
+   * scattered up to twice as widely as later ones (see {@link WarmUp}); three rounds take most of that out of the
+   * analysis for the time of two measured rounds out of about seventeen.
    */
   public static final int DEFAULT_WARMUP_ROUNDS = 3;
 
@@ -129,9 +129,8 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     String length = !duration.isZero() ? "time-based iterations of " + seconds(duration)
         : entries > 0 ? String.format(Locale.ROOT, "%,d entries per iteration", entries)
         : "iterations sized to " + seconds(iterationTime) + " of the fastest mode";
-    String warmUp = warmupRounds == 0 || warmupEntries == 0 ? "no warm-up"
-        : warmupRounds + " warm-up round" + (warmupRounds > 1 ? "s" : "")
-        + (warmupEntries > 0 ? String.format(Locale.ROOT, " of %,d entries", warmupEntries) : "");
+    String warmUp = WarmUp.describe(warmupEntries == 0 ? 0 : warmupRounds)
+        + (warmupEntries > 0 && warmupRounds > 0 ? String.format(Locale.ROOT, " of %,d entries", warmupEntries) : "");
     return String.format(Locale.ROOT, "%s, %s, then %s; flush every %,d, batch writer %,d bytes / %d threads%s, seed"
         + " %d, %s server%s", length, warmUp, stoppingRule.describe("interval"), flushInterval, batchMemory,
         writeThreads, writeAheadLog ? ", write-ahead log on" : "", seed,

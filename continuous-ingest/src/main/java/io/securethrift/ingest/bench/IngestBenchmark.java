@@ -33,8 +33,9 @@ import java.util.stream.Collectors;
  * and level. After its warm-up rounds ({@link WarmUp}: rounds like the measured ones, never analysed; and, when
  * iterations are sized from them, up to three sizing rounds until the fastest level's iteration takes the iteration
  * time), rounds of one iteration per target follow, in the same order every round so that drift of the machine hits
- * each level alike; every iteration starts from an empty table and is verified after. Each level's overhead is its cost divided by the baseline's in the same round,
- * and rounds are added until every interval is as narrow as asked or the time is up (see {@link StoppingRule}).
+ * each level alike; every iteration starts from an empty table and is verified after. Each level's overhead is its
+ * cost divided by the baseline's in the same round, and rounds are added until every interval is as narrow as asked
+ * or the time is up (see {@link StoppingRule}).
  *
  * <p>Where the backend runs the baseline in each level's own processes ({@link IngestBackend.Target#baseline()}),
  * every round runs it right beside the level's iteration (first on odd rounds, second on even ones, so a steady drift
