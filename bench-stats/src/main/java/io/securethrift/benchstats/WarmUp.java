@@ -35,7 +35,8 @@ public final class WarmUp {
   @Option(names = "--warmup-rounds", description = "Rounds run first exactly like measured ones (each mode's own"
       + " baseline beside it), kept in the raw rows as rounds 0 and below and never analysed, so that every JVM has"
       + " compiled its paths before anything is measured; later ones are left out when the time left would not"
-      + " hold them and --min-rounds measured rounds; 0 for none (default: ${DEFAULT-VALUE}).")
+      + " hold them and the " + Bootstrap.MIN_ROUNDS + " measured rounds an interval needs; 0 for none (default:"
+      + " ${DEFAULT-VALUE}).")
   private int rounds;
 
   /** One round of a benchmark: every target's iterations, their rows numbered {@code round}. */
@@ -67,9 +68,11 @@ public final class WarmUp {
 
   /**
    * Runs up to {@code count} warm-up rounds, numbered {@code 1 - count} to {@code 0}, and returns their rows. The
-   * first always runs; each later one only while it and {@code rule}'s minimum of measured rounds, at the pace of
-   * the last round, still end within the rule's time budget: on a slow machine the run then measures after a
-   * shorter warm-up rather than not at all.
+   * first always runs; each later one only while it and the {@value Bootstrap#MIN_ROUNDS} measured rounds an
+   * interval needs, at the pace of the last round, still end within {@code rule}'s time budget: on a slow machine
+   * the run then measures after a shorter warm-up rather than ending without an interval. (Not the rule's minimum
+   * rounds: the first warm-up round, of cold JVMs, takes two to three times as long as the rounds after it, and
+   * would make that forecast leave out the warm-up of a default run.)
    *
    * @param elapsed the time the run's budget has used so far, also the clock that times the rounds
    * @param progress where a line goes after each round, and when the rest of the warm-up is left out
@@ -79,10 +82,10 @@ public final class WarmUp {
     List<Measurement> rows = new ArrayList<>();
     Duration last = Duration.ZERO;
     for (int i = 1; i <= count; i++) {
-      Duration needed = last.multipliedBy(1L + rule.minRounds());
+      Duration needed = last.multipliedBy(1L + Bootstrap.MIN_ROUNDS);
       if (i > 1 && elapsed.get().plus(needed).compareTo(rule.maxTime()) > 0) {
-        progress.accept(String.format(Locale.ROOT, "warm-up stopped after %d of %d rounds: another, and %d measured"
-            + " rounds after it, would pass the %d s budget", i - 1, count, rule.minRounds(),
+        progress.accept(String.format(Locale.ROOT, "warm-up stopped after %d of %d rounds: another, and the %d"
+            + " measured rounds an interval needs, would pass the %d s budget", i - 1, count, Bootstrap.MIN_ROUNDS,
             rule.maxTime().toSeconds()));
         break;
       }

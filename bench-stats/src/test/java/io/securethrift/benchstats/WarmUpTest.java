@@ -50,19 +50,19 @@ class WarmUpTest {
   }
 
   @Test
-  void laterWarmUpRoundsAreLeftOutWhenTheBudgetCouldNotHoldThemAndTheMinimumRounds() throws Exception {
+  void laterWarmUpRoundsAreLeftOutWhenTheBudgetCouldNotHoldThemAndAnInterval() throws Exception {
     List<Integer> ran = new ArrayList<>();
     List<String> progress = new ArrayList<>();
-    // 90 s used before, rounds of 30 s: at 120 s a second warm-up round and five measured ones end at 300 s, within
-    // the budget; at 150 s a third and its five would end at 330 s.
-    AtomicReference<Duration> clock = new AtomicReference<>(Duration.ofSeconds(90));
+    // 150 s used before, rounds of 30 s: at 180 s a second warm-up round and the three measured ones an interval
+    // needs end at 300 s, within the budget; at 210 s a third and its three would end at 330 s.
+    AtomicReference<Duration> clock = new AtomicReference<>(Duration.ofSeconds(150));
     List<Measurement> rows = WarmUp.run(3, round(ran, clock, Duration.ofSeconds(30)), FIVE_MINUTES, clock::get,
         progress::add);
 
     assertEquals(List.of(-2, -1), ran, "numbered as asked, ending short of 0");
     assertEquals(4, rows.size());
-    assertEquals("warm-up stopped after 2 of 3 rounds: another, and 5 measured rounds after it, would pass the"
-        + " 300 s budget", progress.get(progress.size() - 1));
+    assertEquals("warm-up stopped after 2 of 3 rounds: another, and the 3 measured rounds an interval needs, would"
+        + " pass the 300 s budget", progress.get(progress.size() - 1));
 
     List<Integer> fixed = new ArrayList<>();
     WarmUp.run(3, round(fixed, clock, Duration.ofSeconds(30)), StoppingRule.fixed(5), clock::get, progress::add);
