@@ -32,9 +32,9 @@ class BenchReportTest {
 
   private static Measurement row(String mode, int round, double ms, long cpuMs) {
     IngestResult result = new IngestResult(1_000_000, 100_000_000, (long) (ms * 1e6), cpuMs * 1_000_000);
-    ProcessSample client = new ProcessSample(cpuMs * 1_000_000, cpuMs * 1_000_000, 0, 1000, 120_000_000, 3, 30);
+    ProcessSample client = new ProcessSample(cpuMs * 1_000_000, cpuMs * 1_000_000, 0, 1000, 120_000_000, 3, 30, 0);
     ProcessSample server = new ProcessSample(2 * cpuMs * 1_000_000, 2 * cpuMs * 1_000_000, 0, 120_000_000, 1000, 4,
-        40);
+        40, 0);
     return IterationRow.of("threadpool", mode, round, result, new TargetSample(client, server),
         new VerifyResult(900_000, 100_000, 0, 0, List.of()));
   }
@@ -107,7 +107,8 @@ class BenchReportTest {
     List<String> raw = Files.readAllLines(dir.resolve("ingest-iterations.csv"));
     assertEquals(1 + 13, raw.size(), "a warm-up and four rounds of three modes");
     assertTrue(raw.get(0).startsWith("server,mode,round,wall_ms,entries,payload_bytes,client_cpu_ms,client_user_ms,"
-        + "client_sys_ms,client_gc_ms,client_gc_count,client_read_bytes,client_written_bytes,server_cpu_ms,"),
+        + "client_sys_ms,client_jit_ms,client_gc_ms,client_gc_count,client_read_bytes,client_written_bytes,"
+        + "server_cpu_ms,"),
         raw.get(0));
     assertTrue(raw.get(0).endsWith(",referenced,unreferenced,undefined,corrupt"), raw.get(0));
     ResultsFile json = ResultsFile.fromJson(Files.readString(dir.resolve("ingest-results.json")));

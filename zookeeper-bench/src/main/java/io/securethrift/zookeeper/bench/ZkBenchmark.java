@@ -151,7 +151,7 @@ final class ZkBenchmark {
     LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(mode.config(serverKeys, trust, PASSWORD))
         .clientPort(plainPort).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
         .tickTime(2000).jvmOptions(List.of("-Xmx512m", "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"),
-            GcLog.option(gcLogs))).start();
+            GcLog.option(gcLogs), ProcessSample.KEEP_COMPILER_THREADS)).start();
     return new Starting(shape, mode, zk, gcLogs);
   }
 
@@ -171,7 +171,8 @@ final class ZkBenchmark {
     if (s.ownBaseline()) {
       args.add(s.ensemble().connectString(false));
     }
-    ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client").jvmOptions(List.of("-Xmx512m"))
+    ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client")
+        .jvmOptions(List.of("-Xmx512m", ProcessSample.KEEP_COMPILER_THREADS))
         .args(args).log(dir.resolve(s.name() + "-client.log")).talk().start();
     step(s.name() + ": " + s.shape().servers() + " server(s) serving, client started");
     return new Target(s.shape(), s.mode(), s.ensemble(), jvm, s.gcLogs(), s.ownBaseline());

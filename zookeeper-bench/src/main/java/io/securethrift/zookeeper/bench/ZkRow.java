@@ -12,8 +12,8 @@ import java.util.Map;
  * The raw row of one zk-bench iteration, its columns named here: the asynchronous phases' wall time and operations
  * (and each phase's time), the synchronous phase's total and p50/p99 latency per operation type, the median time of
  * a fresh session and, over TLS, the {@link HandshakeProbe}'s resumption figures, and each side's CPU (user,
- * system), garbage collection and bytes through read and write system calls, the server side summed over every
- * server of the ensemble.
+ * system, and the JIT compiler's part of it), garbage collection and bytes through read and write system calls, the
+ * server side summed over every server of the ensemble.
  */
 final class ZkRow {
   static final String WALL_MS = "wall_ms";
@@ -27,6 +27,8 @@ final class ZkRow {
   static final String HANDSHAKES_RESUMED = "handshakes_resumed";
   static final String GC_COUNT = "gc_count";
   static final String GC_MS = "gc_ms";
+  /** The JIT compiler threads' share of a side's CPU ({@link ProcessSample#jitNanos()}). */
+  static final String JIT_MS = "jit_ms";
   static final String CLIENT = "client_";
   static final String SERVER = "server_";
   static final String CPU_MS = "cpu_ms";
@@ -87,6 +89,7 @@ final class ZkRow {
     v.put(side + CPU_MS, millis(s.cpuNanos()));
     v.put(side + "user_ms", millis(s.userNanos()));
     v.put(side + "sys_ms", millis(s.systemNanos()));
+    v.put(side + JIT_MS, millis(s.jitNanos()));
     v.put(side + GC_MS, known(s.gcMillis()));
     v.put(side + GC_COUNT, known(s.gcCount()));
     v.put(side + "read_bytes", known(s.readBytes()));
