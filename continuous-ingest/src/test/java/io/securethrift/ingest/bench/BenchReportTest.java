@@ -100,6 +100,23 @@ class BenchReportTest {
   }
 
   @Test
+  void theCpuMetricLeavesOutTheJitCompilersButTheRawRowKeepsIt() {
+    IngestResult result = new IngestResult(1_000_000, 100_000_000, 500_000_000, 0);
+    ProcessSample client = new ProcessSample(900_000_000, 800_000_000, 100_000_000, 0, 0, 2, 5, 150_000_000);
+    ProcessSample server = new ProcessSample(450_000_000, 400_000_000, 50_000_000, 0, 0, 1, 2, 50_000_000);
+    Measurement row = IterationRow.of("threadpool", "tls-jsse", 1, result, new TargetSample(client, server),
+        new VerifyResult(900_000, 100_000, 0, 0, List.of()));
+    assertEquals(900.0, row.value("client_cpu_ms"));
+    assertEquals(150.0, row.value("client_jit_ms"));
+    assertEquals((750 + 400) / 1e6, IterationRow.cpuPerEntry(row), 1e-12);
+    ProcessSample unknownJit = new ProcessSample(450_000_000, 400_000_000, 50_000_000, 0, 0, 1, 2,
+        ProcessSample.UNKNOWN);
+    Measurement noJit = IterationRow.of("threadpool", "tls-jsse", 1, result, new TargetSample(client, unknownJit),
+        new VerifyResult(900_000, 100_000, 0, 0, List.of()));
+    assertEquals((750 + 450) / 1e6, IterationRow.cpuPerEntry(noJit), 1e-12, "an unknown JIT share stays in");
+  }
+
+  @Test
   void writesSummaryRawRowsJsonAndASelfContainedChart() throws Exception {
     List<Path> files = report(StoppingRule.fixed(4), StoppingRule.Decision.ROUNDS_DONE, IngestBenchmark.CPU)
         .write(dir);
