@@ -96,8 +96,8 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
    * A side's CPU without its JIT compiler threads' share, in the unit a raw row records both in: what the work being
    * measured used. The benchmarks' CPU metrics count this, because compiling is warm-up work that comes in bursts
    * (and, where a mode and its baseline take turns in one JVM, the code they share meets both's types, which can make
-   * the JIT compile it again), which a long-running server does not keep paying; the raw rows keep both. Where the JIT's share is not known
-   * (NaN) it stays in.
+   * the JIT compile it again), which a long-running server does not keep paying; the raw rows keep both. Where the
+   * JIT's share is not known (NaN) it stays in.
    */
   public static double withoutJit(double cpu, double jit) {
     return Double.isNaN(jit) ? cpu : cpu - jit;
