@@ -6,8 +6,8 @@ import java.util.Map;
 
 /**
  * One measured iteration, a raw row: which group (for example a server model) and variant (a security mode) it
- * belongs to, its round, and its named values in column order. Round 0 is a warm-up: kept in the raw data, never
- * analysed.
+ * belongs to, its round, and its named values in column order. Rounds 0 and below are warm-ups ({@link WarmUp}):
+ * kept in the raw data, never analysed.
  */
 public record Measurement(String group, String variant, int round, Map<String, Number> values) {
 
@@ -22,6 +22,6 @@ public record Measurement(String group, String variant, int round, Map<String, N
   }
 
   public boolean warmUp() {
-    return round == 0;
+    return round <= 0;
   }
 }

@@ -12,7 +12,7 @@ import java.util.function.ToDoubleFunction;
 /**
  * Per-round paired overheads: in every group, every variant's cost in round r is divided by the baseline's cost in
  * the same round r, so drift of the machine between rounds (which hits both alike when rounds are interleaved)
- * cancels. Rounds one side lacks are left out; warm-ups (round 0) are never used.
+ * cancels. Rounds one side lacks are left out; warm-ups (rounds 0 and below) are never used.
  *
  * <p>Where a group also has rows of the baseline run in a variant's own processes (the variant named
  * {@link #ownBaseline}, for example {@code tls/none}), that variant is divided by those instead. Separate processes
@@ -57,6 +57,14 @@ public final class PairedAnalysis {
       });
     });
     return result;
+  }
+
+  /**
+   * Whether a variant's own baseline runs before the variant in {@code round} (odd rounds, warm-ups included) rather
+   * than after it (even ones), so that a steady drift of the machine between the two cancels over the rounds.
+   */
+  public static boolean ownBaselineFirst(int round) {
+    return Math.floorMod(round, 2) == 1;
   }
 
   /** The variant name of the baseline's rows measured in {@code variant}'s own processes. */

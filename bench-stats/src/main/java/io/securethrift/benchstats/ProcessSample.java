@@ -4,15 +4,17 @@ import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * What a process has used so far, as the operating system accounts it: CPU time (user and system, from
- * {@code /proc/<pid>/stat}), and bytes passed to read and write system calls (from {@code /proc/<pid>/io}: for a
- * benchmark's client or server, its socket traffic as sent on the wire, TLS records and SASL tokens included), plus
- * its JVM's garbage collection, which only the process itself can report ({@link #withGc}). The difference of two
+ * {@code /proc/<pid>/stat}), the part of it its JVM's JIT compiler threads used (from their
+ * {@code /proc/<pid>/task/<tid>/stat}), and bytes passed to read and write system calls (from {@code /proc/<pid>/io}:
+ * for a benchmark's client or server, its socket traffic as sent on the wire, TLS records and SASL tokens included),
+ * plus its JVM's garbage collection, which only the process itself can report ({@link #withGc}). The difference of two
  * samples ({@link #minus}) is what happened in between. A value the platform does not give is {@link #UNKNOWN}.
  *
  * @param cpuNanos user plus system CPU time
@@ -22,9 +24,13 @@ import java.time.Duration;
  * @param writtenBytes bytes written through write system calls (wchar)
  * @param gcCount garbage collections
  * @param gcMillis time spent in garbage collection, as the JVM's collectors report it
+ * @param jitNanos CPU time of the JVM's JIT compiler threads (HotSpot's {@code C1/C2 CompilerThread}s), part of
+ *     {@code cpuNanos}: compiling is warm-up work that comes in bursts, apart from the work being measured. Only the
+ *     compiler threads alive at the sample are counted, so a JVM that stops idle ones (HotSpot does with more than one
+ *     of a kind) needs {@link #KEEP_COMPILER_THREADS} for an exact count.
  */
 public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, long readBytes, long writtenBytes,
-    long gcCount, long gcMillis) {
+    long gcCount, long gcMillis, long jitNanos) {
 
   public static final long UNKNOWN = -1;
 
@@ -34,10 +40,19 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
    */
   static final long USER_HZ = 100;
   private static final long NANOS_PER_TICK = 1_000_000_000L / USER_HZ;
+  /**
+   * The JVM option that keeps every JIT compiler thread alive for the JVM's life, for a process whose
+   * {@link #jitNanos} must be exact: HotSpot otherwise ends idle ones when it runs more than one of a kind, and the
+   * CPU they used goes with them.
+   */
+  public static final String KEEP_COMPILER_THREADS = "-XX:-UseDynamicNumberOfCompilerThreads";
+
+  /** What HotSpot's JIT compiler threads' names ({@code C1 CompilerThread0}, {@code C2 CompilerThread0}) hold. */
+  private static final String COMPILER_THREAD = "CompilerThre";
 
   /** Nothing known, for a process that cannot be sampled (a remote server). */
   public static ProcessSample unknown() {
-    return new ProcessSample(UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN);
+    return new ProcessSample(UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN);
   }
 
   /**
@@ -51,12 +66,13 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
     if (Files.isDirectory(proc)) {
       long[] cpu = cpu(proc.resolve("stat"));
       long[] io = io(proc.resolve("io"));
-      return new ProcessSample(cpu[0] + cpu[1], cpu[0], cpu[1], io[0], io[1], UNKNOWN, UNKNOWN);
+      return new ProcessSample(cpu[0] + cpu[1], cpu[0], cpu[1], io[0], io[1], UNKNOWN, UNKNOWN,
+          jit(proc.resolve("task")));
     }
     ProcessHandle handle = ProcessHandle.of(pid)
         .orElseThrow(() -> new IllegalStateException("process " + pid + " is not running"));
     long total = handle.info().totalCpuDuration().map(Duration::toNanos).orElse(UNKNOWN);
-    return new ProcessSample(total, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN);
+    return new ProcessSample(total, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN);
   }
 
   /** This process, its own garbage collection included. */
@@ -76,23 +92,35 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
     return new long[] {count, millis};
   }
 
+  /**
+   * A side's CPU without its JIT compiler threads' share, in the unit a raw row records both in: what the work being
+   * measured used. The benchmarks' CPU metrics count this, because compiling is warm-up work that comes in bursts
+   * (and, where a mode and its baseline take turns in one JVM, the code they share meets both's types, which can make
+   * the JIT compile it again), which a long-running server does not keep paying; the raw rows keep both. Where the
+   * JIT's share is not known (NaN) it stays in.
+   */
+  public static double withoutJit(double cpu, double jit) {
+    return Double.isNaN(jit) ? cpu : cpu - jit;
+  }
+
   /** This sample with the garbage collection its process reported about itself. */
   public ProcessSample withGc(long count, long millis) {
-    return new ProcessSample(cpuNanos, userNanos, systemNanos, readBytes, writtenBytes, count, millis);
+    return new ProcessSample(cpuNanos, userNanos, systemNanos, readBytes, writtenBytes, count, millis, jitNanos);
   }
 
   /** What was used between {@code before} and this sample; unknown where either is unknown. */
   public ProcessSample minus(ProcessSample before) {
     return new ProcessSample(delta(cpuNanos, before.cpuNanos), delta(userNanos, before.userNanos),
         delta(systemNanos, before.systemNanos), delta(readBytes, before.readBytes),
-        delta(writtenBytes, before.writtenBytes), delta(gcCount, before.gcCount), delta(gcMillis, before.gcMillis));
+        delta(writtenBytes, before.writtenBytes), delta(gcCount, before.gcCount), delta(gcMillis, before.gcMillis),
+        delta(jitNanos, before.jitNanos));
   }
 
   /** The sum of two processes' use (a server of several processes); unknown where either is unknown. */
   public ProcessSample plus(ProcessSample other) {
     return new ProcessSample(sum(cpuNanos, other.cpuNanos), sum(userNanos, other.userNanos),
         sum(systemNanos, other.systemNanos), sum(readBytes, other.readBytes), sum(writtenBytes, other.writtenBytes),
-        sum(gcCount, other.gcCount), sum(gcMillis, other.gcMillis));
+        sum(gcCount, other.gcCount), sum(gcMillis, other.gcMillis), sum(jitNanos, other.jitNanos));
   }
 
   private static long delta(long after, long before) {
@@ -103,9 +131,37 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
     return a == UNKNOWN || b == UNKNOWN ? UNKNOWN : a + b;
   }
 
+  /**
+   * The CPU of the threads whose name (field 2, at most 15 characters) is a HotSpot compiler thread's. A thread that
+   * ends while the directory is read is skipped: its time is lost either way once it has ended.
+   */
+  private static long jit(Path tasks) {
+    long nanos = 0;
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
+      for (Path thread : threads) {
+        String text;
+        try {
+          text = Files.readString(thread.resolve("stat"), StandardCharsets.US_ASCII);
+        } catch (IOException ended) {
+          continue;
+        }
+        if (text.substring(text.indexOf('(') + 1, text.lastIndexOf(')')).contains(COMPILER_THREAD)) {
+          long[] cpu = cpu(text);
+          nanos += cpu[0] + cpu[1];
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot list " + tasks + " (has the process exited?): " + e.getMessage(), e);
+    }
+    return nanos;
+  }
+
   /** utime and stime, fields 14 and 15; the command name (field 2) may hold spaces, so fields count from its ')'. */
   private static long[] cpu(Path stat) {
-    String text = read(stat);
+    return cpu(read(stat));
+  }
+
+  private static long[] cpu(String text) {
     String[] fields = text.substring(text.lastIndexOf(')') + 2).trim().split(" ");
     // fields[0] is field 3 (state), so field k is fields[k - 3].
     return new long[] {Long.parseLong(fields[11]) * NANOS_PER_TICK, Long.parseLong(fields[12]) * NANOS_PER_TICK};

@@ -2,7 +2,10 @@ package io.securethrift.benchstats;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -39,6 +42,43 @@ public record StoppingRule(double precision, Duration maxTime, int minRounds, in
 
   public boolean fixedRounds() {
     return minRounds == maxRounds && Double.isInfinite(precision);
+  }
+
+  /**
+   * The rule in words, for the line above a report's table: {@code 4 rounds}, or {@code rounds until every
+   * <intervals> is within +/-3.0 points (at least 5) or 280 s have passed}.
+   *
+   * @param intervals which intervals decide, for example {@code "CPU/entry interval"}
+   */
+  public String describe(String intervals) {
+    if (fixedRounds()) {
+      return minRounds + " rounds";
+    }
+    return String.format(Locale.ROOT, "rounds until every %s is within +/-%.1f points (at least %d%s) or %s s have"
+        + " passed", intervals, precision, minRounds, maxRounds > 0 ? ", at most " + maxRounds : "",
+        seconds(maxTime));
+  }
+
+  /**
+   * The rule as a result file's settings record it, under the names of the options that set it: {@code rounds}
+   * alone for a fixed number, else {@code rounds} 0 with {@code precision}, {@code maxTimeSeconds},
+   * {@code minRounds} and {@code maxRounds} (0: no limit).
+   */
+  public Map<String, Object> settings() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("rounds", fixedRounds() ? minRounds : 0);
+    if (!fixedRounds()) {
+      m.put("precision", precision);
+      m.put("maxTimeSeconds", maxTime.toMillis() / 1000.0);
+      m.put("minRounds", minRounds);
+      m.put("maxRounds", maxRounds);
+    }
+    return m;
+  }
+
+  private static String seconds(Duration d) {
+    double s = d.toMillis() / 1000.0;
+    return s == Math.rint(s) ? String.format(Locale.ROOT, "%.0f", s) : String.format(Locale.ROOT, "%.1f", s);
   }
 
   /**

@@ -42,6 +42,9 @@ class ProcessSampleTest {
       assertTrue(used.userNanos() > used.systemNanos(), "a busy loop runs in user mode: " + used);
       assertTrue(used.writtenBytes() >= 3_000_000 && used.writtenBytes() < 3_100_000, "written " + used);
       assertEquals(ProcessSample.UNKNOWN, used.gcMillis(), "only the process itself knows its GC");
+      // A fresh JVM compiles as it runs the loop; its compiler threads' CPU is a part of the process's.
+      assertTrue(used.jitNanos() >= 0 && used.jitNanos() <= used.cpuNanos(), "jit " + used);
+      assertTrue(ProcessSample.of(child.pid()).jitNanos() > 0, "a JVM compiles something before it says ready");
 
       // The JDK's own account of the same process agrees to within a few clock ticks.
       long jdk = child.toHandle().info().totalCpuDuration().orElseThrow().toNanos();

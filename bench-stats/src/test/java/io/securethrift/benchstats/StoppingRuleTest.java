@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class StoppingRuleTest {
@@ -46,6 +47,19 @@ class StoppingRuleTest {
     assertEquals(ROUNDS_DONE, fixed.decide(3, MINUTE, MINUTE, List.of(WIDE)));
     assertThrows(IllegalArgumentException.class, () -> new StoppingRule(0, MINUTE, 5, 0));
     assertThrows(IllegalArgumentException.class, () -> new StoppingRule(3, MINUTE, 5, 4));
+  }
+
+  @Test
+  void describedInWordsAndRecordedUnderTheOptionsNames() {
+    StoppingRule adaptive = new StoppingRule(3, Duration.ofSeconds(280), 5, 0);
+    assertEquals("rounds until every CPU/entry interval is within +/-3.0 points (at least 5) or 280 s have passed",
+        adaptive.describe("CPU/entry interval"));
+    assertEquals(Map.of("rounds", 0, "precision", 3.0, "maxTimeSeconds", 280.0, "minRounds", 5, "maxRounds", 0),
+        adaptive.settings());
+    assertEquals("rounds until every interval is within +/-1.5 points (at least 4, at most 9) or 90.5 s have passed",
+        new StoppingRule(1.5, Duration.ofMillis(90_500), 4, 9).describe("interval"));
+    assertEquals("4 rounds", StoppingRule.fixed(4).describe("interval"));
+    assertEquals(Map.of("rounds", 4), StoppingRule.fixed(4).settings(), "a fixed run has no target or budget");
   }
 
   private static Overhead overhead(String variant, Interval interval) {

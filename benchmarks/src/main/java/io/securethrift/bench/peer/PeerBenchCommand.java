@@ -2,10 +2,10 @@ package io.securethrift.bench.peer;
 
 import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.benchstats.StoppingOptions;
 import io.securethrift.core.ConfigException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +15,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -63,21 +64,8 @@ public final class PeerBenchCommand implements Callable<Integer> {
       + " not analysed: long enough for the JIT to compile both libraries' paths (default: ${DEFAULT-VALUE})")
   private double warmUp = 1.0;
 
-  @Option(names = "--rounds", description = "a fixed number of rounds instead of adding rounds until --precision"
-      + " (default: ${DEFAULT-VALUE}, adaptive)")
-  private int rounds;
-
-  @Option(names = "--precision", description = "stop once every ratio's 95 %% interval is within this many points"
-      + " (of cost) either side (default: ${DEFAULT-VALUE})")
-  private double precision = 3.0;
-
-  @Option(names = "--max-time", description = "the whole run's budget in seconds, start-up included"
-      + " (default: ${DEFAULT-VALUE})")
-  private double maxTime = 270;
-
-  @Option(names = "--min-rounds", description = "rounds before --precision may end the run (default:"
-      + " ${DEFAULT-VALUE})")
-  private int minRounds = 4;
+  @Mixin
+  private StoppingOptions stopping = new StoppingOptions(PeerSettings.DEFAULT_STOPPING);
 
   @Option(names = "--output", description = "directory for peer-results.json/.csv/.html and peer-iterations.csv"
       + " (default: ${DEFAULT-VALUE})")
@@ -96,17 +84,11 @@ public final class PeerBenchCommand implements Callable<Integer> {
   }
 
   PeerSettings settings() {
-    if (!(maxTime > 0) || Double.isInfinite(maxTime)) {
-      throw new ConfigException("--max-time", maxTime + " is not a positive number of seconds");
-    }
     if (!(seconds > 0) || Double.isInfinite(seconds)) {
       throw new ConfigException("--seconds", seconds + " is not a positive number of seconds");
     }
     if (!(warmUp >= 0) || Double.isInfinite(warmUp)) {
       throw new ConfigException("--warm-up", warmUp + " is not a number of seconds (0 or more)");
-    }
-    if (rounds < 0 || minRounds < 1) {
-      throw new ConfigException(rounds < 0 ? "--rounds" : "--min-rounds", "must be positive (--rounds 0: adaptive)");
     }
     for (int size : concat(bulkSizes, smallSizes)) {
       if (size < 1 || size > PeerCell.MAX_MESSAGE - 1024) {
@@ -115,8 +97,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
       }
     }
     return new PeerSettings(parse("--modes", modes, PeerMode::of), parse("--pairings", pairings, Pairing::of),
-        bulkSizes, smallSizes, !noConnections, seconds, warmUp, rounds, precision,
-        Duration.ofMillis(Math.round(maxTime * 1000)), minRounds, output);
+        bulkSizes, smallSizes, !noConnections, seconds, warmUp, stopping.rule(), output);
   }
 
   private static List<Integer> concat(List<Integer> a, List<Integer> b) {

@@ -19,15 +19,14 @@ import java.util.stream.Collectors;
  * @param connections whether to measure new connections per second
  * @param seconds how long each cell runs each metric in a round
  * @param warmUp how long each cell runs each metric in the warm-up round
- * @param rounds a fixed number of rounds, or 0 to add rounds until {@code precision} or {@code maxTime}
- * @param precision the half-width, in points, every interval must reach
- * @param maxTime the whole run's budget, start-up included
- * @param minRounds rounds before the precision target may end the run
+ * @param stoppingRule when the run stops adding rounds: after a fixed number, or once every interval is within its
+ *     precision target or the time is up (the budget counts start-up and warm-up)
  * @param output the directory result files are written to
  */
 record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> bulkSizes, List<Integer> smallSizes,
-    boolean connections, double seconds, double warmUp, int rounds, double precision, Duration maxTime,
-    int minRounds, Path output) {
+    boolean connections, double seconds, double warmUp, StoppingRule stoppingRule, Path output) {
+  /** Adaptive to +/-3 points within 270 s of the command's start, after at least 4 rounds. */
+  static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(270), 4, 0);
 
   PeerSettings {
     modes = List.copyOf(modes);
@@ -53,10 +52,6 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
     return modes.stream().anyMatch(PeerMode::sasl);
   }
 
-  StoppingRule stoppingRule() {
-    return rounds > 0 ? StoppingRule.fixed(rounds) : new StoppingRule(precision, maxTime, minRounds, 0);
-  }
-
   String describe() {
     return "libthrift's own transports (TFramedTransport over TSocket, TSSLTransportFactory with its defaults,"
         + " TSaslClientTransport/TSaslServerTransport with GSSAPI on an embedded Kerby KDC) against securethrift's,"
@@ -76,10 +71,7 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
     m.put("connections", connections);
     m.put("secondsPerMetric", seconds);
     m.put("warmUpSecondsPerMetric", warmUp);
-    m.put("rounds", rounds);
-    m.put("precision", precision);
-    m.put("maxTimeSeconds", maxTime.toMillis() / 1000.0);
-    m.put("minRounds", minRounds);
+    m.putAll(stoppingRule.settings());
     return m;
   }
 }

@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.benchstats.StoppingRule;
+import io.securethrift.benchstats.WarmUp;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
@@ -19,18 +20,16 @@ import java.util.Objects;
  * @param backendOptions settings only that backend understands
  * @param modes the security levels, the first being the baseline of every overhead
  * @param servers the server models of the embedded backend; each runs every mode, with its own baseline
- * @param rounds a fixed number of rounds, or 0 to add rounds until {@code precision} or {@code maxTime}
- * @param precision the interval half-width, in points of overhead, that ends an adaptive run
- * @param maxTime the whole run's budget for an adaptive run, start-up and warm-up included
- * @param minRounds rounds an adaptive run does at least (a bootstrap over fewer is unreliable)
- * @param maxRounds rounds an adaptive run does at most; 0 for no limit
+ * @param stoppingRule when the run stops adding rounds: after a fixed number, or once every interval is within its
+ *     precision target or the time is up (the budget counts start-up and warm-up)
+ * @param warmupRounds rounds run first like measured ones and never analysed (see {@link WarmUp}); 0 for none
  * @param entries entries per iteration, or 0 to size iterations to {@code iterationTime} from the warm-up; by
  *     default {@link #DEFAULT_ENTRIES} unless {@code duration} is given
  * @param iterationTime how long an iteration of the fastest mode should take when {@code entries} is 0
  * @param duration time-based iterations (Accumulo's continuous ingest) of this length instead of a fixed count;
  *     zero for count-based
- * @param warmupEntries entries of one unmeasured iteration per target first; -1 for one as long as a measured
- *     iteration; 0 skips it
+ * @param warmupEntries entries of each warm-up iteration; -1 for as many as a measured iteration; 0 skips the
+ *     warm-up
  * @param flushInterval entries between the generator's flushes
  * @param batchMemory batch writer memory in bytes
  * @param maxLatency batch writer maximum latency
@@ -40,9 +39,9 @@ import java.util.Objects;
  * @param output where the CSV, JSON and HTML results go
  */
 public record BenchSettings(String backend, Map<String, String> backendOptions, List<String> modes,
-    List<ServerModel> servers, int rounds, double precision, Duration maxTime, int minRounds, int maxRounds,
-    long entries, Duration iterationTime, Duration duration, long warmupEntries, int flushInterval, long batchMemory,
-    Duration maxLatency, int writeThreads, long seed, boolean writeAheadLog, Path output) {
+    List<ServerModel> servers, StoppingRule stoppingRule, int warmupRounds, long entries, Duration iterationTime,
+    Duration duration, long warmupEntries, int flushInterval, long batchMemory, Duration maxLatency, int writeThreads,
+    long seed, boolean writeAheadLog, Path output) {
   /**
    * Entries per iteration by default: about half a second of the fastest mode on this project's 2-core machine. The
    * same count in every run, because a run's cost per entry includes each iteration's connection set-up (its TLS and
@@ -50,6 +49,18 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
    * speed, and so would that share.
    */
   public static final long DEFAULT_ENTRIES = 500_000;
+  /**
+   * Adaptive to +/-3 points within 280 s: counted from the launcher's start, so that with its build the default
+   * command ends within 5 minutes on this project's 2-core machine.
+   */
+  public static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(280), 5, 0);
+  /**
+   * Three warm-up rounds, by default 1.5 million entries through each JVM pair's secured and baseline paths: after a
+   * single warm-up iteration the first measured round's overheads came out about 60 % too high and the next ones
+   * scattered up to twice as widely as later ones (see {@link WarmUp}); three rounds take most of that out of the
+   * analysis for the time of two measured rounds out of about seventeen.
+   */
+  public static final int DEFAULT_WARMUP_ROUNDS = 3;
 
   public BenchSettings {
     backendOptions = Map.copyOf(backendOptions);
@@ -69,16 +80,8 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
       throw new ConfigException("--server", "applies to the embedded backend only; the " + backend
           + " backend runs its own servers");
     }
-    atLeast("--rounds", rounds, 0);
-    if (!(precision > 0) || Double.isInfinite(precision)) {
-      throw new ConfigException("--precision", precision + " is not a positive number of points");
-    }
-    positive("--max-time", maxTime);
-    atLeast("--min-rounds", minRounds, 3);
-    atLeast("--max-rounds", maxRounds, 0);
-    if (maxRounds != 0 && maxRounds < minRounds) {
-      throw new ConfigException("--max-rounds", maxRounds + " is less than --min-rounds " + minRounds);
-    }
+    Objects.requireNonNull(stoppingRule, "stoppingRule");
+    atLeast("--warmup-rounds", warmupRounds, 0);
     atLeast("--entries", entries, 0);
     positive("--iteration-time", iterationTime);
     if (duration.isNegative()) {
@@ -88,9 +91,9 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
       throw new ConfigException("--duration", "and --entries both size an iteration; give one of them");
     }
     atLeast("--warmup-entries", warmupEntries, -1);
-    if (entries == 0 && duration.isZero() && warmupEntries == 0) {
-      throw new ConfigException("--warmup-entries", "0 leaves nothing to size the iterations from; give --entries"
-          + " or --duration, or keep a warm-up");
+    if (entries == 0 && duration.isZero() && (warmupEntries == 0 || warmupRounds == 0)) {
+      throw new ConfigException(warmupEntries == 0 ? "--warmup-entries" : "--warmup-rounds", "0 leaves nothing to"
+          + " size the iterations from; give --entries or --duration, or keep a warm-up");
     }
     atLeast("--flush-interval", flushInterval, 1);
     atLeast("--batch-memory", batchMemory, 1024);
@@ -113,14 +116,12 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     }
   }
 
-  /** The command's defaults: every mode of the embedded backend, adaptive to +/-3 points within 280 s. */
+  /**
+   * The command's defaults: every mode of the embedded backend, {@link #DEFAULT_WARMUP_ROUNDS} warm-up rounds, then
+   * {@link #DEFAULT_STOPPING}.
+   */
   public static Builder builder() {
     return new Builder();
-  }
-
-  /** When the run stops adding rounds. */
-  public StoppingRule stoppingRule() {
-    return rounds > 0 ? StoppingRule.fixed(rounds) : new StoppingRule(precision, maxTime, minRounds, maxRounds);
   }
 
   /** One line naming the settings, printed above the table. */
@@ -128,12 +129,11 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     String length = !duration.isZero() ? "time-based iterations of " + seconds(duration)
         : entries > 0 ? String.format(Locale.ROOT, "%,d entries per iteration", entries)
         : "iterations sized to " + seconds(iterationTime) + " of the fastest mode";
-    String stop = rounds > 0 ? rounds + " rounds" : String.format(Locale.ROOT,
-        "rounds until every interval is within +/-%.1f points (at least %d%s) or %s have passed", precision, minRounds,
-        maxRounds > 0 ? ", at most " + maxRounds : "", seconds(maxTime));
-    return String.format(Locale.ROOT, "%s, %s; flush every %,d, batch writer %,d bytes / %d threads%s, seed %d, %s"
-        + " server%s", length, stop, flushInterval, batchMemory, writeThreads,
-        writeAheadLog ? ", write-ahead log on" : "", seed,
+    String warmUp = WarmUp.describe(warmupEntries == 0 ? 0 : warmupRounds)
+        + (warmupEntries > 0 && warmupRounds > 0 ? String.format(Locale.ROOT, " of %,d entries", warmupEntries) : "");
+    return String.format(Locale.ROOT, "%s, %s, then %s; flush every %,d, batch writer %,d bytes / %d threads%s, seed"
+        + " %d, %s server%s", length, warmUp, stoppingRule.describe("interval"), flushInterval, batchMemory,
+        writeThreads, writeAheadLog ? ", write-ahead log on" : "", seed,
         String.join(" and ", servers.stream().map(ServerModel::token).toList()), servers.size() > 1 ? "s" : "");
   }
 
@@ -148,11 +148,8 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     m.put("backendOptions", new LinkedHashMap<String, Object>(backendOptions));
     m.put("modes", String.join(",", modes));
     m.put("servers", String.join(",", servers.stream().map(ServerModel::token).toList()));
-    m.put("rounds", rounds);
-    m.put("precision", precision);
-    m.put("maxTimeSeconds", maxTime.toMillis() / 1000.0);
-    m.put("minRounds", minRounds);
-    m.put("maxRounds", maxRounds);
+    m.putAll(stoppingRule.settings());
+    m.put("warmupRounds", warmupRounds);
     m.put("entries", entries);
     m.put("iterationTimeSeconds", iterationTime.toMillis() / 1000.0);
     m.put("durationSeconds", duration.toMillis() / 1000.0);
@@ -172,11 +169,8 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     private Map<String, String> backendOptions = Map.of();
     private List<String> modes;
     private List<ServerModel> servers = List.of(ServerModel.THREADPOOL);
-    private int rounds;
-    private double precision = 3.0;
-    private Duration maxTime = Duration.ofSeconds(280);
-    private int minRounds = 5;
-    private int maxRounds;
+    private StoppingRule stoppingRule = DEFAULT_STOPPING;
+    private int warmupRounds = DEFAULT_WARMUP_ROUNDS;
     private Long entries;
     private Duration iterationTime = Duration.ofSeconds(1);
     private Duration duration = Duration.ZERO;
@@ -212,28 +206,18 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
       return this;
     }
 
+    public Builder stoppingRule(StoppingRule value) {
+      stoppingRule = value;
+      return this;
+    }
+
+    /** Exactly {@code value} rounds: {@link StoppingRule#fixed}. */
     public Builder rounds(int value) {
-      rounds = value;
-      return this;
+      return stoppingRule(StoppingRule.fixed(value));
     }
 
-    public Builder precision(double value) {
-      precision = value;
-      return this;
-    }
-
-    public Builder maxTime(Duration value) {
-      maxTime = value;
-      return this;
-    }
-
-    public Builder minRounds(int value) {
-      minRounds = value;
-      return this;
-    }
-
-    public Builder maxRounds(int value) {
-      maxRounds = value;
+    public Builder warmupRounds(int value) {
+      warmupRounds = value;
       return this;
     }
 
@@ -295,7 +279,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
 
     public BenchSettings build() {
       return new BenchSettings(backend, backendOptions, modes == null ? IngestBenchmark.modesOf(backend) : modes,
-          servers, rounds, precision, maxTime, minRounds, maxRounds,
+          servers, stoppingRule, warmupRounds,
           entries != null ? entries : duration.isZero() ? DEFAULT_ENTRIES : 0, iterationTime, duration, warmupEntries,
           flushInterval, batchMemory, maxLatency, writeThreads, seed, writeAheadLog, output);
     }

@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.core.HandshakeAudit;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testing.ChildJvm;
@@ -77,9 +78,11 @@ public final class EmbeddedBackend implements IngestBackend {
   private static ChildJvm worker(String name, Class<?> main, Path krb5Conf, List<String> args,
       List<String> heap) {
     // The workers' handshakes are the benchmark's own: their audit lines (INFO in the launcher's logging) would bury
-    // the progress and the results, so only the audit's warnings reach the output.
+    // the progress and the results, so only the audit's warnings reach the output. The JIT compiler threads live as
+    // long as the JVM, so that the CPU they used is still there to be counted (see ProcessSample#jitNanos).
     return ChildJvm.builder(main).name(name).jvmOptions(heap)
-        .jvmOptions(List.of("-Xmx1g", "-Dorg.slf4j.simpleLogger.log." + HandshakeAudit.LOGGER_NAME + "=warn"))
+        .jvmOptions(List.of("-Xmx1g", "-Dorg.slf4j.simpleLogger.log." + HandshakeAudit.LOGGER_NAME + "=warn",
+            ProcessSample.KEEP_COMPILER_THREADS))
         .krb5Conf(krb5Conf).args(args).talk().start();
   }
 

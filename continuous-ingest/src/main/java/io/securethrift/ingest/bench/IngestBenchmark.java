@@ -6,6 +6,7 @@ import io.securethrift.benchstats.Overhead;
 import io.securethrift.benchstats.PairedAnalysis;
 import io.securethrift.benchstats.RunInfo;
 import io.securethrift.benchstats.StoppingRule;
+import io.securethrift.benchstats.WarmUp;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
@@ -29,11 +30,12 @@ import java.util.stream.Collectors;
 /**
  * Runs the continuous-ingest workload over every security level (for every server model asked for) and reports what
  * each costs. It starts a real KDC and test CA in this process and asks the backend for one target per server model
- * and level. After one warm-up iteration per target (and, when iterations are sized from it, up to three sizing
- * rounds until the fastest level's iteration takes the iteration time), rounds of one iteration per target follow,
- * in the same order every round so that drift of the machine hits each level alike; every iteration starts from an
- * empty table and is verified after. Each level's overhead is its cost divided by the baseline's in the same round,
- * and rounds are added until every interval is as narrow as asked or the time is up (see {@link StoppingRule}).
+ * and level. After its warm-up rounds ({@link WarmUp}: rounds like the measured ones, never analysed; and, when
+ * iterations are sized from them, up to three sizing rounds until the fastest level's iteration takes the iteration
+ * time), rounds of one iteration per target follow, in the same order every round so that drift of the machine hits
+ * each level alike; every iteration starts from an empty table and is verified after. Each level's overhead is its
+ * cost divided by the baseline's in the same round, and rounds are added until every interval is as narrow as asked
+ * or the time is up (see {@link StoppingRule}).
  *
  * <p>Where the backend runs the baseline in each level's own processes ({@link IngestBackend.Target#baseline()}),
  * every round runs it right beside the level's iteration (first on odd rounds, second on even ones, so a steady drift
@@ -74,8 +76,8 @@ public final class IngestBenchmark {
   }
 
   /**
-   * Counts {@link BenchSettings#maxTime()} from {@code instant} rather than from {@link #run()}: the launcher passes
-   * the moment it was started, so that the time it spent building counts against the budget.
+   * Counts the stopping rule's {@link StoppingRule#maxTime()} from {@code instant} rather than from {@link #run()}:
+   * the launcher passes the moment it was started, so that the time it spent building counts against the budget.
    */
   public IngestBenchmark launchedAt(Instant instant) {
     launched = instant;
@@ -136,19 +138,18 @@ public final class IngestBenchmark {
 
   private String measure(Map<TargetKey, IngestBackend.Target> targets, RunInfo.Start start) throws IOException {
     List<Measurement> rows = new ArrayList<>();
+    StoppingRule rule = settings.stoppingRule();
     if (settings.warmupEntries() != 0) {
       IngestOptions warmup = settings.warmupEntries() > 0 ? options(settings.warmupEntries(), Duration.ZERO)
           : !settings.duration().isZero() ? options(0, settings.duration())
           : settings.entries() > 0 ? options(settings.entries(), Duration.ZERO)
           : options(0, settings.iterationTime());
-      for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
-        rows.addAll(iterations(t.getKey(), t.getValue(), warmup, 0));
-      }
+      rows.addAll(WarmUp.run(settings.warmupRounds(), r -> round(targets, warmup, r), rule, () -> spent(start),
+          progress::step));
     }
     IngestOptions measured = measuredOptions(rows);
     boolean sizing = settings.entries() == 0 && settings.duration().isZero();
     int sizingRounds = 0;
-    StoppingRule rule = settings.stoppingRule();
     StoppingRule.Decision decision;
     List<Overhead> all;
     String stopMetric;
@@ -156,10 +157,7 @@ public final class IngestBenchmark {
     while (true) {
       round++;
       long roundStart = System.nanoTime();
-      List<Measurement> done = new ArrayList<>();
-      for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
-        done.addAll(iterations(t.getKey(), t.getValue(), measured, round));
-      }
+      List<Measurement> done = round(targets, measured, round);
       Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
       if (sizing && sizingRounds < MAX_SIZING_ROUNDS && tooShort(done)
           && spent(start).plus(roundTime).compareTo(rule.maxTime()) <= 0) {
@@ -274,6 +272,16 @@ public final class IngestBenchmark {
         settings.writeThreads(), settings.seed(), duration);
   }
 
+  /** One round: every target's iterations in the same order, numbered {@code round}. */
+  private List<Measurement> round(Map<TargetKey, IngestBackend.Target> targets, IngestOptions options, int round)
+      throws IOException {
+    List<Measurement> done = new ArrayList<>();
+    for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
+      done.addAll(iterations(t.getKey(), t.getValue(), options, round));
+    }
+    return done;
+  }
+
   /**
    * One round's iterations of a target: its own, and the baseline in its processes right beside it when it runs one
    * (before it in odd rounds, after it in even ones).
@@ -286,7 +294,7 @@ public final class IngestBenchmark {
     }
     List<Measurement> done = new ArrayList<>();
     String ownBaseline = PairedAnalysis.ownBaseline(key.mode(), baseline());
-    boolean baselineFirst = round % 2 == 1;
+    boolean baselineFirst = PairedAnalysis.ownBaselineFirst(round);
     if (baselineFirst) {
       done.add(iteration(key.server(), ownBaseline, own.get(), options, round));
     }
@@ -300,7 +308,7 @@ public final class IngestBenchmark {
   private Measurement iteration(String server, String variant, IngestBackend.Target target, IngestOptions options,
       int round) throws IOException {
     String name = server + " " + variant;
-    String label = round == 0 ? "warm-up" : "round " + round;
+    String label = WarmUp.label(round);
     target.reset();
     TargetSample before = target.sample();
     IngestResult result = target.ingest(options);

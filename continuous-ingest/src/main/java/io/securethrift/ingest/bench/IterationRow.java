@@ -9,7 +9,8 @@ import java.util.Map;
 
 /**
  * The raw row of one iteration, its columns named here: wall time, entries and payload bytes; each side's CPU (user,
- * system), garbage collection and bytes through its read and write system calls; and the verify counts. A value the
+ * system, and the JIT compiler's part of it), garbage collection and bytes through its read and write system calls;
+ * and the verify counts. A value the
  * backend cannot measure (a remote server's CPU) is NaN.
  */
 final class IterationRow {
@@ -20,6 +21,8 @@ final class IterationRow {
   static final String SERVER = "server_";
   static final String CPU_MS = "cpu_ms";
   static final String GC_MS = "gc_ms";
+  /** The JIT compiler threads' share of a side's CPU ({@link ProcessSample#jitNanos()}). */
+  static final String JIT_MS = "jit_ms";
   static final String READ_BYTES = "read_bytes";
   static final String WRITTEN_BYTES = "written_bytes";
 
@@ -44,6 +47,7 @@ final class IterationRow {
     v.put(side + CPU_MS, millis(s.cpuNanos()));
     v.put(side + "user_ms", millis(s.userNanos()));
     v.put(side + "sys_ms", millis(s.systemNanos()));
+    v.put(side + JIT_MS, millis(s.jitNanos()));
     v.put(side + GC_MS, known(s.gcMillis()));
     v.put(side + "gc_count", known(s.gcCount()));
     v.put(side + READ_BYTES, known(s.readBytes()));
@@ -63,8 +67,13 @@ final class IterationRow {
     return m.value(WALL_MS) / m.value(ENTRIES);
   }
 
-  /** Client plus server CPU per entry: the CPU metric. */
+  /** Client plus server CPU per entry, the JIT compilers' left out: the CPU metric. */
   static double cpuPerEntry(Measurement m) {
-    return (m.value(CLIENT + CPU_MS) + m.value(SERVER + CPU_MS)) / m.value(ENTRIES);
+    return (workCpuMs(m, CLIENT) + workCpuMs(m, SERVER)) / m.value(ENTRIES);
+  }
+
+  /** One side's CPU milliseconds without its JIT compiler threads' ({@link ProcessSample#withoutJit}). */
+  static double workCpuMs(Measurement m, String side) {
+    return ProcessSample.withoutJit(m.value(side + CPU_MS), m.value(side + JIT_MS));
   }
 }

@@ -10,16 +10,14 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * One server model's security level reduced to the report's columns: medians over its measured rounds of wall time,
- * throughput and each side's CPU per entry and per MB, GC and wire bytes, with its overheads against the baseline in
- * wall time and in CPU per entry (the baseline's are zero, without bounds).
+ * throughput and each side's CPU per entry and per MB (its JIT compilers' left out, as in the CPU metric), GC and wire
+ * bytes, with its overheads against the baseline in wall time and in CPU per entry (the baseline's are zero, without
+ * bounds).
  */
 record ModeSummary(String server, String mode, int rounds, double wallMs, double entries, double entriesPerSecond,
     double megabytesPerSecond, double clientUsPerEntry, double serverUsPerEntry, double clientUsPerMb,
     double serverUsPerMb, double clientGcMs, double serverGcMs, double clientWireMb, double serverWireMb,
     Interval wallOverhead, Interval cpuOverhead) {
-
-  private static final String CLIENT_CPU = IterationRow.CLIENT + IterationRow.CPU_MS;
-  private static final String SERVER_CPU = IterationRow.SERVER + IterationRow.CPU_MS;
 
   /** The summary of {@code rows} (one server model and mode, warm-up excluded). */
   static ModeSummary of(String server, String mode, List<Measurement> rows, Interval wall, Interval cpu) {
@@ -28,10 +26,12 @@ record ModeSummary(String server, String mode, int rounds, double wallMs, double
     return new ModeSummary(server, mode, rows.size(), wallMs, entries,
         median(rows, m -> m.value(IterationRow.ENTRIES) / m.value(IterationRow.WALL_MS) * 1e3),
         median(rows, m -> m.value(IterationRow.PAYLOAD_BYTES) / m.value(IterationRow.WALL_MS) / 1e3),
-        median(rows, m -> m.value(CLIENT_CPU) * 1e3 / m.value(IterationRow.ENTRIES)),
-        median(rows, m -> m.value(SERVER_CPU) * 1e3 / m.value(IterationRow.ENTRIES)),
-        median(rows, m -> m.value(CLIENT_CPU) * 1e3 / (m.value(IterationRow.PAYLOAD_BYTES) / 1e6)),
-        median(rows, m -> m.value(SERVER_CPU) * 1e3 / (m.value(IterationRow.PAYLOAD_BYTES) / 1e6)),
+        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.CLIENT) * 1e3 / m.value(IterationRow.ENTRIES)),
+        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.SERVER) * 1e3 / m.value(IterationRow.ENTRIES)),
+        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.CLIENT) * 1e3
+            / (m.value(IterationRow.PAYLOAD_BYTES) / 1e6)),
+        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.SERVER) * 1e3
+            / (m.value(IterationRow.PAYLOAD_BYTES) / 1e6)),
         median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.GC_MS)),
         median(rows, m -> m.value(IterationRow.SERVER + IterationRow.GC_MS)),
         median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.WRITTEN_BYTES) / 1e6),

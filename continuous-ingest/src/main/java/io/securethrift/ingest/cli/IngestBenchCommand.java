@@ -1,6 +1,8 @@
 package io.securethrift.ingest.cli;
 
 import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.benchstats.StoppingOptions;
+import io.securethrift.benchstats.WarmUp;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchSettings;
 import io.securethrift.ingest.bench.IngestBenchmark;
@@ -15,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ingest-bench}: the continuous-ingest overhead benchmark across every security mode. */
@@ -22,8 +25,10 @@ import picocli.CommandLine.Option;
     subcommands = {IngestBenchCommand.CompareCommand.class, IngestBenchCommand.DocsCommand.class},
     description = {"Runs Accumulo's continuous-ingest workload over every security mode against the embedded backend",
         "(an in-process KDC and CA, one server and one client JVM per mode) and reports what each mode costs in wall",
-        "time and in CPU per entry, each overhead with its 95 %% interval. Rounds are added until every interval is",
-        "within --precision points or --max-time is up. 'ingest-bench compare A.json B.json' compares two runs."})
+        "time and in CPU per entry, each overhead with its 95 %% interval. After --warmup-rounds, rounds are added",
+        "until every mode's CPU-per-entry interval (wall time where a side's CPU cannot be read) is within",
+        "--precision points or --max-time is up, which counts from bin/securethrift's start, its build included.",
+        "'ingest-bench compare A.json B.json' compares two runs."})
 public final class IngestBenchCommand implements Callable<Integer> {
   /** The environment variable in which bin/securethrift passes the moment it started. */
   static final String LAUNCHED = "SECURETHRIFT_LAUNCHED_MS";
@@ -44,27 +49,11 @@ public final class IngestBenchCommand implements Callable<Integer> {
       defaultValue = "threadpool")
   List<String> servers;
 
-  @Option(names = "--precision", description = "Stop adding rounds once every mode's CPU-per-entry overhead interval"
-      + " (wall time where a side's CPU cannot be read) is within this many points either side"
-      + " (default: ${DEFAULT-VALUE}).", defaultValue = "3")
-  double precision;
+  @Mixin
+  StoppingOptions stopping = new StoppingOptions(BenchSettings.DEFAULT_STOPPING);
 
-  @Option(names = "--max-time", description = "Seconds the whole command may take, start-up and warm-up included,"
-      + " and the launcher's build when bin/securethrift had to build first; no round starts that would end later"
-      + " (default: ${DEFAULT-VALUE}).", defaultValue = "280")
-  double maxTimeSeconds;
-
-  @Option(names = "--min-rounds", description = "Rounds before the precision target may end the run"
-      + " (default: ${DEFAULT-VALUE}).", defaultValue = "5")
-  int minRounds;
-
-  @Option(names = "--max-rounds", description = "Rounds after which the run ends anyway; 0 for no limit"
-      + " (default: ${DEFAULT-VALUE}).", defaultValue = "0")
-  int maxRounds;
-
-  @Option(names = {"--rounds", "--iterations"}, description = "A fixed number of rounds instead of adding them until"
-      + " --precision; 0 for adaptive (default: ${DEFAULT-VALUE}).", defaultValue = "0")
-  int rounds;
+  @Mixin
+  WarmUp warmUp = new WarmUp(BenchSettings.DEFAULT_WARMUP_ROUNDS);
 
   @Option(names = "--entries", description = "Entries per iteration, the same in every run; 0 sizes iterations so that"
       + " the fastest mode's takes --iteration-time (default: " + BenchSettings.DEFAULT_ENTRIES + ", or 0 with"
@@ -80,9 +69,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
       + " (default: ${DEFAULT-VALUE}).", defaultValue = "0")
   double durationSeconds;
 
-  @Option(names = "--warmup-entries", description = "Entries of one unmeasured iteration per mode, so every JVM has"
-      + " compiled its crypto paths before measuring; -1 for one as long as a measured iteration, 0 skips it"
-      + " (default: ${DEFAULT-VALUE}).", defaultValue = "-1")
+  @Option(names = "--warmup-entries", description = "Entries of each warm-up iteration (see --warmup-rounds); -1 for"
+      + " as many as a measured iteration, 0 skips the warm-up (default: ${DEFAULT-VALUE}).", defaultValue = "-1")
   long warmupEntries;
 
   @Option(names = "--flush-interval", description = "Entries between flushes (default: ${DEFAULT-VALUE}).",
@@ -128,8 +116,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
     }
     BenchSettings.Builder builder = BenchSettings.builder().backend(backend).backendOptions(backendOptions).modes(modes)
         .servers(servers.stream().map(s -> ServerModel.parse("--server", s.trim())).collect(Collectors.toList()))
-        .rounds(rounds).precision(precision).maxTime(seconds("--max-time", maxTimeSeconds)).minRounds(minRounds)
-        .maxRounds(maxRounds).iterationTime(seconds("--iteration-time", iterationSeconds))
+        .stoppingRule(stopping.rule()).warmupRounds(warmUp.rounds())
+        .iterationTime(seconds("--iteration-time", iterationSeconds))
         .duration(seconds("--duration", durationSeconds)).warmupEntries(warmupEntries).flushInterval(flushInterval)
         .batchMemory(batchMemory).maxLatency(Duration.ofMillis(maxLatencyMs)).writeThreads(writeThreads).seed(seed)
         .writeAheadLog(writeAheadLog).output(output);

@@ -32,9 +32,9 @@ class BenchReportTest {
 
   private static Measurement row(String mode, int round, double ms, long cpuMs) {
     IngestResult result = new IngestResult(1_000_000, 100_000_000, (long) (ms * 1e6), cpuMs * 1_000_000);
-    ProcessSample client = new ProcessSample(cpuMs * 1_000_000, cpuMs * 1_000_000, 0, 1000, 120_000_000, 3, 30);
+    ProcessSample client = new ProcessSample(cpuMs * 1_000_000, cpuMs * 1_000_000, 0, 1000, 120_000_000, 3, 30, 0);
     ProcessSample server = new ProcessSample(2 * cpuMs * 1_000_000, 2 * cpuMs * 1_000_000, 0, 120_000_000, 1000, 4,
-        40);
+        40, 0);
     return IterationRow.of("threadpool", mode, round, result, new TargetSample(client, server),
         new VerifyResult(900_000, 100_000, 0, 0, List.of()));
   }
@@ -100,6 +100,23 @@ class BenchReportTest {
   }
 
   @Test
+  void theCpuMetricLeavesOutTheJitCompilersButTheRawRowKeepsIt() {
+    IngestResult result = new IngestResult(1_000_000, 100_000_000, 500_000_000, 0);
+    ProcessSample client = new ProcessSample(900_000_000, 800_000_000, 100_000_000, 0, 0, 2, 5, 150_000_000);
+    ProcessSample server = new ProcessSample(450_000_000, 400_000_000, 50_000_000, 0, 0, 1, 2, 50_000_000);
+    Measurement row = IterationRow.of("threadpool", "tls-jsse", 1, result, new TargetSample(client, server),
+        new VerifyResult(900_000, 100_000, 0, 0, List.of()));
+    assertEquals(900.0, row.value("client_cpu_ms"));
+    assertEquals(150.0, row.value("client_jit_ms"));
+    assertEquals((750 + 400) / 1e6, IterationRow.cpuPerEntry(row), 1e-12);
+    ProcessSample unknownJit = new ProcessSample(450_000_000, 400_000_000, 50_000_000, 0, 0, 1, 2,
+        ProcessSample.UNKNOWN);
+    Measurement noJit = IterationRow.of("threadpool", "tls-jsse", 1, result, new TargetSample(client, unknownJit),
+        new VerifyResult(900_000, 100_000, 0, 0, List.of()));
+    assertEquals((750 + 450) / 1e6, IterationRow.cpuPerEntry(noJit), 1e-12, "an unknown JIT share stays in");
+  }
+
+  @Test
   void writesSummaryRawRowsJsonAndASelfContainedChart() throws Exception {
     List<Path> files = report(StoppingRule.fixed(4), StoppingRule.Decision.ROUNDS_DONE, IngestBenchmark.CPU)
         .write(dir);
@@ -107,7 +124,8 @@ class BenchReportTest {
     List<String> raw = Files.readAllLines(dir.resolve("ingest-iterations.csv"));
     assertEquals(1 + 13, raw.size(), "a warm-up and four rounds of three modes");
     assertTrue(raw.get(0).startsWith("server,mode,round,wall_ms,entries,payload_bytes,client_cpu_ms,client_user_ms,"
-        + "client_sys_ms,client_gc_ms,client_gc_count,client_read_bytes,client_written_bytes,server_cpu_ms,"),
+        + "client_sys_ms,client_jit_ms,client_gc_ms,client_gc_count,client_read_bytes,client_written_bytes,"
+        + "server_cpu_ms,"),
         raw.get(0));
     assertTrue(raw.get(0).endsWith(",referenced,unreferenced,undefined,corrupt"), raw.get(0));
     ResultsFile json = ResultsFile.fromJson(Files.readString(dir.resolve("ingest-results.json")));

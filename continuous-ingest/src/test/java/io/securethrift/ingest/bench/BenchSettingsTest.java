@@ -37,14 +37,13 @@ class BenchSettingsTest {
         error(() -> settings("none").servers(List.of(ServerModel.THREADPOOL, ServerModel.THREADPOOL)).build()));
     assertEquals("--server: 'netty' is not accepted; accepted values: threadpool, nonblocking",
         error(() -> ServerModel.parse("--server", "netty")));
-    assertEquals("--precision: 0.0 is not a positive number of points",
-        error(() -> settings("none").precision(0).build()));
-    assertEquals("--min-rounds: 2 is less than 3", error(() -> settings("none").minRounds(2).build()));
-    assertEquals("--max-rounds: 4 is less than --min-rounds 5", error(() -> settings("none").maxRounds(4).build()));
+    assertEquals("--warmup-rounds: -1 is less than 0", error(() -> settings("none").warmupRounds(-1).build()));
     assertEquals("--duration: and --entries both size an iteration; give one of them",
         error(() -> settings("none").entries(1000).duration(Duration.ofSeconds(5)).build()));
     assertTrue(error(() -> settings("none").entries(0).warmupEntries(0).build())
         .startsWith("--warmup-entries: 0 leaves nothing"));
+    assertTrue(error(() -> settings("none").entries(0).warmupRounds(0).build())
+        .startsWith("--warmup-rounds: 0 leaves nothing"));
   }
 
   @Test
@@ -54,16 +53,20 @@ class BenchSettingsTest {
     StoppingRule rule = defaults.stoppingRule();
     // 280 s from the launcher's start: with its build, the default command ends within 5 minutes.
     assertEquals(new StoppingRule(3.0, Duration.ofSeconds(280), 5, 0), rule);
+    assertEquals(3, defaults.warmupRounds());
     // Every run does the same work: a fixed count, not one sized from the warm-up's (machine-dependent) rate.
     assertEquals(BenchSettings.DEFAULT_ENTRIES, defaults.entries());
-    assertTrue(defaults.describe().startsWith("500,000 entries per iteration"), defaults.describe());
+    assertTrue(defaults.describe().startsWith("500,000 entries per iteration, 3 warm-up rounds, then rounds until"
+        + " every interval is within +/-3.0 points (at least 5) or 280 s have passed;"), defaults.describe());
     assertEquals(0, settings("none").duration(Duration.ofSeconds(5)).build().entries(), "time-based instead");
     BenchSettings sized = settings("none").entries(0).build();
     assertEquals(Duration.ofSeconds(1), sized.iterationTime());
     assertTrue(sized.describe().contains("iterations sized to 1.0 s of the fastest mode"), sized.describe());
     BenchSettings fixed = settings("none").rounds(4).entries(1000).build();
     assertEquals(StoppingRule.fixed(4), fixed.stoppingRule());
-    assertTrue(fixed.describe().startsWith("1,000 entries per iteration, 4 rounds"), fixed.describe());
+    assertTrue(fixed.describe().startsWith("1,000 entries per iteration, 3 warm-up rounds, then 4 rounds;"),
+        fixed.describe());
+    assertTrue(settings("none").warmupEntries(0).build().describe().contains(", no warm-up, then "));
   }
 
   @Test

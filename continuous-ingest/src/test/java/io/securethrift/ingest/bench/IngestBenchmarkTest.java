@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.Overhead;
 import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.benchstats.StoppingRule;
 import io.securethrift.ingest.cli.IngestBenchCommand;
 import io.securethrift.ingest.server.ServerModel;
 import java.io.ByteArrayOutputStream;
@@ -28,13 +29,16 @@ class IngestBenchmarkTest {
   @TempDir
   Path output;
 
-  /** An adaptive run sized from its warm-up, stopped by a loose precision target after the minimum rounds. */
+  /**
+   * An adaptive run sized from its two warm-up rounds, stopped by a loose precision target after the minimum rounds.
+   */
   @Test
   void everyModeIsSampledVerifiedAndReportedWithIntervals() throws Exception {
     List<String> modes = List.of("none", "tls-jsse", "sasl-auth-conf");
     // Any interval meets this target: the run stops at the minimum rounds, the first with intervals.
-    BenchSettings settings = BenchSettings.builder().modes(modes).precision(1e9).minRounds(3)
-        .maxTime(Duration.ofMinutes(5)).entries(0).iterationTime(Duration.ofMillis(100)).warmupEntries(5_000)
+    BenchSettings settings = BenchSettings.builder().modes(modes)
+        .stoppingRule(new StoppingRule(1e9, Duration.ofMinutes(5), 3, 0)).warmupRounds(2).entries(0)
+        .iterationTime(Duration.ofMillis(100)).warmupEntries(5_000)
         .flushInterval(500).batchMemory(64 * 1024).maxLatency(Duration.ofSeconds(10)).writeThreads(2).seed(3)
         .writeAheadLog(true).output(output).build();
     String report = new IngestBenchmark(settings).run();
@@ -54,8 +58,17 @@ class IngestBenchmarkTest {
         assertEquals(r % 2 == 1 ? secured - 1 : secured + 1, baseline, mode + " round " + r);
       }
     }
-    assertTrue(results.rows().stream().filter(Measurement::warmUp).count() >= modes.size(), "a warm-up per mode,"
-        + " and sizing rounds if the warm-up's rate was far too low");
+    List<Measurement> warmUps = results.rows().stream().filter(Measurement::warmUp).toList();
+    int perRound = 2 * modes.size() - 1;
+    assertTrue(warmUps.stream().allMatch(m -> m.round() >= -1), "two warm-up rounds, numbered -1 and 0");
+    assertEquals(perRound, warmUps.stream().filter(m -> m.round() == -1).count(), "warm-up round -1");
+    assertTrue(warmUps.stream().filter(m -> m.round() == 0).count() >= perRound, "warm-up round 0, and sizing rounds"
+        + " (also numbered 0) if the warm-up's rate was far too low");
+    for (String mode : modes.subList(1, modes.size())) {
+      // Warm-ups alternate the baseline's side as measured rounds do: round -1 is odd, round 0 even.
+      assertEquals(indexOf(warmUps, mode, -1) - 1, indexOf(warmUps, mode + "/none", -1), mode);
+      assertEquals(indexOf(warmUps, mode, 0) + 1, indexOf(warmUps, mode + "/none", 0), mode);
+    }
     for (Measurement m : results.rows()) {
       String what = m.variant() + " round " + m.round() + ": " + m.values();
       // The OS counts CPU in 10 ms ticks: a tiny iteration may show none on one side, a mode's sum may not.

@@ -2,10 +2,11 @@ package io.securethrift.zookeeper.bench;
 
 import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
+import io.securethrift.benchstats.StoppingOptions;
+import io.securethrift.benchstats.WarmUp;
 import io.securethrift.core.ConfigException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -27,9 +29,10 @@ import picocli.CommandLine.Spec;
 @Command(name = "zk-bench", mixinStandardHelpOptions = true,
     subcommands = {ZkBenchCommand.CompareCommand.class, ZkBenchCommand.DocsCommand.class},
     description = {"ZooKeeper's cost of TLS (zk-latencies workload): wall time, synchronous latency and CPU per",
-        "operation of every mode against none, per shape, with 95 %% intervals; rounds are added until every wall and",
-        "CPU interval is within --precision points or --max-time is up. 'zk-bench compare A.json B.json' compares",
-        "two runs; 'zk-bench docs RESULTS.json FILE.md' writes a run's tables into a document."})
+        "operation of every mode against none, per shape, with 95 %% intervals; after --warmup-rounds, rounds are",
+        "added until every wall and CPU interval is within --precision points or --max-time is up. 'zk-bench compare",
+        "A.json B.json' compares two runs; 'zk-bench docs RESULTS.json FILE.md' writes a run's tables into a",
+        "document."})
 public final class ZkBenchCommand implements Callable<Integer> {
   @Spec
   private CommandSpec spec;
@@ -56,21 +59,11 @@ public final class ZkBenchCommand implements Callable<Integer> {
       + " measurement (default: ${DEFAULT-VALUE})")
   private int sessions = 3;
 
-  @Option(names = "--rounds", description = "a fixed number of rounds instead of adding rounds until --precision"
-      + " (default: ${DEFAULT-VALUE}, adaptive)")
-  private int rounds;
+  @Mixin
+  private StoppingOptions stopping = new StoppingOptions(ZkSettings.DEFAULT_STOPPING);
 
-  @Option(names = "--precision", description = "stop once every wall and CPU overhead's 95 %% interval is within"
-      + " this many points either side (default: ${DEFAULT-VALUE})")
-  private double precision = 3.0;
-
-  @Option(names = "--max-time", description = "the whole run's budget in seconds, start-up included"
-      + " (default: ${DEFAULT-VALUE})")
-  private double maxTime = 270;
-
-  @Option(names = "--min-rounds", description = "rounds before --precision may end the run (default:"
-      + " ${DEFAULT-VALUE})")
-  private int minRounds = 5;
+  @Mixin
+  private WarmUp warmUp = new WarmUp(ZkSettings.DEFAULT_WARMUP_ROUNDS);
 
   @Option(names = "--output", description = "directory for zk-results.json/.csv/.html and zk-iterations.csv"
       + " (default: ${DEFAULT-VALUE})")
@@ -105,9 +98,6 @@ public final class ZkBenchCommand implements Callable<Integer> {
   }
 
   ZkSettings settings() {
-    if (!(maxTime > 0) || Double.isInfinite(maxTime)) {
-      throw new ConfigException("--max-time", maxTime + " is not a positive number of seconds");
-    }
     List<Shape> s;
     List<BenchMode> m;
     try {
@@ -119,8 +109,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
         .findFirst().orElseThrow(() -> new ConfigException("--modes", "'" + label + "' is not a mode; accepted: "
             + Arrays.stream(BenchMode.values()).map(BenchMode::label).collect(Collectors.joining(", ")))))
         .collect(Collectors.toList());
-    return new ZkSettings(s, m, znodes, syncZnodes, sessions, rounds, precision,
-        Duration.ofMillis(Math.round(maxTime * 1000)), minRounds, output);
+    return new ZkSettings(s, m, znodes, syncZnodes, sessions, stopping.rule(), warmUp.rounds(), output);
   }
 
   /** {@code zk-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */

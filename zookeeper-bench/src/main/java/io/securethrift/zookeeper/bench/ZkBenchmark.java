@@ -7,6 +7,7 @@ import io.securethrift.benchstats.PairedAnalysis;
 import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.benchstats.RunInfo;
 import io.securethrift.benchstats.StoppingRule;
+import io.securethrift.benchstats.WarmUp;
 import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
@@ -32,9 +33,9 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * Runs zk-bench: for every shape and mode one ensemble (each server a child JVM) and one client JVM, one warm-up
- * iteration per target, then rounds of one iteration per target in the same order every round, so drift of the
- * machine hits every mode alike. Around each iteration it samples the CPU time of the client and of every server
+ * Runs zk-bench: for every shape and mode one ensemble (each server a child JVM) and one client JVM, warm-up rounds
+ * ({@link WarmUp}, one by default), then rounds of one iteration per target in the same order every round, so drift
+ * of the machine hits every mode alike. Around each iteration it samples the CPU time of the client and of every server
  * from the operating system, and their garbage collection; each mode's overhead is its cost divided by its shape's
  * {@code none} in the same round (wall time per asynchronous operation, latency per synchronous request, client plus
  * server CPU per operation), and rounds are added until the wall and CPU intervals are as narrow as asked or the time
@@ -150,7 +151,7 @@ final class ZkBenchmark {
     LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(mode.config(serverKeys, trust, PASSWORD))
         .clientPort(plainPort).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
         .tickTime(2000).jvmOptions(List.of("-Xmx512m", "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"),
-            GcLog.option(gcLogs))).start();
+            GcLog.option(gcLogs), ProcessSample.KEEP_COMPILER_THREADS)).start();
     return new Starting(shape, mode, zk, gcLogs);
   }
 
@@ -170,27 +171,24 @@ final class ZkBenchmark {
     if (s.ownBaseline()) {
       args.add(s.ensemble().connectString(false));
     }
-    ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client").jvmOptions(List.of("-Xmx512m"))
+    ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client")
+        .jvmOptions(List.of("-Xmx512m", ProcessSample.KEEP_COMPILER_THREADS))
         .args(args).log(dir.resolve(s.name() + "-client.log")).talk().start();
     step(s.name() + ": " + s.shape().servers() + " server(s) serving, client started");
     return new Target(s.shape(), s.mode(), s.ensemble(), jvm, s.gcLogs(), s.ownBaseline());
   }
 
   private ZkReport measure(List<Target> targets, RunInfo.Start start) throws IOException {
-    List<Measurement> rows = new ArrayList<>();
-    for (Target t : targets) {
-      rows.addAll(iterations(t, 0));
-    }
     StoppingRule rule = settings.stoppingRule();
+    List<Measurement> rows = new ArrayList<>(WarmUp.run(settings.warmupRounds(), r -> round(targets, r), rule,
+        start::elapsed, this::step));
     StoppingRule.Decision decision;
     List<Overhead> stopping;
     int round = 0;
     do {
       round++;
       long roundStart = System.nanoTime();
-      for (Target t : targets) {
-        rows.addAll(iterations(t, round));
-      }
+      rows.addAll(round(targets, round));
       Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
       stopping = new ArrayList<>(PairedAnalysis.overheads(rows, BASELINE, WALL, ZkRow::wallPerOp, SEED));
       stopping.addAll(PairedAnalysis.overheads(rows, BASELINE, CPU, ZkRow::cpuPerOp, SEED));
@@ -208,12 +206,21 @@ final class ZkBenchmark {
     return settings.shapes().stream().map(Shape::describe).collect(Collectors.toList());
   }
 
+  /** One round: every target's iterations in the same order, numbered {@code round}. */
+  private List<Measurement> round(List<Target> targets, int round) throws IOException {
+    List<Measurement> rows = new ArrayList<>();
+    for (Target t : targets) {
+      rows.addAll(iterations(t, round));
+    }
+    return rows;
+  }
+
   /** A target's iterations of a round: its own, and its own baseline's beside it (first in odd rounds). */
   private List<Measurement> iterations(Target t, int round) throws IOException {
     if (!t.ownBaseline) {
       return List.of(iteration(t, round, false));
     }
-    boolean baselineFirst = round % 2 == 1;
+    boolean baselineFirst = PairedAnalysis.ownBaselineFirst(round);
     Measurement first = iteration(t, round, baselineFirst);
     return List.of(first, iteration(t, round, !baselineFirst));
   }
@@ -231,7 +238,7 @@ final class ZkBenchmark {
     String variant = baseline ? PairedAnalysis.ownBaseline(t.mode.label(), BASELINE) : t.mode.label();
     Measurement row = ZkRow.of(t.shape.label(), variant, round, settings.znodes(), settings.syncZnodes(),
         answer, clientUsed, serversUsed, sessions);
-    step(t.shape.label() + " " + variant + " " + (round == 0 ? "warm-up" : "round " + round) + ": "
+    step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + ": "
         + ZkRow.describe(row));
     return row;
   }

@@ -12,8 +12,8 @@ import java.util.Map;
  * The raw row of one zk-bench iteration, its columns named here: the asynchronous phases' wall time and operations
  * (and each phase's time), the synchronous phase's total and p50/p99 latency per operation type, the median time of
  * a fresh session and, over TLS, the {@link HandshakeProbe}'s resumption figures, and each side's CPU (user,
- * system), garbage collection and bytes through read and write system calls, the server side summed over every
- * server of the ensemble.
+ * system, and the JIT compiler's part of it), garbage collection and bytes through read and write system calls, the
+ * server side summed over every server of the ensemble.
  */
 final class ZkRow {
   static final String WALL_MS = "wall_ms";
@@ -27,6 +27,8 @@ final class ZkRow {
   static final String HANDSHAKES_RESUMED = "handshakes_resumed";
   static final String GC_COUNT = "gc_count";
   static final String GC_MS = "gc_ms";
+  /** The JIT compiler threads' share of a side's CPU ({@link ProcessSample#jitNanos()}). */
+  static final String JIT_MS = "jit_ms";
   static final String CLIENT = "client_";
   static final String SERVER = "server_";
   static final String CPU_MS = "cpu_ms";
@@ -87,6 +89,7 @@ final class ZkRow {
     v.put(side + CPU_MS, millis(s.cpuNanos()));
     v.put(side + "user_ms", millis(s.userNanos()));
     v.put(side + "sys_ms", millis(s.systemNanos()));
+    v.put(side + JIT_MS, millis(s.jitNanos()));
     v.put(side + GC_MS, known(s.gcMillis()));
     v.put(side + GC_COUNT, known(s.gcCount()));
     v.put(side + "read_bytes", known(s.readBytes()));
@@ -111,14 +114,21 @@ final class ZkRow {
     return m.value(SYNC_MS) / m.value(SYNC_OPS);
   }
 
-  /** Client plus server CPU per operation, asynchronous and synchronous together: the CPU metric. */
+  /**
+   * Client plus server CPU per operation, asynchronous and synchronous together, the JIT compilers' left out
+   * ({@link ProcessSample#withoutJit}): the CPU metric.
+   */
   static double cpuPerOp(Measurement m) {
-    return (m.value(CLIENT + CPU_MS) + m.value(SERVER + CPU_MS)) / allOps(m);
+    return (workCpuMs(m, CLIENT) + workCpuMs(m, SERVER)) / allOps(m);
   }
 
-  /** One side's CPU microseconds per operation. */
+  /** One side's CPU microseconds per operation, its JIT compilers' left out. */
   static double usPerOp(Measurement m, String side) {
-    return m.value(side + CPU_MS) * 1e3 / allOps(m);
+    return workCpuMs(m, side) * 1e3 / allOps(m);
+  }
+
+  private static double workCpuMs(Measurement m, String side) {
+    return ProcessSample.withoutJit(m.value(side + CPU_MS), m.value(side + JIT_MS));
   }
 
   private static double allOps(Measurement m) {

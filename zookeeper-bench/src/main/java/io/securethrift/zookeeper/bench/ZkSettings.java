@@ -1,6 +1,7 @@
 package io.securethrift.zookeeper.bench;
 
 import io.securethrift.benchstats.StoppingRule;
+import io.securethrift.benchstats.WarmUp;
 import io.securethrift.core.ConfigException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,14 +20,22 @@ import java.util.Objects;
  * @param znodes znodes per asynchronous phase
  * @param syncZnodes znodes of the synchronous phase (one outstanding request)
  * @param sessions fresh sessions opened and timed per iteration
- * @param rounds a fixed number of rounds, or 0 to add rounds until {@code precision} or {@code maxTime}
- * @param precision the interval half-width, in points, that ends an adaptive run
- * @param maxTime the whole run's budget, start-up and warm-up included
- * @param minRounds rounds an adaptive run does at least
+ * @param stoppingRule when the run stops adding rounds: after a fixed number, or once every wall and CPU interval is
+ *     within its precision target or the time is up (the budget counts start-up and warm-up)
+ * @param warmupRounds rounds run first like measured ones and never analysed (see {@link WarmUp}); 0 for none
  * @param output where the JSON, CSV and HTML results go
  */
-record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syncZnodes, int sessions, int rounds,
-    double precision, Duration maxTime, int minRounds, Path output) {
+record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syncZnodes, int sessions,
+    StoppingRule stoppingRule, int warmupRounds, Path output) {
+  /** Adaptive to +/-3 points within 270 s of the command's start. */
+  static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(270), 5, 0);
+  /**
+   * One warm-up round. In three idle default runs, zk-bench's first two measured rounds were somewhat noisier than the
+   * later ones (their wall-time overheads scattered about 1.5 times as widely; CPU per operation hardly more), but
+   * they also took two to three times as long as a late round (22 to 24 s against 7 to 10 s): a second warm-up round
+   * would have cost about three measured rounds, and left the intervals wider, not narrower.
+   */
+  static final int DEFAULT_WARMUP_ROUNDS = 1;
 
   ZkSettings {
     shapes = List.copyOf(shapes);
@@ -46,14 +55,8 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
     atLeast("--znodes", znodes, 1);
     atLeast("--sync-znodes", syncZnodes, 1);
     atLeast("--sessions", sessions, 0);
-    atLeast("--rounds", rounds, 0);
-    atLeast("--min-rounds", minRounds, 3);
-    if (!(precision > 0) || Double.isInfinite(precision)) {
-      throw new ConfigException("--precision", precision + " is not a positive number of points");
-    }
-    if (maxTime.isNegative() || maxTime.isZero()) {
-      throw new ConfigException("--max-time", "must be greater than zero");
-    }
+    atLeast("--warmup-rounds", warmupRounds, 0);
+    Objects.requireNonNull(stoppingRule, "stoppingRule");
     Objects.requireNonNull(output, "output");
   }
 
@@ -75,18 +78,12 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
     return run;
   }
 
-  StoppingRule stoppingRule() {
-    return rounds > 0 ? StoppingRule.fixed(rounds) : new StoppingRule(precision, maxTime, minRounds, 0);
-  }
-
   String describe() {
-    String stop = rounds > 0 ? rounds + " rounds" : String.format(Locale.ROOT, "rounds until every wall and CPU"
-        + " interval is within +/-%.1f points (at least %d) or %d s have passed", precision, minRounds,
-        maxTime.toSeconds());
     return String.format(Locale.ROOT, "zk-bench: %,d znodes of 100 bytes per asynchronous phase (%,d operations),"
-        + " %,d synchronous requests, %d fresh sessions per iteration; one warm-up, then %s; Netty client and"
+        + " %,d synchronous requests, %d fresh sessions per iteration; %s, then %s; Netty client and"
         + " servers, each in its own JVM, mutual TLS", znodes, ZkRow.OPS_PER_ZNODE * znodes,
-        Workload.SYNC_OPS.size() * syncZnodes, sessions, stop);
+        Workload.SYNC_OPS.size() * syncZnodes, sessions, WarmUp.describe(warmupRounds),
+        stoppingRule.describe("wall and CPU interval"));
   }
 
   Map<String, Object> toMap() {
@@ -96,10 +93,8 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
     m.put("znodes", znodes);
     m.put("syncZnodes", syncZnodes);
     m.put("sessions", sessions);
-    m.put("rounds", rounds);
-    m.put("precision", precision);
-    m.put("maxTimeSeconds", maxTime.toMillis() / 1000.0);
-    m.put("minRounds", minRounds);
+    m.putAll(stoppingRule.settings());
+    m.put("warmupRounds", warmupRounds);
     return m;
   }
 }
