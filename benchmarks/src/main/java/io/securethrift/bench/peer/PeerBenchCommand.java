@@ -59,9 +59,14 @@ public final class PeerBenchCommand implements Callable<Integer> {
       + " ${DEFAULT-VALUE})")
   private double seconds = 0.3;
 
-  @Option(names = "--warm-up", description = "how long each cell runs each metric in the warm-up round, which is"
-      + " not analysed: long enough for the JIT to compile both libraries' paths (default: ${DEFAULT-VALUE})")
+  @Option(names = "--warm-up", description = "how long each cell runs each metric in a turn of the warm-up round,"
+      + " which is not analysed (default: ${DEFAULT-VALUE})")
   private double warmUp = 1.0;
+
+  @Option(names = "--warm-up-turns", description = "the most warm-up turns of a cell and metric: they repeat while"
+      + " the cell's JIT compiles for more than 5 %% of a turn, so both libraries' paths are compiled before"
+      + " anything is measured (default: ${DEFAULT-VALUE})")
+  private int warmUpTurns = 4;
 
   @Option(names = "--rounds", description = "a fixed number of rounds instead of adding rounds until --precision"
       + " (default: ${DEFAULT-VALUE}, adaptive)")
@@ -105,6 +110,9 @@ public final class PeerBenchCommand implements Callable<Integer> {
     if (!(warmUp >= 0) || Double.isInfinite(warmUp)) {
       throw new ConfigException("--warm-up", warmUp + " is not a number of seconds (0 or more)");
     }
+    if (warmUpTurns < 1) {
+      throw new ConfigException("--warm-up-turns", warmUpTurns + " is not a number of turns (1 or more)");
+    }
     if (rounds < 0 || minRounds < 1) {
       throw new ConfigException(rounds < 0 ? "--rounds" : "--min-rounds", "must be positive (--rounds 0: adaptive)");
     }
@@ -115,7 +123,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
       }
     }
     return new PeerSettings(parse("--modes", modes, PeerMode::of), parse("--pairings", pairings, Pairing::of),
-        bulkSizes, smallSizes, !noConnections, seconds, warmUp, rounds, precision,
+        bulkSizes, smallSizes, !noConnections, seconds, warmUp, warmUpTurns, rounds, precision,
         Duration.ofMillis(Math.round(maxTime * 1000)), minRounds, output);
   }
 
