@@ -34,6 +34,8 @@ final class PeerBenchmark {
   static final long SEED = 20_260_021L;
   /** A warm-up turn is repeated while the cell's JIT compiled for more than this share of it. */
   static final double JIT_QUIET = 0.05;
+  /** The share of {@code --max-time} extra warm-up turns must leave to the rounds. */
+  static final double ROUNDS_SHARE = 0.6;
   /**
    * The cells' JVM options. securethrift's audit logger is off: libthrift writes nothing per connection, and the
    * launcher's logging configuration (simplelogger, for ingest-server's operators) would have every securethrift
@@ -46,6 +48,8 @@ final class PeerBenchmark {
   private final PeerSettings settings;
   private final PrintStream progress;
   private final long started = System.nanoTime();
+  /** The most warm-up turns of a cell and metric in this run. */
+  private int warmUpTurns;
 
   PeerBenchmark(PeerSettings settings, PrintStream progress) {
     this.settings = settings;
@@ -90,9 +94,15 @@ final class PeerBenchmark {
   }
 
   private PeerReport measure(Map<String, ChildJvm> cells, RunInfo.Start start) throws IOException {
+    StoppingRule rule = settings.stoppingRule();
+    warmUpTurns = affordableWarmUpTurns(settings, cells.size());
+    if (warmUpTurns < settings.warmUpTurns()) {
+      step(String.format(Locale.ROOT, "warm-up: at most %d turn(s) per cell and metric, not %d, so that %.0f %% of"
+          + " --max-time is left for the rounds; raise --max-time for more", warmUpTurns, settings.warmUpTurns(),
+          ROUNDS_SHARE * 100));
+    }
     List<Measurement> rows = new ArrayList<>();
     rows.addAll(round(cells, 0));
-    StoppingRule rule = settings.stoppingRule();
     StoppingRule.Decision decision;
     List<Overhead> overheads;
     int round = 0;
@@ -107,6 +117,20 @@ final class PeerBenchmark {
       step(roundLine(round, roundTime, overheads));
     } while (decision == StoppingRule.Decision.CONTINUE);
     return new PeerReport(settings, start.finish(), rule, decision, overheads, rows);
+  }
+
+  /**
+   * {@code --warm-up-turns}, or fewer when a run stopped by time could not afford them: every cell and metric taking
+   * them all must leave {@link #ROUNDS_SHARE} of {@code --max-time} or more for the rounds.
+   */
+  static int affordableWarmUpTurns(PeerSettings settings, int cellCount) {
+    StoppingRule rule = settings.stoppingRule();
+    if (rule.fixedRounds()) {
+      return settings.warmUpTurns();
+    }
+    double turnsInBudget = (1 - ROUNDS_SHARE) * rule.maxTime().toMillis() / 1000.0
+        / (cellCount * settings.metrics().size() * Math.max(settings.warmUp(), 1e-3));
+    return (int) Math.max(1, Math.min(settings.warmUpTurns(), Math.floor(turnsInBudget)));
   }
 
   List<Overhead> overheads(List<Measurement> rows) {
@@ -154,7 +178,7 @@ final class PeerBenchmark {
   private LineRecord warmUp(ChildJvm cell, String name, PeerMetric metric) throws IOException {
     LineRecord done = cell.call(metric.command(settings.warmUp()));
     int turns = 1;
-    while (turns < settings.warmUpTurns() && done.getLong("jit") > JIT_QUIET * settings.warmUp() * 1000) {
+    while (turns < warmUpTurns && done.getLong("jit") > JIT_QUIET * settings.warmUp() * 1000) {
       done = cell.call(metric.command(settings.warmUp()));
       turns++;
     }

@@ -91,6 +91,17 @@ class PeerBenchTest {
     ConfigException e = assertThrows(ConfigException.class, bad::settings);
     assertTrue(e.getMessage().contains("--modes") && e.getMessage().contains("'tls' is not a mode; accepted: plain,"),
         e.getMessage());
+    PeerBenchCommand defaults = new PeerBenchCommand();
+    new CommandLine(defaults).parseArgs();
+    // Every mode and pairing: 24 cells x 4 metrics x 1 s a turn; 40 % of 270 s affords one turn, of 900 s three.
+    assertEquals(1, PeerBenchmark.affordableWarmUpTurns(defaults.settings(), 24));
+    PeerBenchCommand longer = new PeerBenchCommand();
+    new CommandLine(longer).parseArgs("--max-time", "900");
+    assertEquals(3, PeerBenchmark.affordableWarmUpTurns(longer.settings(), 24));
+    PeerBenchCommand fixed = new PeerBenchCommand();
+    new CommandLine(fixed).parseArgs("--rounds", "2");
+    assertEquals(4, PeerBenchmark.affordableWarmUpTurns(fixed.settings(), 24),
+        "a fixed number of rounds has no time budget");
     PeerBenchCommand noWarmUp = new PeerBenchCommand();
     new CommandLine(noWarmUp).parseArgs("--warm-up-turns", "0");
     e = assertThrows(ConfigException.class, noWarmUp::settings);
