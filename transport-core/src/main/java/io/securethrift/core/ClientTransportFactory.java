@@ -53,7 +53,11 @@ public final class ClientTransportFactory implements AutoCloseable {
     Timeouts timeouts = layers.config().timeouts();
     Socket socket = new Socket();
     try {
-      Layers.tune(socket);
+      if (layers.config().mode().usesTls()) {
+        // The TLS handshake runs before the transport that would set these exists. Without TLS the transport made
+        // over this very socket sets them (TSocket's constructor), before the first byte goes out.
+        Layers.tune(socket);
+      }
       socket.connect(new InetSocketAddress(host, port),
           (int) Math.min(Integer.MAX_VALUE, timeouts.connect().toMillis()));
     } catch (IOException e) {

@@ -228,10 +228,23 @@ public final class HandshakeAudit {
       s.append(s.length() == 0 ? "" : " ").append(e.getKey()).append('=');
       Object v = e.getValue();
       String text = v == null ? NONE : PeerText.sanitize(v.toString());
-      boolean quote = text.isEmpty() || text.chars().anyMatch(c -> c == ' ' || c == '"' || c == '=' || c == '\\');
-      s.append(quote ? "\"" + escaped(text) + "\"" : text);
+      s.append(needsQuotes(text) ? "\"" + escaped(text) + "\"" : text);
     }
     return s.toString();
+  }
+
+  /** Whether a key=value field must be quoted: empty, or holding a space, a quote, an equals sign or a backslash. */
+  private static boolean needsQuotes(String text) {
+    if (text.isEmpty()) {
+      return true;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == ' ' || c == '"' || c == '=' || c == '\\') {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Backslash and double quote escaped; PeerText has already made every control character visible text. */

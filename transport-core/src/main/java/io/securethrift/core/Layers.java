@@ -74,14 +74,15 @@ final class Layers implements AutoCloseable {
    * why; a handshake cut short by the deadline says so and names the timeout setting.
    */
   SecuredTransport handshake(Socket socket, String host, String peer) throws TTransportException {
-    return handshake(socket, host, peer, null);
+    return handshake(socket, null, host, peer, null);
   }
 
   /**
-   * {@link #handshake(Socket, String, String)} that also reports the outcome to a server's {@code audit}, with the
-   * stage that failed and the time taken; null on clients.
+   * {@link #handshake(Socket, String, String)} for a server: {@code accepted}, when not null, is a transport over
+   * {@code socket} already, which the message layer reads and writes through if the stream layer keeps the socket as
+   * it is (a mode without TLS); {@code audit} hears the outcome, with the stage that failed and the time taken.
    */
-  SecuredTransport handshake(Socket socket, String host, String peer, HandshakeAudit audit)
+  SecuredTransport handshake(Socket socket, SocketTransport accepted, String host, String peer, HandshakeAudit audit)
       throws TTransportException {
     Timeouts timeouts = config.timeouts();
     long start = System.nanoTime();
@@ -91,7 +92,8 @@ final class Layers implements AutoCloseable {
         socket.setSoTimeout(millis(timeouts.handshake()));
         SecureStream secured = stream.open(socket, host);
         stage = HandshakeAudit.Stage.SASL;
-        SocketTransport socketTransport = new SocketTransport(secured.socket());
+        SocketTransport socketTransport = accepted != null && secured.socket() == socket ? accepted
+            : new SocketTransport(secured.socket());
         SecuredTransport transport = message.open(socketTransport, secured.identity(), host);
         secured.socket().setSoTimeout(millis(timeouts.read()));
         socketTransport.established(peer);
@@ -128,6 +130,7 @@ final class Layers implements AutoCloseable {
     }
   }
 
+  /** No-delay and keep-alive, as libthrift's {@code TSocket} sets them, for a socket no TSocket wraps yet. */
   static void tune(Socket socket) throws SocketException {
     socket.setTcpNoDelay(true);
     socket.setKeepAlive(true);

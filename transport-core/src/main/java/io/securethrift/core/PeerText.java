@@ -18,6 +18,10 @@ public final class PeerText {
     if (text == null) {
       return "null";
     }
+    if (isSafe(text)) {
+      // Audit lines sanitize every field of every connection; most are safe already and need no copy.
+      return text;
+    }
     StringBuilder out = new StringBuilder(Math.min(text.length(), MAX_LENGTH) + 16);
     int kept = 0;
     int i = 0;
@@ -46,6 +50,20 @@ public final class PeerText {
       }
     }
     return s.length() == 0 ? e.getClass().getSimpleName() : sanitize(s.toString());
+  }
+
+  /** Short enough, and no character that would be escaped (surrogates, even paired, take the careful path). */
+  private static boolean isSafe(String text) {
+    if (text.length() > MAX_LENGTH) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (isUnsafe(c) || Character.isSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void appendSafe(StringBuilder out, int c) {

@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.SocketException;
-import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
@@ -95,7 +93,7 @@ public final class ServerTransportFactory implements AutoCloseable {
         socket.close();
         throw e;
       }
-      return new TServerSocket(socket);
+      return new ListeningSocket(socket);
     } catch (IOException e) {
       throw new TTransportException(TTransportException.NOT_OPEN, "cannot listen on " + address + ": "
           + e.getMessage(), e);
@@ -167,17 +165,12 @@ public final class ServerTransportFactory implements AutoCloseable {
       throw new TTransportException(TTransportException.UNKNOWN, "expected a socket from listen(), got "
           + accepted.getClass().getName());
     }
+    // libthrift's TSocket and listen()'s SocketTransport have both set no-delay and keep-alive on the socket.
     Socket socket = ((TSocket) accepted).getSocket();
     String peer = String.valueOf(socket.getRemoteSocketAddress());
     try {
-      Layers.tune(socket);
-      return layers.handshake(socket, null, peer, audit);
-    } catch (SocketException e) {
-      // Only tune() gets here (the handshake reports its own failures): the peer reset the connection at once.
-      Layers.closeQuietly(socket);
-      AuthFailure cause = audit.failed(socket.getRemoteSocketAddress(), config().mode().usesTls()
-          ? HandshakeAudit.Stage.TLS : HandshakeAudit.Stage.SASL, e, Duration.ZERO);
-      throw quiet(peer, cause, e);
+      return layers.handshake(socket, accepted instanceof SocketTransport ? (SocketTransport) accepted : null, null,
+          peer, audit);
     } catch (TTransportException e) {
       throw quiet(peer, HandshakeAudit.classify(e, HandshakeAudit.Stage.SASL), e);
     }

@@ -2,6 +2,7 @@ package io.securethrift.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,15 @@ class PeerTextTest {
   void ordinaryTextIncludingNonAsciiPassesUnchanged() {
     String text = "GSS initiate failed: Checksum failed for alice@EXAMPLE.COM — Müller 名前 😀";
     assertEquals(text, PeerText.sanitize(text));
+  }
+
+  @Test
+  void textAtTheLimitPassesWholeAndOneMoreCharacterIsCut() {
+    String atLimit = "y".repeat(PeerText.MAX_LENGTH);
+    assertSame(atLimit, PeerText.sanitize(atLimit), "safe text needs no copy");
+    assertEquals(atLimit + "...(1 more characters)", PeerText.sanitize(atLimit + "z"));
+    // A line break at the very end of safe text still gets escaped.
+    assertEquals("y".repeat(10) + "\\n", PeerText.sanitize("y".repeat(10) + "\n"));
   }
 
   @Test

@@ -60,9 +60,15 @@ public final class PeerBenchCommand implements Callable<Integer> {
       + " ${DEFAULT-VALUE})")
   private double seconds = 0.3;
 
-  @Option(names = "--warm-up", description = "how long each cell runs each metric in the warm-up round, which is"
-      + " not analysed: long enough for the JIT to compile both libraries' paths (default: ${DEFAULT-VALUE})")
+  @Option(names = "--warm-up", description = "how long each cell runs each metric in a turn of the warm-up round,"
+      + " which is not analysed (default: ${DEFAULT-VALUE})")
   private double warmUp = 1.0;
+
+  @Option(names = "--warm-up-turns", description = "the most warm-up turns of a cell and metric: they repeat while"
+      + " the cell's JIT compiles for more than 5 %% of a turn, so both libraries' paths are compiled before"
+      + " anything is measured (default: ${DEFAULT-VALUE})")
+  private int warmUpTurns = 4;
+
 
   @Mixin
   private StoppingOptions stopping = new StoppingOptions(PeerSettings.DEFAULT_STOPPING);
@@ -90,6 +96,9 @@ public final class PeerBenchCommand implements Callable<Integer> {
     if (!(warmUp >= 0) || Double.isInfinite(warmUp)) {
       throw new ConfigException("--warm-up", warmUp + " is not a number of seconds (0 or more)");
     }
+    if (warmUpTurns < 1) {
+      throw new ConfigException("--warm-up-turns", warmUpTurns + " is not a number of turns (1 or more)");
+    }
     for (int size : concat(bulkSizes, smallSizes)) {
       if (size < 1 || size > PeerCell.MAX_MESSAGE - 1024) {
         throw new ConfigException("--bulk-sizes/--small-sizes", size + " bytes is not between 1 and "
@@ -97,7 +106,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
       }
     }
     return new PeerSettings(parse("--modes", modes, PeerMode::of), parse("--pairings", pairings, Pairing::of),
-        bulkSizes, smallSizes, !noConnections, seconds, warmUp, stopping.rule(), output);
+        bulkSizes, smallSizes, !noConnections, seconds, warmUp, warmUpTurns, stopping.rule(), output);
   }
 
   private static List<Integer> concat(List<Integer> a, List<Integer> b) {

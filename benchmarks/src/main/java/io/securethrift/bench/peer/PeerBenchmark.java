@@ -32,10 +32,24 @@ import java.util.stream.Collectors;
 final class PeerBenchmark {
   /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
   static final long SEED = 20_260_021L;
+  /** A warm-up turn is repeated while the cell's JIT compiled for more than this share of it. */
+  static final double JIT_QUIET = 0.05;
+  /** The share of {@code --max-time} extra warm-up turns must leave to the rounds. */
+  static final double ROUNDS_SHARE = 0.6;
+  /**
+   * The cells' JVM options. securethrift's audit logger is off: libthrift writes nothing per connection, and the
+   * launcher's logging configuration (simplelogger, for ingest-server's operators) would have every securethrift
+   * server in a cell write a line to the cell's log, one formatted, unbuffered write per connection. That is the
+   * logging backend's cost, which a deployment chooses, not the transport's.
+   */
+  static final List<String> CELL_JVM_OPTIONS =
+      List.of("-Xmx384m", "-Dorg.slf4j.simpleLogger.log.securethrift.audit=warn");
 
   private final PeerSettings settings;
   private final PrintStream progress;
   private final long started = System.nanoTime();
+  /** The most warm-up turns of a cell and metric in this run. */
+  private int warmUpTurns;
 
   PeerBenchmark(PeerSettings settings, PrintStream progress) {
     this.settings = settings;
@@ -55,7 +69,7 @@ final class PeerBenchmark {
         for (Pairing pairing : settings.pairings()) {
           String name = name(mode, pairing);
           cells.put(name, ChildJvm.builder(PeerCell.class).name("peer-bench cell " + name)
-              .jvmOptions(List.of("-Xmx384m")).args(List.of(mode.label(), pairing.label(), material.toString()))
+              .jvmOptions(CELL_JVM_OPTIONS).args(List.of(mode.label(), pairing.label(), material.toString()))
               .log(dir.resolve(name + ".log")).talk().start());
         }
       }
@@ -80,9 +94,15 @@ final class PeerBenchmark {
   }
 
   private PeerReport measure(Map<String, ChildJvm> cells, RunInfo.Start start) throws IOException {
+    StoppingRule rule = settings.stoppingRule();
+    warmUpTurns = affordableWarmUpTurns(settings, cells.size());
+    if (warmUpTurns < settings.warmUpTurns()) {
+      step(String.format(Locale.ROOT, "warm-up: at most %d turn(s) per cell and metric, not %d, so that %.0f %% of"
+          + " --max-time is left for the rounds; raise --max-time for more", warmUpTurns, settings.warmUpTurns(),
+          ROUNDS_SHARE * 100));
+    }
     List<Measurement> rows = new ArrayList<>();
     rows.addAll(round(cells, 0));
-    StoppingRule rule = settings.stoppingRule();
     StoppingRule.Decision decision;
     List<Overhead> overheads;
     int round = 0;
@@ -97,6 +117,20 @@ final class PeerBenchmark {
       step(roundLine(round, roundTime, overheads));
     } while (decision == StoppingRule.Decision.CONTINUE);
     return new PeerReport(settings, start.finish(), rule, decision, overheads, rows);
+  }
+
+  /**
+   * {@code --warm-up-turns}, or fewer when a run stopped by time could not afford them: every cell and metric taking
+   * them all must leave {@link #ROUNDS_SHARE} of {@code --max-time} or more for the rounds.
+   */
+  static int affordableWarmUpTurns(PeerSettings settings, int cellCount) {
+    StoppingRule rule = settings.stoppingRule();
+    if (rule.fixedRounds()) {
+      return settings.warmUpTurns();
+    }
+    double turnsInBudget = (1 - ROUNDS_SHARE) * rule.maxTime().toMillis() / 1000.0
+        / (cellCount * settings.metrics().size() * Math.max(settings.warmUp(), 1e-3));
+    return (int) Math.max(1, Math.min(settings.warmUpTurns(), Math.floor(turnsInBudget)));
   }
 
   List<Overhead> overheads(List<Measurement> rows) {
@@ -116,12 +150,14 @@ final class PeerBenchmark {
       Map<Pairing, Map<String, Number>> values = new LinkedHashMap<>();
       for (PeerMetric metric : settings.metrics()) {
         for (Pairing pairing : order) {
-          LineRecord done = cells.get(name(mode, pairing)).call(metric.command(round == 0 ? settings.warmUp()
-              : settings.seconds()));
+          ChildJvm cell = cells.get(name(mode, pairing));
+          LineRecord done = round == 0 ? warmUp(cell, name(mode, pairing), metric)
+              : cell.call(metric.command(settings.seconds()));
           Map<String, Number> v = values.computeIfAbsent(pairing, p -> new LinkedHashMap<>());
           v.put(metric.opsColumn(), done.getLong("ops"));
           v.put(metric.nanosColumn(), done.getLong("nanos"));
           v.put(metric.cpuColumn(), done.getLong("cpu"));
+          v.put(metric.jitColumn(), done.getLong("jit"));
         }
       }
       for (Pairing pairing : settings.pairings()) {
@@ -131,6 +167,26 @@ final class PeerBenchmark {
       }
     }
     return rows;
+  }
+
+  /**
+   * A cell's warm-up turns of one metric, the last one's answer: turns repeat while the cell's JIT compiled for more
+   * than {@link #JIT_QUIET} of the turn, up to the settings' limit. Code run once per operation, such as a
+   * connection's set-up, reaches the JIT's thresholds only after thousands of operations, and until then its
+   * compilation shows in the rates and CPU times measured, the more the more code a library runs per connection.
+   */
+  private LineRecord warmUp(ChildJvm cell, String name, PeerMetric metric) throws IOException {
+    LineRecord done = cell.call(metric.command(settings.warmUp()));
+    int turns = 1;
+    while (turns < warmUpTurns && done.getLong("jit") > JIT_QUIET * settings.warmUp() * 1000) {
+      done = cell.call(metric.command(settings.warmUp()));
+      turns++;
+    }
+    if (turns > 1) {
+      step(String.format(Locale.ROOT, "%s warm-up: %s took %d turns (the JIT compiled for %d ms in the last)", name,
+          metric.name(), turns, done.getLong("jit")));
+    }
+    return done;
   }
 
   private static <T> List<T> rotated(List<T> list, int by) {

@@ -7,6 +7,7 @@ import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ import org.apache.thrift.transport.TTransport;
  *
  * <p>It answers the parent's {@link LineRecord} commands: {@code echo} (calls of {@code size} bytes on one open
  * connection for {@code seconds}) and {@code connect} (connect, a 1-byte call, close, for {@code seconds}), each with
- * the operations done, the nanoseconds they took and the CPU time the JVM spent.
+ * the operations done, the nanoseconds they took, the CPU time the JVM spent and how long its JIT compiled meanwhile.
  */
 public final class PeerCell implements AutoCloseable {
   static final String READY = "READY";
@@ -37,6 +38,7 @@ public final class PeerCell implements AutoCloseable {
   static final int MAX_MESSAGE = 4 << 20;
   private static final OperatingSystemMXBean CPU =
       (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
   private static final ByteBuffer ONE_BYTE = ByteBuffer.wrap(new byte[] {42});
 
   private final CellServer server;
@@ -104,6 +106,7 @@ public final class PeerCell implements AutoCloseable {
     ByteBuffer payload = payloads.computeIfAbsent(size, Payloads::random);
     long limit = (long) (seconds * 1e9);
     long ops = 0;
+    long jit = jitMillis();
     long cpu = CPU.getProcessCpuTime();
     long start = System.nanoTime();
     long elapsed;
@@ -115,13 +118,14 @@ public final class PeerCell implements AutoCloseable {
       ops++;
       elapsed = System.nanoTime() - start;
     } while (elapsed < limit);
-    return done(ops, elapsed, cpu);
+    return done(ops, elapsed, cpu, jit);
   }
 
   /** New connections (connect, handshake, a 1-byte call, close) for at least {@code seconds}. */
   LineRecord connect(double seconds) throws Exception {
     long limit = (long) (seconds * 1e9);
     long ops = 0;
+    long jit = jitMillis();
     long cpu = CPU.getProcessCpuTime();
     long start = System.nanoTime();
     long elapsed;
@@ -137,16 +141,22 @@ public final class PeerCell implements AutoCloseable {
       ops++;
       elapsed = System.nanoTime() - start;
     } while (elapsed < limit);
-    return done(ops, elapsed, cpu);
+    return done(ops, elapsed, cpu, jit);
   }
 
   /**
-   * The answer to a measurement: operations, wall nanoseconds, and the CPU nanoseconds this JVM (client and server)
-   * spent, which a busy machine inflates far less than the wall time.
+   * The answer to a measurement: operations, wall nanoseconds, the CPU nanoseconds this JVM (client and server)
+   * spent, which a busy machine inflates far less than the wall time, and the milliseconds its JIT compiled meanwhile,
+   * which tell whether the paths measured were still being compiled.
    */
-  private static LineRecord done(long ops, long nanos, long cpuBefore) {
+  private static LineRecord done(long ops, long nanos, long cpuBefore, long jitBefore) {
     return LineRecord.of(DONE).with("ops", ops).with("nanos", nanos).with("cpu",
-        CPU.getProcessCpuTime() - cpuBefore);
+        CPU.getProcessCpuTime() - cpuBefore).with("jit", jitMillis() - jitBefore);
+  }
+
+  /** The JIT's compilation time so far in milliseconds; 0 where the JVM does not keep it. */
+  private static long jitMillis() {
+    return JIT != null && JIT.isCompilationTimeMonitoringSupported() ? JIT.getTotalCompilationTime() : 0;
   }
 
   @Override

@@ -73,6 +73,11 @@ record PeerMetric(String name, String kind, int size) {
     return name + "_cpu_ns";
   }
 
+  /** The raw row's column of milliseconds the cell's JIT compiled during the measurement. */
+  String jitColumn() {
+    return name + "_jit_ms";
+  }
+
   /** The raw row's column of nanoseconds taken. */
   String nanosColumn() {
     return name + "_ns";

@@ -18,13 +18,14 @@ import java.util.stream.Collectors;
  * @param smallSizes payload bytes of the round-trip metrics
  * @param connections whether to measure new connections per second
  * @param seconds how long each cell runs each metric in a round
- * @param warmUp how long each cell runs each metric in the warm-up round
+ * @param warmUp how long each cell runs each metric in a turn of the warm-up round
+ * @param warmUpTurns the most turns a cell runs a metric in the warm-up round: turns repeat while its JIT compiles
  * @param stoppingRule when the run stops adding rounds: after a fixed number, or once every interval is within its
  *     precision target or the time is up (the budget counts start-up and warm-up)
  * @param output the directory result files are written to
  */
 record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> bulkSizes, List<Integer> smallSizes,
-    boolean connections, double seconds, double warmUp, StoppingRule stoppingRule, Path output) {
+    boolean connections, double seconds, double warmUp, int warmUpTurns, StoppingRule stoppingRule, Path output) {
   /** Adaptive to +/-3 points within 270 s of the command's start, after at least 4 rounds. */
   static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(270), 4, 0);
 
@@ -56,9 +57,11 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
     return "libthrift's own transports (TFramedTransport over TSocket, TSSLTransportFactory with its defaults,"
         + " TSaslClientTransport/TSaslServerTransport with GSSAPI on an embedded Kerby KDC) against securethrift's,"
         + " the same Thrift echo service on the same blocking TThreadPoolServer with TCompactProtocol; each cell"
-        + " (mode and pairing) is one fresh JVM holding its client and server; every cell runs every metric for "
-        + warmUp + " s in a warm-up round that is not analysed, then for " + seconds + " s per round, cells of a"
-        + " mode and metric back to back, their order rotating every round;"
+        + " (mode and pairing) is one fresh JVM holding its client and server, securethrift's audit log off as"
+        + " libthrift has none; every cell runs every metric for " + warmUp + " s in a warm-up round that is not"
+        + " analysed (turns repeat, up to " + warmUpTurns + ", while the cell's JIT compiles for more than "
+        + Math.round(PeerBenchmark.JIT_QUIET * 100) + " % of a turn), then for " + seconds + " s per round, cells of"
+        + " a mode and metric back to back, their order rotating every round;"
         + " ratios are securethrift's rate over libthrift's in the same round";
   }
 
@@ -71,6 +74,7 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
     m.put("connections", connections);
     m.put("secondsPerMetric", seconds);
     m.put("warmUpSecondsPerMetric", warmUp);
+    m.put("warmUpTurns", warmUpTurns);
     m.putAll(stoppingRule.settings());
     return m;
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.Overhead;
 import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.core.ConfigException;
@@ -34,7 +35,8 @@ class PeerBenchTest {
     StringWriter printed = new StringWriter();
     CommandLine cli = new CommandLine(new PeerBenchCommand()).setOut(new PrintWriter(printed));
     int code = cli.execute("--modes", "plain,tls-conscrypt,auth-conf", "--bulk-sizes", "8192", "--small-sizes", "100",
-        "--seconds", "0.05", "--warm-up", "0.05", "--rounds", "1", "--output", out.toString());
+        "--seconds", "0.05", "--warm-up", "0.05", "--warm-up-turns", "2", "--rounds", "1", "--output",
+        out.toString());
     assertEquals(0, code, printed.toString());
 
     ResultsFile results = ResultsFile.read(out.resolve("peer-results.json"), PeerReport.TOOL);
@@ -46,6 +48,11 @@ class PeerBenchTest {
     }
     // A warm-up and a measured row per cell: 3 modes x 4 pairings x 2.
     assertEquals(24, results.rows().size());
+    for (Measurement row : results.rows()) {
+      for (String metric : List.of("bulk-8KiB", "rt-100B", "connect")) {
+        assertTrue(row.value(metric + "_jit_ms") >= 0, "the JIT's time is recorded: " + row);
+      }
+    }
     for (Map<String, Object> m : results.summary()) {
       assertTrue((double) m.get("median_rate") > 0, m.toString());
     }
@@ -84,5 +91,20 @@ class PeerBenchTest {
     ConfigException e = assertThrows(ConfigException.class, bad::settings);
     assertTrue(e.getMessage().contains("--modes") && e.getMessage().contains("'tls' is not a mode; accepted: plain,"),
         e.getMessage());
+    PeerBenchCommand defaults = new PeerBenchCommand();
+    new CommandLine(defaults).parseArgs();
+    // Every mode and pairing: 24 cells x 4 metrics x 1 s a turn; 40 % of 270 s affords one turn, of 900 s three.
+    assertEquals(1, PeerBenchmark.affordableWarmUpTurns(defaults.settings(), 24));
+    PeerBenchCommand longer = new PeerBenchCommand();
+    new CommandLine(longer).parseArgs("--max-time", "900");
+    assertEquals(3, PeerBenchmark.affordableWarmUpTurns(longer.settings(), 24));
+    PeerBenchCommand fixed = new PeerBenchCommand();
+    new CommandLine(fixed).parseArgs("--rounds", "2");
+    assertEquals(4, PeerBenchmark.affordableWarmUpTurns(fixed.settings(), 24),
+        "a fixed number of rounds has no time budget");
+    PeerBenchCommand noWarmUp = new PeerBenchCommand();
+    new CommandLine(noWarmUp).parseArgs("--warm-up-turns", "0");
+    e = assertThrows(ConfigException.class, noWarmUp::settings);
+    assertTrue(e.getMessage().contains("--warm-up-turns"), e.getMessage());
   }
 }

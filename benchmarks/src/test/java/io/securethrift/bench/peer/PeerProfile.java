@@ -16,15 +16,20 @@ import java.util.Locale;
 /**
  * A profiling aid, not a test: peer-bench cells in this one JVM, warmed up, then measured when a line arrives on
  * standard input, so strace or JFR can attach to this process for exactly the measured calls. Arguments: mode,
- * pairings (comma-separated), payload bytes, seconds per turn, turns, then optionally payload sizes to warm up with
- * first (as a peer-bench round sends larger messages first). With several pairings the cells take turns, so drift of
+ * pairings (comma-separated), payload bytes or {@code connect} (new connections, as the connections metric makes
+ * them), seconds per turn, turns, then optionally payload sizes to warm up with first (as a peer-bench round sends
+ * larger messages first). With several pairings the cells take turns, so drift of
  * a busy machine hits each alike. It prints its pid, then per pairing the operations, the CPU time and the bytes
- * allocated per operation of all threads together (the client and the server's worker; the idle cells do nothing).
+ * allocated per operation of all threads together (the client and the server's worker; the idle cells do nothing),
+ * and the CPU time of the whole process, which adds the JIT compiler's and the garbage collector's threads (what
+ * peer-bench's CPU column counts).
  * A second line ends it.
  */
 public final class PeerProfile {
   private static final com.sun.management.ThreadMXBean THREADS =
       (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+  private static final com.sun.management.OperatingSystemMXBean PROCESS =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private PeerProfile() {}
 
@@ -32,7 +37,8 @@ public final class PeerProfile {
     PeerMode mode = PeerMode.of(args[0]);
     PeerCell.prepareJvm(mode);
     String[] pairings = args[1].split(",");
-    int size = Integer.parseInt(args[2]);
+    boolean connect = args[2].equals(PeerCell.CONNECT);
+    int size = connect ? 0 : Integer.parseInt(args[2]);
     double seconds = Double.parseDouble(args[3]);
     int turns = Integer.parseInt(args[4]);
     Path dir = Files.createTempDirectory("peer-profile-");
@@ -46,26 +52,33 @@ public final class PeerProfile {
         for (int i = 5; i < args.length; i++) {
           cell.echo(Integer.parseInt(args[i]), 3);
         }
-        cell.echo(size, 5);
+        if (connect) {
+          cell.connect(5);
+        } else {
+          cell.echo(size, 5);
+        }
       }
       System.out.println("pid " + ProcessHandle.current().pid());
       in.readLine();
       long[] ops = new long[cells.size()];
       long[] cpu = new long[cells.size()];
       long[] allocated = new long[cells.size()];
+      long[] process = new long[cells.size()];
       for (int turn = 0; turn < turns; turn++) {
         for (int c = 0; c < cells.size(); c++) {
           long cpuBefore = sum(THREADS.getThreadCpuTime(THREADS.getAllThreadIds()));
           long allocatedBefore = sum(THREADS.getThreadAllocatedBytes(THREADS.getAllThreadIds()));
-          LineRecord done = cells.get(c).echo(size, seconds);
+          long processBefore = PROCESS.getProcessCpuTime();
+          LineRecord done = connect ? cells.get(c).connect(seconds) : cells.get(c).echo(size, seconds);
           cpu[c] += sum(THREADS.getThreadCpuTime(THREADS.getAllThreadIds())) - cpuBefore;
           allocated[c] += sum(THREADS.getThreadAllocatedBytes(THREADS.getAllThreadIds())) - allocatedBefore;
+          process[c] += PROCESS.getProcessCpuTime() - processBefore;
           ops[c] += done.getLong("ops");
         }
       }
       for (int c = 0; c < cells.size(); c++) {
-        System.out.printf(Locale.ROOT, "%s: ops %d, %.1f us CPU/op, %.0f bytes allocated/op%n", pairings[c], ops[c],
-            cpu[c] / 1e3 / ops[c], allocated[c] / (double) ops[c]);
+        System.out.printf(Locale.ROOT, "%s: ops %d, %.1f us CPU/op, %.0f bytes allocated/op, process %.1f us CPU/op%n",
+            pairings[c], ops[c], cpu[c] / 1e3 / ops[c], allocated[c] / (double) ops[c], process[c] / 1e3 / ops[c]);
       }
       System.out.println("done");
       in.readLine();
