@@ -5,12 +5,15 @@ import java.time.Duration;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Points in a fault run's time, reached only while the ingest still runs and once it made progress since the last
  * one, so that every fault hits a working system rather than one still recovering from the previous fault.
  */
 public final class FaultTimeline {
+  private static final Logger LOG = LoggerFactory.getLogger(FaultTimeline.class);
   /**
    * How long one point may wait beyond three run times: a safety net only. Each backend's client gives up well before
    * it when the server does not come back (the embedded client after its retries, about a minute; Accumulo's batch
@@ -54,9 +57,12 @@ public final class FaultTimeline {
         () -> System.nanoTime() - due >= 0 && progress.getAsLong() > before);
     progressAtLast = progress.getAsLong();
     points++;
-    if (!running.isDone()) {
+    boolean lands = !running.isDone();
+    if (lands) {
       landed++;
     }
+    LOG.info("{} at {} ms into the run{}", what, (System.nanoTime() - start) / 1_000_000,
+        lands ? "" : ", after the ingest ended");
   }
 
   /** Waits {@code pause} (a reload interval) while the run goes on. */
