@@ -51,7 +51,7 @@ final class FaultRuns {
     Settings d = Settings.DEFAULT;
     Settings settings = new Settings(runTime, d.flushInterval(), d.batchMemory(), d.writeThreads(), d.retry(), server);
     System.out.println("fault    mode                entries written and received, retries, reconnects, time lost"
-        + " (summed over the writer's threads), verify counts");
+        + " (as the " + backend.name() + " backend measures it, see docs/resilience.md), verify counts");
     int ran = 0;
     int failed = 0;
     int notApplicable = 0;
