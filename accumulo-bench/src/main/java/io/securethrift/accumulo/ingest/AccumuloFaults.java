@@ -110,22 +110,27 @@ final class AccumuloFaults implements FaultBackend {
     int tserverPort = freePort();
     FaultProxy proxy = FaultProxy.start(new InetSocketAddress(BenchSecurity.HOST, tserverPort), 256,
         environment.seed());
-    List<AutoCloseable> resources = new ArrayList<>(List.of(proxy));
+    BenchCluster cluster;
     try {
-      BenchCluster cluster = BenchCluster.start(environment.dir().resolve("accumulo-" + mode), level,
-          environment.security(), config -> tune(config, fault, tserverPort, proxy.port()), coreSite(fault));
-      resources.add(0, cluster);
-      LOG.info("MiniAccumuloCluster for a {} run in {} started in {} ms", fault.token(), mode,
-          cluster.startTime().toMillis());
-      AccumuloClient client = AccumuloBackend.connect(cluster, level, hadoop(fault), resources);
-      resources.add(0, client);
+      cluster = BenchCluster.start(environment.dir().resolve("accumulo-" + mode), level, environment.security(),
+          config -> tune(config, fault, tserverPort, proxy.port()), coreSite(fault));
+    } catch (IOException | RuntimeException e) {
+      proxy.close();
+      throw e;
+    }
+    LOG.info("MiniAccumuloCluster for a {} run in {} started in {} ms", fault.token(), mode,
+        cluster.startTime().toMillis());
+    List<AutoCloseable> resources = new ArrayList<>(List.of(cluster, proxy));
+    AccumuloClient client = AccumuloBackend.connect(cluster, level, hadoop(fault), resources);
+    resources.add(0, client);
+    try {
       client.tableOperations().create(TABLE);
       warmUp(client);
       return new Target(cluster, client, proxy, resources, environment);
     } catch (AccumuloException | AccumuloSecurityException | TableExistsException | TableNotFoundException e) {
       AccumuloTarget.closeAll(resources);
       throw new IOException("cannot create and warm up table " + TABLE + ": " + e.getMessage(), e);
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       AccumuloTarget.closeAll(resources);
       throw e;
     }

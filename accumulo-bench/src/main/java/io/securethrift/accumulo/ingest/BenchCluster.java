@@ -33,6 +33,11 @@ final class BenchCluster implements AutoCloseable {
   /** The tablet server holds the whole table in memory between minor compactions; the other processes idle. */
   private static final int TSERVER_MEMORY_MB = 768;
   private static final int OTHER_MEMORY_MB = 256;
+  /**
+   * How long ZooKeeper may take to answer after its JVM was started: MiniAccumuloCluster's 20 s were not enough on a
+   * 2-core machine shared with other builds (load average above 20), where the cluster then failed to start.
+   */
+  private static final long ZOOKEEPER_STARTUP_MILLIS = 90_000;
 
   private final MiniAccumuloClusterImpl cluster;
   private final Duration startTime;
@@ -64,6 +69,7 @@ final class BenchCluster implements AutoCloseable {
     new SecureRandom().nextBytes(secret);
     MiniAccumuloConfigImpl config = new MiniAccumuloConfigImpl(clusterDir.toFile(), HexFormat.of().formatHex(secret));
     config.setNumTservers(1);
+    config.setZooKeeperStartupTime(ZOOKEEPER_STARTUP_MILLIS);
     config.setDefaultMemory(OTHER_MEMORY_MB, MemoryUnit.MEGABYTE);
     config.setMemory(ServerType.TABLET_SERVER, TSERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
     Optional<ClusterCertificates> certificates = mode.configure(config, security, stores);
