@@ -4,6 +4,7 @@ import io.securethrift.accumulo.AccumuloSecurityConfig;
 import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchEnvironment;
+import io.securethrift.ingest.bench.FaultBackend;
 import io.securethrift.ingest.bench.IngestBackend;
 import java.io.IOException;
 import java.io.Reader;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -48,6 +50,11 @@ public final class AccumuloBackend implements IngestBackend {
   }
 
   @Override
+  public Optional<FaultBackend> faults() {
+    return Optional.of(new AccumuloFaults());
+  }
+
+  @Override
   public Target start(String mode, BenchEnvironment environment) throws IOException {
     environment.requireOnly(name(), Set.of(CLIENT_PROPERTIES));
     AccumuloMode level = AccumuloMode.parse(mode);
@@ -80,16 +87,25 @@ public final class AccumuloBackend implements IngestBackend {
         level, environment.security());
     LOG.info("MiniAccumuloCluster for {} started in {} ms", level, cluster.startTime().toMillis());
     List<AutoCloseable> resources = new ArrayList<>(List.of(cluster));
+    AccumuloClient client = connect(cluster, level, Map.of(), resources);
+    return new AccumuloTarget(tablePrefix(level), client, cluster::tabletServerSample, resources);
+  }
+
+  /**
+   * Connects Accumulo's client to {@code cluster}, logging it in with Kerberos first in the Kerberized levels (with
+   * {@code hadoop} settings for UGI); the login joins {@code resources}, all of which are closed if this fails.
+   */
+  static AccumuloClient connect(BenchCluster cluster, AccumuloMode level, Map<String, String> hadoop,
+      List<AutoCloseable> resources) throws IOException {
     if (level.kerberos()) {
       try {
-        resources.add(0, HadoopKerberosClient.login(cluster.clientProperties()));
+        resources.add(0, HadoopKerberosClient.login(cluster.clientProperties(), hadoop));
       } catch (IOException | RuntimeException e) {
         AccumuloTarget.closeAll(resources);
         throw e;
       }
     }
-    AccumuloClient client = connect(() -> Accumulo.newClient().from(cluster.clientProperties()).build(), resources);
-    return new AccumuloTarget(tablePrefix(level), client, cluster::tabletServerSample, resources);
+    return connect(() -> Accumulo.newClient().from(cluster.clientProperties()).build(), resources);
   }
 
   /** Builds the client, closing what was started for it if that fails (a bad keytab, an unreachable instance). */

@@ -65,11 +65,16 @@ enum AccumuloMode {
   /**
    * Sets this level's site and client properties; the client logs in as the benchmark's {@code ingest} user. TLS
    * stores (see {@link ClusterCertificates}) and the drop-in's security file are written into {@code dir}.
+   *
+   * @return the TLS levels' certificates, empty for the others
    */
-  void configure(MiniAccumuloConfigImpl config, BenchSecurity security, Path dir) {
+  Optional<ClusterCertificates> configure(MiniAccumuloConfigImpl config, BenchSecurity security, Path dir) {
+    Optional<ClusterCertificates> certificates = Optional.empty();
     switch (this.security) {
-      case TLS -> ClusterCertificates.issue(dir, security.storePassword().chars())
-          .configure(config, security.storePassword().chars());
+      case TLS -> {
+        certificates = Optional.of(ClusterCertificates.issue(dir, security.storePassword().chars()));
+        certificates.get().configure(config, security.storePassword().chars());
+      }
       case SASL -> // servers as accumulo/localhost, the benchmark's ingest principal as root
           KerberizedCluster.configure(config, security.servicePrincipal(), security.clientPrincipal(),
               security.krb5Conf(), qop.toString());
@@ -78,6 +83,11 @@ enum AccumuloMode {
     if (this == TLS_CONSCRYPT) {
       ConscryptServers.install(config, dir);
     }
+    return certificates;
+  }
+
+  boolean tls() {
+    return security == SecurityMode.TLS;
   }
 
   @Override

@@ -10,9 +10,12 @@ import io.securethrift.ingest.workload.ContinuousVerifier;
 import io.securethrift.ingest.workload.Entry;
 import io.securethrift.ingest.workload.VerifyResult;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.accumulo.core.client.AccumuloClient;
 import org.apache.accumulo.core.client.AccumuloException;
@@ -67,18 +70,32 @@ final class AccumuloTarget implements IngestBackend.Target {
 
   @Override
   public IngestResult ingest(IngestOptions options) throws IOException {
+    return write(client, table, options, Optional.empty(), MutationSink.Watcher.NONE);
+  }
+
+  /**
+   * Writes {@code options}' workload into {@code table} through Accumulo's {@link BatchWriter}, which retries on its
+   * own when a tablet server fails, and measures it.
+   *
+   * @param timeout how long the writer keeps retrying a server that does not answer before it fails (Accumulo's
+   *     default when empty: for ever)
+   */
+  static IngestResult write(AccumuloClient client, String table, IngestOptions options, Optional<Duration> timeout,
+      MutationSink.Watcher watcher) throws IOException {
     ContinuousIngestGenerator generator = ContinuousIngestGenerator.builder().seed(options.seed())
         .flushInterval(options.flushInterval()).build();
     BatchWriterConfig config = new BatchWriterConfig().setMaxMemory(options.batchMemory())
         .setMaxLatency(options.maxLatency().toMillis(), TimeUnit.MILLISECONDS)
         .setMaxWriteThreads(options.writeThreads());
+    timeout.ifPresent(t -> config.setTimeout(t.toMillis(), TimeUnit.MILLISECONDS));
     long clientBefore = ProcessSample.self().cpuNanos();
     long start = System.nanoTime();
     long written;
     MutationSink sink;
     try (BatchWriter writer = client.createBatchWriter(table, config)) {
-      sink = new MutationSink(writer);
-      written = generator.generate(options.entries(), sink);
+      sink = new MutationSink(writer, watcher);
+      written = options.timeBased() ? generator.generateFor(options.duration(), sink)
+          : generator.generate(options.entries(), sink);
     } catch (TableNotFoundException e) {
       throw new IOException("table " + table + " vanished: " + e.getMessage(), e);
     } catch (MutationsRejectedException e) {
@@ -97,16 +114,27 @@ final class AccumuloTarget implements IngestBackend.Target {
   @Override
   public VerifyResult verify() throws IOException {
     ContinuousVerifier verifier = new ContinuousVerifier();
+    scan(client, table, Optional.empty(), verifier::add);
+    return verifier.result();
+  }
+
+  /**
+   * Hands every entry of {@code table} to {@code each}, in key order, through Accumulo's {@link Scanner}.
+   *
+   * @param timeout how long the scanner keeps retrying a server that does not answer (for ever when empty)
+   */
+  static void scan(AccumuloClient client, String table, Optional<Duration> timeout, Consumer<Entry> each)
+      throws IOException {
     try (Scanner scanner = client.createScanner(table, Authorizations.EMPTY)) {
+      timeout.ifPresent(t -> scanner.setTimeout(t.toMillis(), TimeUnit.MILLISECONDS));
       for (Map.Entry<Key, Value> kv : scanner) {
         Key k = kv.getKey();
-        verifier.add(new Entry(k.getRowData().toArray(), k.getColumnFamilyData().toArray(),
+        each.accept(new Entry(k.getRowData().toArray(), k.getColumnFamilyData().toArray(),
             k.getColumnQualifierData().toArray(), k.getColumnVisibilityData().toArray(), kv.getValue().get()));
       }
     } catch (TableNotFoundException e) {
       throw new IOException("table " + table + " vanished: " + e.getMessage(), e);
     }
-    return verifier.result();
   }
 
   @Override

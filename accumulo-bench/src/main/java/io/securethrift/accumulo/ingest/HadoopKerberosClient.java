@@ -1,6 +1,7 @@
 package io.securethrift.accumulo.ingest;
 
 import java.io.IOException;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.accumulo.core.conf.ClientProperty;
 import org.apache.hadoop.conf.Configuration;
@@ -19,7 +20,16 @@ final class HadoopKerberosClient implements AutoCloseable {
   private HadoopKerberosClient() {}
 
   /** Logs in as {@code auth.principal} from the keytab in {@code auth.token} of an {@code auth.type=kerberos} file. */
-  static synchronized HadoopKerberosClient login(Properties clientProperties) throws IOException {
+  static HadoopKerberosClient login(Properties clientProperties) throws IOException {
+    return login(clientProperties, Map.of());
+  }
+
+  /**
+   * Logs in as {@link #login(Properties)} does, with {@code hadoop} settings for UGI (such as how soon it may log in
+   * again); they take effect when no other Kerberized target is open, since UGI's configuration is JVM-wide.
+   */
+  static synchronized HadoopKerberosClient login(Properties clientProperties, Map<String, String> hadoop)
+      throws IOException {
     String principal = clientProperties.getProperty(ClientProperty.AUTH_PRINCIPAL.getKey());
     String keytab = clientProperties.getProperty(ClientProperty.AUTH_TOKEN.getKey());
     if (!"kerberos".equals(clientProperties.getProperty(ClientProperty.AUTH_TYPE.getKey())) || principal == null
@@ -29,6 +39,7 @@ final class HadoopKerberosClient implements AutoCloseable {
     if (users == 0) {
       Configuration conf = new Configuration(false);
       conf.set("hadoop.security.authentication", "kerberos");
+      hadoop.forEach(conf::set);
       UserGroupInformation.setConfiguration(conf);
     }
     users++;

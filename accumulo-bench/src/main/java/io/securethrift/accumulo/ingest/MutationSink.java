@@ -15,11 +15,31 @@ import org.apache.accumulo.core.security.ColumnVisibility;
 final class MutationSink implements EntrySink {
   private static final ColumnVisibility PUBLIC = new ColumnVisibility();
 
+  /** What a fault run watches of the writing. */
+  interface Watcher {
+    /** Watches nothing: the benchmark's runs. */
+    Watcher NONE = new Watcher() {
+      @Override
+      public void added(Entry entry) {}
+
+      @Override
+      public void flushed() {}
+    };
+
+    /** An entry is about to be handed to the batch writer. */
+    void added(Entry entry);
+
+    /** A flush returned: Accumulo acknowledged every entry added before it. */
+    void flushed();
+  }
+
   private final BatchWriter writer;
+  private final Watcher watcher;
   private long bytes;
 
-  MutationSink(BatchWriter writer) {
+  MutationSink(BatchWriter writer, Watcher watcher) {
     this.writer = writer;
+    this.watcher = watcher;
   }
 
   @Override
@@ -28,6 +48,7 @@ final class MutationSink implements EntrySink {
     m.put(entry.family(), entry.qualifier(),
         entry.visibility().length == 0 ? PUBLIC : new ColumnVisibility(entry.visibility()), entry.value());
     bytes += entry.keyValueBytes();
+    watcher.added(entry);
     try {
       writer.addMutation(m);
     } catch (MutationsRejectedException e) {
@@ -42,6 +63,7 @@ final class MutationSink implements EntrySink {
     } catch (MutationsRejectedException e) {
       throw rejected(e);
     }
+    watcher.flushed();
   }
 
   /** Key and value bytes added so far. */

@@ -1,5 +1,6 @@
 package io.securethrift.accumulo.mac;
 
+import io.securethrift.kdc.ca.IssuedCertificate;
 import io.securethrift.kdc.ca.KeyStoreFormat;
 import io.securethrift.kdc.ca.LeafCertificateBuilder;
 import io.securethrift.kdc.ca.TestCertificateAuthority;
@@ -23,6 +24,7 @@ import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
 public final class ClusterCertificates {
   private static final String STORE_TYPE = "PKCS12";
 
+  private final TestCertificateAuthority ca;
   /** The servers' key store (certificate {@code CN=tserver}). */
   private final Path serverKeyStore;
   /** The client's key store (certificate {@code CN=ingest}). */
@@ -30,7 +32,8 @@ public final class ClusterCertificates {
   /** The test CA, trusted by servers and clients. */
   private final Path trustStore;
 
-  private ClusterCertificates(Path serverKeyStore, Path clientKeyStore, Path trustStore) {
+  private ClusterCertificates(TestCertificateAuthority ca, Path serverKeyStore, Path clientKeyStore, Path trustStore) {
+    this.ca = ca;
     this.serverKeyStore = serverKeyStore;
     this.clientKeyStore = clientKeyStore;
     this.trustStore = trustStore;
@@ -39,12 +42,37 @@ public final class ClusterCertificates {
   /** Issues a fresh CA's stores into {@code dir}. */
   public static ClusterCertificates issue(Path dir, char[] password) {
     TestCertificateAuthority ca = TestCertificateAuthority.create();
+    return new ClusterCertificates(ca,
+        serverCertificate(ca).writeKeyStore(dir, "tserver", KeyStoreFormat.PKCS12, password),
+        clientCertificate(ca).writeKeyStore(dir, "ingest", KeyStoreFormat.PKCS12, password),
+        ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password));
+  }
+
+  /** A servers' certificate ({@code CN=tserver}) from {@code ca}, naming every way this host is known. */
+  public static IssuedCertificate serverCertificate(TestCertificateAuthority ca) {
     LeafCertificateBuilder server = ca.leaf().commonName("tserver");
     localNames().forEach(server::addSubjectAlternativeName);
-    return new ClusterCertificates(
-        server.issue().writeKeyStore(dir, "tserver", KeyStoreFormat.PKCS12, password),
-        ca.leaf().commonName("ingest").issue().writeKeyStore(dir, "ingest", KeyStoreFormat.PKCS12, password),
-        ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password));
+    return server.issue();
+  }
+
+  /** A client's certificate ({@code CN=ingest}) from {@code ca}. */
+  public static IssuedCertificate clientCertificate(TestCertificateAuthority ca) {
+    return ca.leaf().commonName("ingest").issue();
+  }
+
+  /** The CA that issued the certificates, for rotating them. */
+  public TestCertificateAuthority ca() {
+    return ca;
+  }
+
+  /** The servers' key store, which every server process loads once, when it starts. */
+  public Path serverKeyStore() {
+    return serverKeyStore;
+  }
+
+  /** The client's key store, which Accumulo's client reads again for every connection it opens. */
+  public Path clientKeyStore() {
+    return clientKeyStore;
   }
 
   /** The test CA's trust store, for clients that call the cluster's tablet servers directly. */

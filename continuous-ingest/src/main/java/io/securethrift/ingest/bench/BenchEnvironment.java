@@ -29,6 +29,11 @@ public record BenchEnvironment(Path workDir, BenchSecurity security, boolean wri
 
   /** Rejects options the backend does not know, naming them, so a typo cannot go unnoticed. */
   public void requireOnly(String backend, java.util.Set<String> known) {
+    requireOnly(backend, options, known);
+  }
+
+  /** Rejects {@code options} the backend does not know (for runs without an environment, such as fault runs). */
+  public static void requireOnly(String backend, Map<String, String> options, java.util.Set<String> known) {
     for (String key : options.keySet()) {
       if (!known.contains(key)) {
         throw new ConfigException("--backend-option", "'" + key + "' is not an option of the " + backend

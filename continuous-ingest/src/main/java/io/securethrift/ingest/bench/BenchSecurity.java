@@ -42,8 +42,8 @@ public final class BenchSecurity implements AutoCloseable {
       this.service = kdc.servicePrincipal(SERVICE_PRIMARY, HOST);
       this.client = kdc.principal("ingest");
       this.ca = TestCertificateAuthority.create();
-      IssuedCertificate server = ca.leaf().commonName(HOST).issue();
-      IssuedCertificate user = ca.leaf().commonName("ingest").issue();
+      IssuedCertificate server = serverCertificate(ca);
+      IssuedCertificate user = clientCertificate(ca);
       this.serverKeyStore = server.writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, password.chars());
       this.clientKeyStore = user.writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, password.chars());
       this.trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password.chars());
@@ -71,9 +71,18 @@ public final class BenchSecurity implements AutoCloseable {
     return client;
   }
 
-  /** The CA that issued the certificates, for rotating them. */
-  TestCertificateAuthority ca() {
-    return ca;
+  /** The stores above, as fault runs rotate them. */
+  CertificateRotation.Stores rotationStores() {
+    return new CertificateRotation.Stores(ca, serverKeyStore, clientKeyStore, trustStore, password,
+        BenchSecurity::serverCertificate, BenchSecurity::clientCertificate);
+  }
+
+  private static IssuedCertificate serverCertificate(TestCertificateAuthority authority) {
+    return authority.leaf().commonName(HOST).issue();
+  }
+
+  private static IssuedCertificate clientCertificate(TestCertificateAuthority authority) {
+    return authority.leaf().commonName("ingest").issue();
   }
 
   public Path serverKeyStore() {

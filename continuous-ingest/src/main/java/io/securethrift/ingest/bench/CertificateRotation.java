@@ -1,5 +1,7 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.core.Secret;
+import io.securethrift.kdc.ca.IssuedCertificate;
 import io.securethrift.kdc.ca.KeyStoreFormat;
 import io.securethrift.kdc.ca.KeyType;
 import io.securethrift.kdc.ca.TestCertificateAuthority;
@@ -10,54 +12,85 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.util.function.Function;
 
 /**
- * Rotates the fault run's certificates in place, the way an operator does: new store files are written beside the
+ * Rotates a fault run's certificates in place, the way an operator does: new store files are written beside the
  * live ones and moved over them atomically, so a server or client re-reading them never sees half a file. The steps
  * follow a CA roll: new certificates from the same CA; then both CAs trusted; then certificates from the new CA.
  */
-final class CertificateRotation {
-  private final BenchSecurity security;
+public final class CertificateRotation {
+  /** The steps of a CA roll, in order. */
+  public enum Step {
+    /** Both sides' certificates replaced by new ones from the CA they already trust. */
+    REISSUE_FROM_SAME_CA("re-issue from the same CA"),
+    /** Both sides made to trust the current and the next CA, ahead of certificates from the next one. */
+    TRUST_BOTH_CAS("trust both CAs"),
+    /** Both sides' certificates replaced by ones from the next CA. */
+    REISSUE_FROM_NEXT_CA("re-issue from the next CA");
+
+    private final String description;
+
+    Step(String description) {
+      this.description = description;
+    }
+
+    @Override
+    public String toString() {
+      return description;
+    }
+  }
+
+  /**
+   * The live store files (PKCS12, one password) and how each side's certificate is issued by a given CA.
+   *
+   * @param ca the CA that issued the live certificates
+   */
+  public record Stores(TestCertificateAuthority ca, Path serverKeyStore, Path clientKeyStore, Path trustStore,
+      Secret password, Function<TestCertificateAuthority, IssuedCertificate> serverCertificate,
+      Function<TestCertificateAuthority, IssuedCertificate> clientCertificate) {}
+
+  private final Stores stores;
   private final Path staging;
   private final TestCertificateAuthority next = TestCertificateAuthority.create("securethrift next CA",
       KeyType.RSA);
 
-  CertificateRotation(BenchSecurity security, Path staging) {
-    this.security = security;
-    this.staging = staging;
+  /** Rotates {@code stores}, writing the new files in {@code staging} (on the same file system) first. */
+  public CertificateRotation(Stores stores, Path staging) throws IOException {
+    this.stores = stores;
+    this.staging = Files.createDirectories(staging);
   }
 
-  /** Replaces the server's and the client's certificates with new ones from the CA they already trust. */
-  void reissueFromSameCa() throws IOException {
-    reissue(security.ca());
+  /** Carries out {@code step}; the steps must come in their order. */
+  public void apply(Step step) throws IOException {
+    switch (step) {
+      case REISSUE_FROM_SAME_CA -> reissue(stores.ca());
+      case TRUST_BOTH_CAS -> trustBothCas();
+      case REISSUE_FROM_NEXT_CA -> reissue(next);
+      default -> throw new IllegalArgumentException("unknown rotation step " + step);
+    }
   }
 
-  /** Makes both sides trust the current and the next CA, ahead of certificates from the next one. */
-  void trustBothCas() throws IOException {
+  private void trustBothCas() throws IOException {
     try {
-      KeyStore both = security.ca().trustStore(KeyStoreFormat.PKCS12);
+      KeyStore both = stores.ca().trustStore(KeyStoreFormat.PKCS12);
       both.setCertificateEntry("next-ca", next.certificate());
       Path file = staging.resolve("truststore.p12");
       try (OutputStream out = Files.newOutputStream(file)) {
-        both.store(out, security.storePassword().chars());
+        both.store(out, stores.password().chars());
       }
-      replace(file, security.trustStore());
+      replace(file, stores.trustStore());
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot write the trust store with both CAs", e);
     }
   }
 
-  /** Replaces both certificates with ones from the next CA; call {@link #trustBothCas()} first. */
-  void reissueFromNextCa() throws IOException {
-    reissue(next);
-  }
-
   private void reissue(TestCertificateAuthority ca) throws IOException {
-    char[] password = security.storePassword().chars();
-    replace(ca.leaf().commonName(BenchSecurity.HOST).issue().writeKeyStore(staging, "server", KeyStoreFormat.PKCS12,
-        password), security.serverKeyStore());
-    replace(ca.leaf().commonName("ingest").issue().writeKeyStore(staging, "client", KeyStoreFormat.PKCS12, password),
-        security.clientKeyStore());
+    char[] password = stores.password().chars();
+    replace(stores.serverCertificate().apply(ca).writeKeyStore(staging, "server", KeyStoreFormat.PKCS12, password),
+        stores.serverKeyStore());
+    replace(stores.clientCertificate().apply(ca).writeKeyStore(staging, "client", KeyStoreFormat.PKCS12, password),
+        stores.clientKeyStore());
   }
 
   private static void replace(Path fresh, Path live) throws IOException {

@@ -37,6 +37,11 @@ public final class EmbeddedBackend implements IngestBackend {
   }
 
   @Override
+  public Optional<FaultBackend> faults() {
+    return Optional.of(new EmbeddedFaults());
+  }
+
+  @Override
   public Target start(String mode, BenchEnvironment environment) throws IOException {
     environment.requireOnly(name(), Set.of());
     BenchMode level = BenchMode.parse(mode);

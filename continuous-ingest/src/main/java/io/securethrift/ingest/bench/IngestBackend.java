@@ -23,6 +23,11 @@ public interface IngestBackend {
   /** Starts what one security level needs (servers, clusters, client processes) and returns it ready to ingest. */
   Target start(String mode, BenchEnvironment environment) throws IOException;
 
+  /** This backend's side of {@code ingest-bench --faults}; empty when it has none. */
+  default Optional<FaultBackend> faults() {
+    return Optional.empty();
+  }
+
   /** One security level's running system. */
   interface Target extends AutoCloseable {
     /** Empties the table so the next iteration starts fresh. */

@@ -97,7 +97,8 @@ public final class IngestBenchmark {
     return found;
   }
 
-  private static IngestBackend backend(String name) {
+  /** The backend {@code --backend} names, or a {@link ConfigException} listing the available ones. */
+  public static IngestBackend backend(String name) {
     List<IngestBackend> all = backends();
     return all.stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow(() -> new ConfigException(
         "--backend", "'" + name + "' is not available; available: "

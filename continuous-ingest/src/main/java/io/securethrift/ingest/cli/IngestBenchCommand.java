@@ -99,9 +99,10 @@ public final class IngestBenchCommand implements Callable<Integer> {
       defaultValue = "ingest-results")
   Path output;
 
-  @Option(names = "--faults", split = ",", description = "Instead of measuring overheads, run continuous ingest while"
-      + " these faults happen, each in every mode of --modes: restart, rotate, expire, kdc, net (see"
-      + " docs/resilience.md). Exits 1 unless every run ends with UNDEFINED = 0 and CORRUPT = 0.")
+  @Option(names = "--faults", split = ",", description = "Instead of measuring overheads, run continuous ingest on"
+      + " --backend while these faults happen, each in every mode of --modes: restart, rotate, expire, kdc, net (see"
+      + " docs/resilience.md; a fault that cannot happen in a mode on the backend is reported as not applicable)."
+      + " Exits 1 unless every run ends with UNDEFINED = 0 and CORRUPT = 0.")
   List<String> faults;
 
   @Option(names = "--fault-time", description = "Seconds each --faults run writes for (default: ${DEFAULT-VALUE}).",
@@ -111,8 +112,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     if (faults != null) {
-      return FaultRuns.run(faults, modes, ServerModel.parse("--server", servers.get(0).trim()),
-          seconds("--fault-time", faultSeconds), seed, output);
+      return FaultRuns.run(faults, backend, backendOptions, modes,
+          ServerModel.parse("--server", servers.get(0).trim()), seconds("--fault-time", faultSeconds), seed, output);
     }
     BenchSettings.Builder builder = BenchSettings.builder().backend(backend).backendOptions(backendOptions).modes(modes)
         .servers(servers.stream().map(s -> ServerModel.parse("--server", s.trim())).collect(Collectors.toList()))

@@ -146,6 +146,20 @@ public final class EntryFormat {
   }
 
   /**
+   * The count a value carries: how many entries its ingest process wrote before this one, so a later write of the same
+   * key by the same process carries a larger count. Throws {@link IllegalArgumentException} if the value does not have
+   * the continuous-ingest layout; does not check the CRC, see {@link #isValid(Entry)}.
+   */
+  public static long parseCount(byte[] value) {
+    long count = prevRowIfWellFormed(value) == INVALID ? -1 : readHex(value, INGEST_ID_LENGTH + 1, COUNT_LENGTH);
+    if (count < 0) {
+      throw new IllegalArgumentException("not a continuous-ingest value: " + new String(value,
+          StandardCharsets.UTF_8));
+    }
+    return count;
+  }
+
+  /**
    * Validates the entry as {@link #isValid(Entry)} does and returns its previous row, {@link #NO_PREVIOUS_ROW} or
    * {@link #INVALID}, so the verifier parses each value once.
    */

@@ -24,6 +24,18 @@ final class LongList {
     return elements[index];
   }
 
+  void set(int index, long element) {
+    if (index >= size) {
+      throw new IndexOutOfBoundsException(index + " is not below the size " + size);
+    }
+    elements[index] = element;
+  }
+
+  /** Where {@code element} is, by binary search: the list must be sorted. Negative when absent. */
+  int search(long element) {
+    return Arrays.binarySearch(elements, 0, size, element);
+  }
+
   int size() {
     return size;
   }

@@ -8,6 +8,7 @@ import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -37,11 +38,12 @@ class FaultScenariosTest {
   })
   void faultEndsWithNothingLostOrDamaged(String fault, String mode) throws Exception {
     Fault f = Fault.parseList("fault", List.of(fault)).get(0);
-    Outcome outcome = FaultBench.run(mode, f, dir, SHORT, 42);
+    Outcome outcome = FaultBench.run(new EmbeddedFaults(), mode, f, dir, SHORT, 42, Map.of());
     assertTrue(outcome.passed(), outcome.line());
     // Every fault cuts or kills the connections in use, so once one has landed mid-run the client must have retried
     // on new ones. (On a machine starved enough that the run ended before its first fault, there is nothing to see.)
-    assertTrue(outcome.landed() == 0 || outcome.retries().retries() > 0 && outcome.retries().reconnects() > 0,
+    assertTrue(outcome.landed() == 0
+        || outcome.cost().retries().getAsLong() > 0 && outcome.cost().reconnects().getAsLong() > 0,
         "the fault must have cost retries: " + outcome.line());
     System.out.println(outcome.line());
   }

@@ -70,6 +70,16 @@ class EntryFormatTest {
   }
 
   @Test
+  void countsRoundTripWithAndWithoutPreviousRow() {
+    assertEquals(5, EntryFormat.parseCount(EntryFormat.encode(INGEST_ID, 5, EntryFormat.formatRow(1),
+        EntryFormat.formatColumn(0), EntryFormat.formatColumn(0), NO_VISIBILITY, 0x1a2bL).value()));
+    assertEquals(Long.MAX_VALUE, EntryFormat.parseCount(EntryFormat.encode(INGEST_ID, Long.MAX_VALUE,
+        EntryFormat.formatRow(1), EntryFormat.formatColumn(0), EntryFormat.formatColumn(0), NO_VISIBILITY,
+        EntryFormat.NO_PREVIOUS_ROW).value()));
+    assertThrows(IllegalArgumentException.class, () -> EntryFormat.parseCount(bytes("not a value")));
+  }
+
+  @Test
   void columnsAreFourLowercaseZeroPaddedHexDigits() {
     assertEquals("0000", text(EntryFormat.formatColumn(0)));
     assertEquals("000f", text(EntryFormat.formatColumn(15)));
