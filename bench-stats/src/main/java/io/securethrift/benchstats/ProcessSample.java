@@ -33,6 +33,8 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
     long gcCount, long gcMillis, long jitNanos) {
 
   public static final long UNKNOWN = -1;
+  /** Nothing used: where a sum of differences ({@link #plus}) starts. */
+  public static final ProcessSample ZERO = new ProcessSample(0, 0, 0, 0, 0, 0, 0, 0);
 
   /**
    * Clock ticks per second of {@code /proc/<pid>/stat}'s times: the kernel's USER_HZ, 100 on every architecture the

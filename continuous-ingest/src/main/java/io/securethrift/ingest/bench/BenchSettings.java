@@ -34,6 +34,8 @@ import java.util.Objects;
  * @param batchMemory batch writer memory in bytes
  * @param maxLatency batch writer maximum latency
  * @param writeThreads batch writer threads
+ * @param turnEntries entries per turn where a mode and its own baseline take turns in one client (see
+ *     {@link TakingTurns}); 0 runs them one whole iteration after the other
  * @param seed generator seed, the same for every level
  * @param writeAheadLog whether the server logs every batch to local disk and syncs on flush
  * @param output where the CSV, JSON and HTML results go
@@ -41,7 +43,7 @@ import java.util.Objects;
 public record BenchSettings(String backend, Map<String, String> backendOptions, List<String> modes,
     List<ServerModel> servers, StoppingRule stoppingRule, int warmupRounds, long entries, Duration iterationTime,
     Duration duration, long warmupEntries, int flushInterval, long batchMemory, Duration maxLatency, int writeThreads,
-    long seed, boolean writeAheadLog, Path output) {
+    long turnEntries, long seed, boolean writeAheadLog, Path output) {
   /**
    * Entries per iteration by default: about half a second of the fastest mode on this project's 2-core machine. The
    * same count in every run, because a run's cost per entry includes each iteration's connection set-up (its TLS and
@@ -61,6 +63,12 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
    * analysis for the time of two measured rounds out of about seventeen.
    */
   public static final int DEFAULT_WARMUP_ROUNDS = 3;
+  /**
+   * A mode and its own baseline take turns of this many entries, a tenth of a second or so on this project's machine:
+   * short beside the seconds-long steps in which the machine's CPU time for the same work moves, long beside the 10 ms
+   * in which the OS counts CPU time.
+   */
+  public static final long DEFAULT_TURN_ENTRIES = 100_000;
 
   public BenchSettings {
     backendOptions = Map.copyOf(backendOptions);
@@ -100,6 +108,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     if (writeThreads < 1 || writeThreads > 64) {
       throw new ConfigException("--write-threads", writeThreads + " is outside 1 to 64");
     }
+    atLeast("--turn-entries", turnEntries, 0);
     positive("--max-latency", maxLatency);
     Objects.requireNonNull(output, "output");
   }
@@ -131,8 +140,10 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
         : "iterations sized to " + seconds(iterationTime) + " of the fastest mode";
     String warmUp = WarmUp.describe(warmupEntries == 0 ? 0 : warmupRounds)
         + (warmupEntries > 0 && warmupRounds > 0 ? String.format(Locale.ROOT, " of %,d entries", warmupEntries) : "");
-    return String.format(Locale.ROOT, "%s, %s, then %s; flush every %,d, batch writer %,d bytes / %d threads%s, seed"
-        + " %d, %s server%s", length, warmUp, stoppingRule.describe("interval"), flushInterval, batchMemory,
+    String turns = turnEntries > 0 && duration.isZero()
+        ? String.format(Locale.ROOT, ", each mode taking turns of %,d entries with its own baseline", turnEntries) : "";
+    return String.format(Locale.ROOT, "%s%s, %s, then %s; flush every %,d, batch writer %,d bytes / %d threads%s, seed"
+        + " %d, %s server%s", length, turns, warmUp, stoppingRule.describe("interval"), flushInterval, batchMemory,
         writeThreads, writeAheadLog ? ", write-ahead log on" : "", seed,
         String.join(" and ", servers.stream().map(ServerModel::token).toList()), servers.size() > 1 ? "s" : "");
   }
@@ -158,6 +169,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     m.put("batchMemory", batchMemory);
     m.put("maxLatencyMs", maxLatency.toMillis());
     m.put("writeThreads", writeThreads);
+    m.put("turnEntries", turnEntries);
     m.put("seed", seed);
     m.put("writeAheadLog", writeAheadLog);
     return m;
@@ -179,6 +191,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     private long batchMemory = 500_000;
     private Duration maxLatency = Duration.ofMinutes(2);
     private int writeThreads = 3;
+    private long turnEntries = DEFAULT_TURN_ENTRIES;
     private long seed = 42;
     private boolean writeAheadLog;
     private Path output = Path.of("ingest-results");
@@ -262,6 +275,11 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
       return this;
     }
 
+    public Builder turnEntries(long value) {
+      turnEntries = value;
+      return this;
+    }
+
     public Builder seed(long value) {
       seed = value;
       return this;
@@ -281,7 +299,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
       return new BenchSettings(backend, backendOptions, modes == null ? IngestBenchmark.modesOf(backend) : modes,
           servers, stoppingRule, warmupRounds,
           entries != null ? entries : duration.isZero() ? DEFAULT_ENTRIES : 0, iterationTime, duration, warmupEntries,
-          flushInterval, batchMemory, maxLatency, writeThreads, seed, writeAheadLog, output);
+          flushInterval, batchMemory, maxLatency, writeThreads, turnEntries, seed, writeAheadLog, output);
     }
   }
 }

@@ -3,13 +3,14 @@ package io.securethrift.ingest.bench;
 import io.securethrift.core.SecurityConfigFiles;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
+import io.securethrift.ingest.bench.IngestBackend.TurnAccount;
 import io.securethrift.ingest.client.IngestClient;
 import java.nio.file.Path;
 
 /**
  * The benchmark's client JVM. Arguments: properties file, host, port, and optionally the baseline's properties file
- * and port (see {@link WorkerProtocol#BASELINE}). It answers {@code INGEST} and {@code SAMPLE} (see
- * {@link WorkerProtocol}) over {@link ChildJvm}'s line protocol.
+ * and port (see {@link WorkerProtocol#BASELINE}). It answers {@code INGEST} (for one connection, or for both taking
+ * turns) and {@code SAMPLE} (see {@link WorkerProtocol}) over {@link ChildJvm}'s line protocol.
  */
 final class ClientWorker {
   private ClientWorker() {}
@@ -17,7 +18,8 @@ final class ClientWorker {
   public static void main(String[] args) throws Exception {
     try (IngestClient client = client(args[0], args[1], args[2]);
         IngestClient baseline = args.length > 3 ? client(args[3], args[1], args[4]) : null) {
-      ChildJvm.serve(command -> answer(WorkerProtocol.baseline(command) ? baseline : client, command));
+      ChildJvm.serve(command -> WorkerProtocol.inTurns(command) ? inTurns(client, baseline, command)
+          : answer(WorkerProtocol.baseline(command) ? baseline : client, command));
     }
     System.exit(0);
   }
@@ -25,6 +27,15 @@ final class ClientWorker {
   private static IngestClient client(String file, String host, String port) throws Exception {
     return new IngestClient(SecurityConfigFiles.read(Path.of(file), "worker configuration"), host,
         Integer.parseInt(port));
+  }
+
+  /** Both connections' ingests taking turns (see {@link TakingTurns}). */
+  private static LineRecord inTurns(IngestClient client, IngestClient baseline, LineRecord command)
+      throws Exception {
+    boolean baselineFirst = WorkerProtocol.baselineFirst(command);
+    TurnAccount[] sides = new TakingTurns(baselineFirst ? baseline : client, baselineFirst ? client : baseline,
+        WorkerProtocol.turnEntries(command), WorkerProtocol.serverPid(command)).run(WorkerProtocol.options(command));
+    return WorkerProtocol.turns(sides[baselineFirst ? 1 : 0], sides[baselineFirst ? 0 : 1]);
   }
 
   private static LineRecord answer(IngestClient client, LineRecord command) throws Exception {

@@ -152,6 +152,23 @@ public final class EmbeddedBackend implements IngestBackend {
     }
 
     @Override
+    public boolean takesTurns() {
+      return baseline != null;
+    }
+
+    @Override
+    public List<TurnAccount> ingestInTurns(IngestOptions o, long turnEntries, boolean baselineFirst)
+        throws IOException {
+      LineRecord answer = client.call(WorkerProtocol.ingestInTurns(o, turnEntries, server.process().pid(),
+          baselineFirst));
+      TurnAccount secured = WorkerProtocol.securedSide(answer);
+      TurnAccount own = WorkerProtocol.baselineSide(answer);
+      written += secured.result().entries();
+      baseline.written += own.result().entries();
+      return List.of(secured, own);
+    }
+
+    @Override
     public TargetSample sample() throws IOException {
       LineRecord clientGc = client.call(LineRecord.of(WorkerProtocol.SAMPLE));
       LineRecord serverGc = server.call(LineRecord.of(WorkerProtocol.SAMPLE));

@@ -28,6 +28,15 @@ public interface IngestBackend {
     return Optional.empty();
   }
 
+  /**
+   * What one side of an {@link Target#ingestInTurns} did over all its turns.
+   *
+   * @param result its entries and bytes, and its turns' wall time and client CPU
+   * @param used what its turns used in the client's and the server's process (the server's GC is not known per turn)
+   * @param turns how many turns it took
+   */
+  record TurnAccount(IngestResult result, TargetSample used, int turns) {}
+
   /** One security level's running system. */
   interface Target extends AutoCloseable {
     /** Empties the table so the next iteration starts fresh. */
@@ -54,6 +63,23 @@ public interface IngestBackend {
      */
     default Optional<Target> baseline() {
       return Optional.empty();
+    }
+
+    /** Whether {@link #ingestInTurns} can run: the backend drives this target and its baseline from one client. */
+    default boolean takesTurns() {
+      return false;
+    }
+
+    /**
+     * Runs the workload on this target and on its {@link #baseline()} at once, taking turns of {@code turnEntries}
+     * entries, the baseline's first when {@code baselineFirst}, and measures each side over its own turns (see
+     * {@link TakingTurns}); for a target that {@link #takesTurns()}.
+     *
+     * @return this target's account, then the baseline's
+     */
+    default List<TurnAccount> ingestInTurns(IngestOptions options, long turnEntries, boolean baselineFirst)
+        throws IOException {
+      throw new UnsupportedOperationException("this target does not take turns with its baseline");
     }
 
     /** Stops everything the target started. */

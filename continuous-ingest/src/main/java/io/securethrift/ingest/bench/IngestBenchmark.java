@@ -38,10 +38,12 @@ import java.util.stream.Collectors;
  * or the time is up (see {@link StoppingRule}).
  *
  * <p>Where the backend runs the baseline in each level's own processes ({@link IngestBackend.Target#baseline()}),
- * every round runs it right beside the level's iteration (first on odd rounds, second on even ones, so a steady drift
- * of the machine cancels) and the level is divided by that: then neither the time between the two iterations nor the
- * lasting differences between separate JVMs enter its overhead. Those rows are the variant {@code level/baseline},
- * for example {@code tls-jsse/none}.
+ * every round runs it with the level's iteration and the level is divided by that, so the lasting differences between
+ * separate JVMs do not enter its overhead. Where the target can, the two take turns of a tenth of a second or so in
+ * one client ({@link IngestBackend.Target#ingestInTurns}, {@link TakingTurns}), so both meet the machine in the same
+ * state; else they run as whole iterations side by side. Either way the baseline goes first on odd rounds and second
+ * on even ones, so a steady drift of the machine cancels. Those rows are the variant {@code level/baseline}, for
+ * example {@code tls-jsse/none}.
  */
 public final class IngestBenchmark {
   /** The wall-time metric: elapsed time per entry. */
@@ -284,8 +286,8 @@ public final class IngestBenchmark {
   }
 
   /**
-   * One round's iterations of a target: its own, and the baseline in its processes right beside it when it runs one
-   * (before it in odd rounds, after it in even ones).
+   * One round's iterations of a target: its own, and the baseline in its processes when it runs one, taking turns with
+   * it where the target can (else right beside it, before it in odd rounds and after it in even ones).
    */
   private List<Measurement> iterations(TargetKey key, IngestBackend.Target target, IngestOptions options, int round)
       throws IOException {
@@ -293,9 +295,12 @@ public final class IngestBenchmark {
     if (own.isEmpty()) {
       return List.of(iteration(key.server(), key.mode(), target, options, round));
     }
-    List<Measurement> done = new ArrayList<>();
     String ownBaseline = PairedAnalysis.ownBaseline(key.mode(), baseline());
     boolean baselineFirst = PairedAnalysis.ownBaselineFirst(round);
+    if (settings.turnEntries() > 0 && !options.timeBased() && target.takesTurns()) {
+      return inTurns(key, ownBaseline, target, own.get(), options, round, baselineFirst);
+    }
+    List<Measurement> done = new ArrayList<>();
     if (baselineFirst) {
       done.add(iteration(key.server(), ownBaseline, own.get(), options, round));
     }
@@ -308,12 +313,38 @@ public final class IngestBenchmark {
 
   private Measurement iteration(String server, String variant, IngestBackend.Target target, IngestOptions options,
       int round) throws IOException {
-    String name = server + " " + variant;
-    String label = WarmUp.label(round);
     target.reset();
     TargetSample before = target.sample();
     IngestResult result = target.ingest(options);
     TargetSample used = target.sample().minus(before);
+    return verified(server, variant, round, target, result, used, "");
+  }
+
+  /**
+   * One round's iterations of a target and its own baseline taking turns ({@link IngestBackend.Target#ingestInTurns}):
+   * two rows, the side that took the first turn first.
+   */
+  private List<Measurement> inTurns(TargetKey key, String ownBaseline, IngestBackend.Target target,
+      IngestBackend.Target own, IngestOptions options, int round, boolean baselineFirst) throws IOException {
+    target.reset();
+    own.reset();
+    List<IngestBackend.TurnAccount> sides = target.ingestInTurns(options, settings.turnEntries(), baselineFirst);
+    Measurement secured = verified(key.server(), key.mode(), round, target, sides.get(0));
+    Measurement baselineRow = verified(key.server(), ownBaseline, round, own, sides.get(1));
+    return baselineFirst ? List.of(baselineRow, secured) : List.of(secured, baselineRow);
+  }
+
+  private Measurement verified(String server, String variant, int round, IngestBackend.Target target,
+      IngestBackend.TurnAccount side) throws IOException {
+    return verified(server, variant, round, target, side.result(), side.used(),
+        String.format(Locale.ROOT, " over %d turns", side.turns()));
+  }
+
+  /** Verifies what an iteration wrote, says so, and makes its raw row; fails the run if verification fails. */
+  private Measurement verified(String server, String variant, int round, IngestBackend.Target target,
+      IngestResult result, TargetSample used, String how) throws IOException {
+    String name = server + " " + variant;
+    String label = WarmUp.label(round);
     long verifyStart = System.nanoTime();
     VerifyResult v = target.verify();
     long verifyNanos = System.nanoTime() - verifyStart;
@@ -322,8 +353,8 @@ public final class IngestBenchmark {
           + v.undefined() + " CORRUPT=" + v.corrupt() + " REFERENCED=" + v.referenced() + " UNREFERENCED="
           + v.unreferenced() + (v.undefinedExamples().isEmpty() ? "" : " undefined rows " + v.undefinedExamples()));
     }
-    progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms (verified in %,.0f ms)", name, label,
-        result.entries(), result.elapsedNanos() / 1e6, verifyNanos / 1e6));
+    progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms%s (verified in %,.0f ms)", name, label,
+        result.entries(), result.elapsedNanos() / 1e6, how, verifyNanos / 1e6));
     return IterationRow.of(server, variant, round, result, used, v);
   }
 

@@ -2,6 +2,7 @@ package io.securethrift.ingest.bench;
 
 import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.core.testing.LineRecord;
+import io.securethrift.ingest.bench.IngestBackend.TurnAccount;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;
@@ -16,6 +17,10 @@ import java.time.Duration;
  * {@code GC count=… millis=…}, the garbage collection only the JVM itself knows (its CPU and I/O the harness reads
  * from the OS).
  *
+ * <p>{@code INGEST} with {@code turnEntries}, {@code serverPid} and {@code baselineFirst} runs the secured ingest and
+ * the baseline's at once, taking turns ({@link TakingTurns}), and answers {@code TURNS}: each side's result and what
+ * it used in the client's and the server's process, its fields prefixed {@code secured.} and {@code baseline.}.
+ *
  * <p>A command with {@code baseline=true} goes to the worker's baseline instead: a second, unsecured server (and the
  * client's connection to it) in the same JVMs, so that a mode's cost is compared with the baseline's in the same
  * processes. Separate JVMs differ from one another by several percent in CPU per entry for the same work (how their
@@ -24,6 +29,10 @@ import java.time.Duration;
  */
 final class WorkerProtocol {
   static final String INGEST = "INGEST";
+  static final String TURNS = "TURNS";
+  private static final String TURN_ENTRIES = "turnEntries";
+  private static final String SECURED_SIDE = "secured.";
+  private static final String BASELINE_SIDE = "baseline.";
   static final String VERIFY = "VERIFY";
   static final String RESET = "RESET";
   static final String SAMPLE = "SAMPLE";
@@ -38,6 +47,74 @@ final class WorkerProtocol {
     return LineRecord.of(INGEST).with("entries", o.entries()).with("flushInterval", o.flushInterval())
         .with("batchMemory", o.batchMemory()).with("maxLatencyMs", o.maxLatency().toMillis())
         .with("writeThreads", o.writeThreads()).with("seed", o.seed()).with("durationMs", o.duration().toMillis());
+  }
+
+  /**
+   * {@code INGEST} for both of the client worker's connections taking turns of {@code turnEntries}, the baseline's
+   * first when {@code baselineFirst}, sampling server process {@code serverPid} at every hand-over.
+   */
+  static LineRecord ingestInTurns(IngestOptions o, long turnEntries, long serverPid, boolean baselineFirst) {
+    return ingest(o).with(TURN_ENTRIES, turnEntries).with("serverPid", serverPid)
+        .with("baselineFirst", baselineFirst);
+  }
+
+  /** Whether an {@code INGEST} command asks for turns. */
+  static boolean inTurns(LineRecord command) {
+    return command.fields().containsKey(TURN_ENTRIES);
+  }
+
+  static long turnEntries(LineRecord command) {
+    return command.getLong(TURN_ENTRIES);
+  }
+
+  static long serverPid(LineRecord command) {
+    return command.getLong("serverPid");
+  }
+
+  static boolean baselineFirst(LineRecord command) {
+    return Boolean.parseBoolean(command.get("baselineFirst"));
+  }
+
+  /** The answer to {@code INGEST} in turns. */
+  static LineRecord turns(TurnAccount secured, TurnAccount baseline) {
+    return side(side(LineRecord.of(TURNS), SECURED_SIDE, secured), BASELINE_SIDE, baseline);
+  }
+
+  /** The secured side's account from a {@code TURNS} answer. */
+  static TurnAccount securedSide(LineRecord r) {
+    return side(r, SECURED_SIDE);
+  }
+
+  /** The baseline's account from a {@code TURNS} answer. */
+  static TurnAccount baselineSide(LineRecord r) {
+    return side(r, BASELINE_SIDE);
+  }
+
+  private static LineRecord side(LineRecord r, String prefix, TurnAccount side) {
+    IngestResult result = side.result();
+    LineRecord out = r.with(prefix + "entries", result.entries()).with(prefix + "bytes", result.bytes())
+        .with(prefix + "elapsedNanos", result.elapsedNanos()).with(prefix + "turns", side.turns());
+    return sample(sample(out, prefix + "client.", side.used().client()), prefix + "server.", side.used().server());
+  }
+
+  private static TurnAccount side(LineRecord r, String prefix) {
+    TargetSample used = new TargetSample(sample(r, prefix + "client."), sample(r, prefix + "server."));
+    IngestResult result = new IngestResult(r.getLong(prefix + "entries"), r.getLong(prefix + "bytes"),
+        r.getLong(prefix + "elapsedNanos"), used.client().cpuNanos());
+    return new TurnAccount(result, used, r.getInt(prefix + "turns"));
+  }
+
+  private static LineRecord sample(LineRecord r, String prefix, ProcessSample s) {
+    return r.with(prefix + "cpu", s.cpuNanos()).with(prefix + "user", s.userNanos())
+        .with(prefix + "sys", s.systemNanos()).with(prefix + "read", s.readBytes())
+        .with(prefix + "written", s.writtenBytes()).with(prefix + "gcCount", s.gcCount())
+        .with(prefix + "gcMillis", s.gcMillis()).with(prefix + "jit", s.jitNanos());
+  }
+
+  private static ProcessSample sample(LineRecord r, String prefix) {
+    return new ProcessSample(r.getLong(prefix + "cpu"), r.getLong(prefix + "user"), r.getLong(prefix + "sys"),
+        r.getLong(prefix + "read"), r.getLong(prefix + "written"), r.getLong(prefix + "gcCount"),
+        r.getLong(prefix + "gcMillis"), r.getLong(prefix + "jit"));
   }
 
   /** {@code command} sent to the worker's baseline. */

@@ -89,6 +89,11 @@ public final class IngestBenchCommand implements Callable<Integer> {
       defaultValue = "3")
   int writeThreads;
 
+  @Option(names = "--turn-entries", description = "Entries per turn where each mode and its own baseline take turns"
+      + " in one client, so both meet the machine in the same state; 0 runs them one iteration after the other"
+      + " (default: ${DEFAULT-VALUE}).", defaultValue = "" + BenchSettings.DEFAULT_TURN_ENTRIES)
+  long turnEntries;
+
   @Option(names = "--seed", description = "Generator seed (default: ${DEFAULT-VALUE}).", defaultValue = "42")
   long seed;
 
@@ -120,8 +125,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
         .stoppingRule(stopping.rule()).warmupRounds(warmUp.rounds())
         .iterationTime(seconds("--iteration-time", iterationSeconds))
         .duration(seconds("--duration", durationSeconds)).warmupEntries(warmupEntries).flushInterval(flushInterval)
-        .batchMemory(batchMemory).maxLatency(Duration.ofMillis(maxLatencyMs)).writeThreads(writeThreads).seed(seed)
-        .writeAheadLog(writeAheadLog).output(output);
+        .batchMemory(batchMemory).maxLatency(Duration.ofMillis(maxLatencyMs)).writeThreads(writeThreads)
+        .turnEntries(turnEntries).seed(seed).writeAheadLog(writeAheadLog).output(output);
     if (entries != null) {
       builder.entries(entries);
     }

@@ -56,6 +56,14 @@ public final class IngestClient implements AutoCloseable {
    * bytes are the entries' key and value bytes, counted as written.
    */
   public IngestResult ingest(IngestOptions options) throws IOException {
+    return ingest(options, written -> { });
+  }
+
+  /**
+   * {@link #ingest(IngestOptions)}, calling {@code afterFlush} once every flush has returned, that is once the server
+   * has acknowledged every entry written so far: the benchmark uses it to let another client take a turn.
+   */
+  public IngestResult ingest(IngestOptions options, FlushListener afterFlush) throws IOException {
     ContinuousIngestGenerator generator = ContinuousIngestGenerator.builder()
         .seed(options.seed()).flushInterval(options.flushInterval()).build();
     long cpuBefore = processCpuNanos();
@@ -76,6 +84,7 @@ public final class IngestClient implements AutoCloseable {
         public void flush() throws IOException {
           writer.flush();
           sender.flushServer();
+          afterFlush.flushed(generator.entriesWritten());
         }
       };
       written = options.timeBased() ? generator.generateFor(options.duration(), sink)
@@ -128,6 +137,17 @@ public final class IngestClient implements AutoCloseable {
         return call.on(new IngestService.Client(transport.protocol(new TCompactProtocol.Factory())));
       }
     });
+  }
+
+  /** Told of every flush the server acknowledged. */
+  @FunctionalInterface
+  public interface FlushListener {
+    /**
+     * Called on the ingesting thread after a flush returned, before the next entry is generated.
+     *
+     * @param entriesWritten entries this ingest has written so far, every one of them acknowledged
+     */
+    void flushed(long entriesWritten) throws IOException;
   }
 
   @FunctionalInterface
