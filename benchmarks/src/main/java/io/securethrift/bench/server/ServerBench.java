@@ -41,9 +41,18 @@ public final class ServerBench {
         try (ClientTransportFactory clients = ClientTransportFactory.create(material.client(mode, o.engine))) {
           for (ServerKind kind : o.servers) {
             step.say(mode + " on " + kind);
-            try (ServerUnderTest server = ServerUnderTest.start(material, mode, o.engine, kind, o.serverHeap,
-                work.resolve(mode + "-" + kind + ".log"))) {
-              rows.addAll(onOneServer(o, server, clients, step));
+            for (String scenario : scenarios(o, mode, kind)) {
+              // A fresh server JVM for every scenario, so each starts from the same state: the uncapped thread-pool
+              // server can run out of heap holding thousands of TLS connections, and a server that lost its accepting
+              // thread that way would leave every later connection of the next scenario to wait out its connect
+              // timeout.
+              try (ServerUnderTest server = ServerUnderTest.start(material, mode, o.engine, kind, o.serverHeap,
+                  work.resolve(mode + "-" + kind + "-" + scenario + ".log"))) {
+                step.say("  warm-up");
+                warmUp(server, clients, o);
+                step.say("  " + scenario);
+                rows.addAll(measure(scenario, o, server, clients));
+              }
             }
           }
         }
@@ -64,30 +73,41 @@ public final class ServerBench {
     }
   }
 
-  private static List<Row> onOneServer(ServerBenchOptions o, ServerUnderTest server, ClientTransportFactory clients,
-      Progress step) throws Exception {
-    List<Row> rows = new ArrayList<>();
-    step.say("  warm-up");
-    warmUp(server, clients, o);
-    if (o.scenarios.contains(IdleConnections.SCENARIO) && server.mode.handshakes()) {
-      step.say("  idle connections");
-      rows.addAll(IdleConnections.measure(server, clients, o.idleLevels));
+  /** The scenarios that apply to a mode on a server, in the order they run. */
+  private static List<String> scenarios(ServerBenchOptions o, ServerBenchMode mode, ServerKind kind) {
+    List<String> names = new ArrayList<>();
+    if (o.scenarios.contains(IdleConnections.SCENARIO) && mode.handshakes()) {
+      names.add(IdleConnections.SCENARIO);
     }
     if (o.scenarios.contains(ClosedLoop.SCENARIO)) {
-      step.say("  calls");
-      rows.addAll(ClosedLoop.measure(server, clients, o.connections, o.payloads, o.warmUp, o.window));
-      // At few connections both thread-pool servers run a thread per connection: one of them says it all.
-      if (server.kind != ServerKind.THREADPOOL) {
-        rows.addAll(ClosedLoop.measure(server, clients, o.fewConnections, o.payloads, o.warmUp, o.window));
-      }
+      names.add(ClosedLoop.SCENARIO);
     }
     // The flood attacks what comes before authentication, the same for every QOP: measured in tls and sasl-auth.
     if (o.scenarios.contains(PreAuthFlood.SCENARIO)
-        && (server.mode == ServerBenchMode.TLS || server.mode == ServerBenchMode.SASL_AUTH)) {
-      step.say("  flood");
-      rows.add(PreAuthFlood.measure(server, clients, o.floodPeers, o.floodClients, o.warmUp.plus(o.window)));
+        && (mode == ServerBenchMode.TLS || mode == ServerBenchMode.SASL_AUTH)) {
+      names.add(PreAuthFlood.SCENARIO);
     }
-    return rows;
+    return names;
+  }
+
+  private static List<Row> measure(String scenario, ServerBenchOptions o, ServerUnderTest server,
+      ClientTransportFactory clients) throws Exception {
+    switch (scenario) {
+      case IdleConnections.SCENARIO:
+        return IdleConnections.measure(server, clients, o.idleLevels);
+      case ClosedLoop.SCENARIO:
+        List<Row> rows = new ArrayList<>(ClosedLoop.measure(server, clients, o.connections, o.payloads, o.warmUp,
+            o.window));
+        // At few connections both thread-pool servers run a thread per connection: one of them says it all.
+        if (server.kind != ServerKind.THREADPOOL) {
+          rows.addAll(ClosedLoop.measure(server, clients, o.fewConnections, o.payloads, o.warmUp, o.window));
+        }
+        return rows;
+      case PreAuthFlood.SCENARIO:
+        return List.of(PreAuthFlood.measure(server, clients, o.floodPeers, o.floodClients, o.warmUp.plus(o.window)));
+      default:
+        throw new IllegalArgumentException("unknown scenario " + scenario);
+    }
   }
 
   /**
