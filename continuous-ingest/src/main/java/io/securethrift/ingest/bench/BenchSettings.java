@@ -20,6 +20,9 @@ import java.util.Objects;
  * @param backendOptions settings only that backend understands
  * @param modes the security levels, the first being the baseline of every overhead
  * @param servers the server models of the embedded backend; each runs every mode, with its own baseline
+ * @param forks JVM pairs per mode and server model of the embedded backend, which take the measured rounds in turn
+ *     (every one runs each warm-up round), so that how one pair's JIT compiled a path counts as noise, not as the
+ *     answer
  * @param stoppingRule when the run stops adding rounds: after a fixed number, or once every interval is within its
  *     precision target or the time is up (the budget counts start-up and warm-up)
  * @param warmupRounds rounds run first like measured ones and never analysed (see {@link WarmUp}); 0 for none
@@ -41,9 +44,9 @@ import java.util.Objects;
  * @param output where the CSV, JSON and HTML results go
  */
 public record BenchSettings(String backend, Map<String, String> backendOptions, List<String> modes,
-    List<ServerModel> servers, StoppingRule stoppingRule, int warmupRounds, long entries, Duration iterationTime,
-    Duration duration, long warmupEntries, int flushInterval, long batchMemory, Duration maxLatency, int writeThreads,
-    long turnEntries, long seed, boolean writeAheadLog, Path output) {
+    List<ServerModel> servers, int forks, StoppingRule stoppingRule, int warmupRounds, long entries,
+    Duration iterationTime, Duration duration, long warmupEntries, int flushInterval, long batchMemory,
+    Duration maxLatency, int writeThreads, long turnEntries, long seed, boolean writeAheadLog, Path output) {
   /**
    * Entries per iteration by default: about half a second of the fastest mode on this project's 2-core machine. The
    * same count in every run, because a run's cost per entry includes each iteration's connection set-up (its TLS and
@@ -69,6 +72,13 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
    * in which the OS counts CPU time.
    */
   public static final long DEFAULT_TURN_ENTRIES = 100_000;
+  /**
+   * Two JVM pairs per mode on the embedded backend: in three idle runs with one pair each, a mode's CPU overhead
+   * differed between runs by up to 7 points while each run's interval was about +/-5 points wide, a difference that
+   * stays with a JVM pair for its life (how its JIT compiled the path) and that no resampling of one pair's rounds
+   * can show.
+   */
+  public static final int DEFAULT_FORKS = 2;
 
   public BenchSettings {
     backendOptions = Map.copyOf(backendOptions);
@@ -87,6 +97,13 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     if (!servers.equals(List.of(ServerModel.THREADPOOL)) && !backend.equals("embedded")) {
       throw new ConfigException("--server", "applies to the embedded backend only; the " + backend
           + " backend runs its own servers");
+    }
+    if (forks < 1 || forks > 8) {
+      throw new ConfigException("--forks", forks + " is outside 1 to 8");
+    }
+    if (forks > 1 && !backend.equals("embedded")) {
+      throw new ConfigException("--forks", "applies to the embedded backend only; the " + backend
+          + " backend runs one cluster per mode");
     }
     Objects.requireNonNull(stoppingRule, "stoppingRule");
     atLeast("--warmup-rounds", warmupRounds, 0);
@@ -142,9 +159,11 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
         + (warmupEntries > 0 && warmupRounds > 0 ? String.format(Locale.ROOT, " of %,d entries", warmupEntries) : "");
     String turns = turnEntries > 0 && duration.isZero()
         ? String.format(Locale.ROOT, ", each mode taking turns of %,d entries with its own baseline", turnEntries) : "";
-    return String.format(Locale.ROOT, "%s%s, %s, then %s; flush every %,d, batch writer %,d bytes / %d threads%s, seed"
-        + " %d, %s server%s", length, turns, warmUp, stoppingRule.describe("interval"), flushInterval, batchMemory,
-        writeThreads, writeAheadLog ? ", write-ahead log on" : "", seed,
+    String pairs = forks > 1 ? String.format(Locale.ROOT, ", %d JVM pairs per mode taking the rounds in turn", forks)
+        : "";
+    return String.format(Locale.ROOT, "%s%s%s, %s, then %s; flush every %,d, batch writer %,d bytes / %d"
+        + " threads%s, seed %d, %s server%s", length, turns, pairs, warmUp, stoppingRule.describe("interval"),
+        flushInterval, batchMemory, writeThreads, writeAheadLog ? ", write-ahead log on" : "", seed,
         String.join(" and ", servers.stream().map(ServerModel::token).toList()), servers.size() > 1 ? "s" : "");
   }
 
@@ -159,6 +178,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     m.put("backendOptions", new LinkedHashMap<String, Object>(backendOptions));
     m.put("modes", String.join(",", modes));
     m.put("servers", String.join(",", servers.stream().map(ServerModel::token).toList()));
+    m.put("forks", forks);
     m.putAll(stoppingRule.settings());
     m.put("warmupRounds", warmupRounds);
     m.put("entries", entries);
@@ -181,6 +201,7 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
     private Map<String, String> backendOptions = Map.of();
     private List<String> modes;
     private List<ServerModel> servers = List.of(ServerModel.THREADPOOL);
+    private Integer forks;
     private StoppingRule stoppingRule = DEFAULT_STOPPING;
     private int warmupRounds = DEFAULT_WARMUP_ROUNDS;
     private Long entries;
@@ -216,6 +237,12 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
 
     public Builder servers(List<ServerModel> value) {
       servers = value;
+      return this;
+    }
+
+    /** JVM pairs per mode; unless set, {@link #DEFAULT_FORKS} on the embedded backend and 1 on others. */
+    public Builder forks(int value) {
+      forks = value;
       return this;
     }
 
@@ -297,7 +324,8 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
 
     public BenchSettings build() {
       return new BenchSettings(backend, backendOptions, modes == null ? IngestBenchmark.modesOf(backend) : modes,
-          servers, stoppingRule, warmupRounds,
+          servers, forks != null ? forks : backend.equals("embedded") ? DEFAULT_FORKS : 1, stoppingRule,
+          warmupRounds,
           entries != null ? entries : duration.isZero() ? DEFAULT_ENTRIES : 0, iterationTime, duration, warmupEntries,
           flushInterval, batchMemory, maxLatency, writeThreads, turnEntries, seed, writeAheadLog, output);
     }

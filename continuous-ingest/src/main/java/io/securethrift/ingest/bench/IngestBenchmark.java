@@ -112,19 +112,23 @@ public final class IngestBenchmark {
     RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
     Path work = Files.createTempDirectory("securethrift-ingest-");
     try (BenchSecurity security = new BenchSecurity(work)) {
-      Map<TargetKey, IngestBackend.Target> targets = new LinkedHashMap<>();
+      Map<TargetKey, List<IngestBackend.Target>> targets = new LinkedHashMap<>();
       try {
         for (ServerModel server : settings.servers()) {
-          // Each server model's configuration files and logs apart: the embedded backend names them by mode.
-          BenchEnvironment environment = new BenchEnvironment(Files.createDirectories(work.resolve(server.token())),
-              security, settings.writeAheadLog(), settings.backendOptions(), server);
-          for (String mode : settings.modes()) {
-            targets.put(new TargetKey(server.token(), mode), backend.start(mode, environment));
+          for (int fork = 0; fork < settings.forks(); fork++) {
+            // Each server model's and fork's configuration files and logs apart: the embedded backend names them by
+            // mode.
+            BenchEnvironment environment = new BenchEnvironment(Files.createDirectories(work.resolve(server.token())
+                .resolve("fork-" + fork)), security, settings.writeAheadLog(), settings.backendOptions(), server);
+            for (String mode : settings.modes()) {
+              targets.computeIfAbsent(new TargetKey(server.token(), mode), k -> new ArrayList<>())
+                  .add(backend.start(mode, environment));
+            }
           }
         }
         return measure(targets, start);
       } finally {
-        targets.values().forEach(IngestBackend.Target::close);
+        targets.values().forEach(forks -> forks.forEach(IngestBackend.Target::close));
       }
     } finally {
       Directories.deleteRecursively(work);
@@ -139,7 +143,8 @@ public final class IngestBenchmark {
     }
   }
 
-  private String measure(Map<TargetKey, IngestBackend.Target> targets, RunInfo.Start start) throws IOException {
+  private String measure(Map<TargetKey, List<IngestBackend.Target>> targets, RunInfo.Start start)
+      throws IOException {
     List<Measurement> rows = new ArrayList<>();
     StoppingRule rule = settings.stoppingRule();
     if (settings.warmupEntries() != 0) {
@@ -275,49 +280,66 @@ public final class IngestBenchmark {
         settings.writeThreads(), settings.seed(), duration);
   }
 
-  /** One round: every target's iterations in the same order, numbered {@code round}. */
-  private List<Measurement> round(Map<TargetKey, IngestBackend.Target> targets, IngestOptions options, int round)
-      throws IOException {
+  /**
+   * One round: every target's iterations in the same order, numbered {@code round}. A warm-up round runs every fork
+   * of a target, so each has compiled its paths before it is measured; a measured round runs one, the forks taking
+   * rounds in turn.
+   */
+  private List<Measurement> round(Map<TargetKey, List<IngestBackend.Target>> targets, IngestOptions options,
+      int round) throws IOException {
     List<Measurement> done = new ArrayList<>();
-    for (Map.Entry<TargetKey, IngestBackend.Target> t : targets.entrySet()) {
-      done.addAll(iterations(t.getKey(), t.getValue(), options, round));
+    for (Map.Entry<TargetKey, List<IngestBackend.Target>> t : targets.entrySet()) {
+      List<IngestBackend.Target> forks = t.getValue();
+      if (round <= 0) {
+        for (int fork = 0; fork < forks.size(); fork++) {
+          done.addAll(iterations(t.getKey(), forks.get(fork), fork, options, round));
+        }
+      } else {
+        int fork = forkOf(round, forks.size());
+        done.addAll(iterations(t.getKey(), forks.get(fork), fork, options, round));
+      }
     }
     return done;
+  }
+
+  /** The fork a measured round runs: the forks take the rounds in turn, the first fork round 1. */
+  static int forkOf(int round, int forks) {
+    return Math.floorMod(round - 1, forks);
   }
 
   /**
    * One round's iterations of a target: its own, and the baseline in its processes when it runs one, taking turns with
    * it where the target can (else right beside it, before it in odd rounds and after it in even ones).
    */
-  private List<Measurement> iterations(TargetKey key, IngestBackend.Target target, IngestOptions options, int round)
-      throws IOException {
+  private List<Measurement> iterations(TargetKey key, IngestBackend.Target target, int fork, IngestOptions options,
+      int round) throws IOException {
     Optional<IngestBackend.Target> own = target.baseline();
     if (own.isEmpty()) {
-      return List.of(iteration(key.server(), key.mode(), target, options, round));
+      return List.of(iteration(key.server(), key.mode(), target, fork, options, round));
     }
     String ownBaseline = PairedAnalysis.ownBaseline(key.mode(), baseline());
     boolean baselineFirst = PairedAnalysis.ownBaselineFirst(round);
     if (settings.turnEntries() > 0 && !options.timeBased() && target.takesTurns()) {
-      return inTurns(key, ownBaseline, target, own.get(), options, round, baselineFirst);
+      return inTurns(key, ownBaseline, target, own.get(), fork, options, round, baselineFirst);
     }
     List<Measurement> done = new ArrayList<>();
     if (baselineFirst) {
-      done.add(iteration(key.server(), ownBaseline, own.get(), options, round));
+      done.add(iteration(key.server(), ownBaseline, own.get(), fork, options, round));
     }
-    done.add(iteration(key.server(), key.mode(), target, options, round));
+    done.add(iteration(key.server(), key.mode(), target, fork, options, round));
     if (!baselineFirst) {
-      done.add(iteration(key.server(), ownBaseline, own.get(), options, round));
+      done.add(iteration(key.server(), ownBaseline, own.get(), fork, options, round));
     }
     return done;
   }
 
-  private Measurement iteration(String server, String variant, IngestBackend.Target target, IngestOptions options,
-      int round) throws IOException {
+  private Measurement iteration(String server, String variant, IngestBackend.Target target, int fork,
+      IngestOptions options, int round) throws IOException {
     target.reset();
     TargetSample before = target.sample();
     IngestResult result = target.ingest(options);
     TargetSample used = target.sample().minus(before);
-    return verified(server, variant, round, target, result, used, "");
+    return verified(server, variant, fork, round, target, result, used, "");
   }
 
   /**
@@ -325,26 +347,27 @@ public final class IngestBenchmark {
    * two rows, the side that took the first turn first.
    */
   private List<Measurement> inTurns(TargetKey key, String ownBaseline, IngestBackend.Target target,
-      IngestBackend.Target own, IngestOptions options, int round, boolean baselineFirst) throws IOException {
+      IngestBackend.Target own, int fork, IngestOptions options, int round, boolean baselineFirst)
+      throws IOException {
     target.reset();
     own.reset();
     List<IngestBackend.TurnAccount> sides = target.ingestInTurns(options, settings.turnEntries(), baselineFirst);
-    Measurement secured = verified(key.server(), key.mode(), round, target, sides.get(0));
-    Measurement baselineRow = verified(key.server(), ownBaseline, round, own, sides.get(1));
+    Measurement secured = verified(key.server(), key.mode(), fork, round, target, sides.get(0));
+    Measurement baselineRow = verified(key.server(), ownBaseline, fork, round, own, sides.get(1));
     return baselineFirst ? List.of(baselineRow, secured) : List.of(secured, baselineRow);
   }
 
-  private Measurement verified(String server, String variant, int round, IngestBackend.Target target,
+  private Measurement verified(String server, String variant, int fork, int round, IngestBackend.Target target,
       IngestBackend.TurnAccount side) throws IOException {
-    return verified(server, variant, round, target, side.result(), side.used(),
+    return verified(server, variant, fork, round, target, side.result(), side.used(),
         String.format(Locale.ROOT, " over %d turns", side.turns()));
   }
 
   /** Verifies what an iteration wrote, says so, and makes its raw row; fails the run if verification fails. */
-  private Measurement verified(String server, String variant, int round, IngestBackend.Target target,
+  private Measurement verified(String server, String variant, int fork, int round, IngestBackend.Target target,
       IngestResult result, TargetSample used, String how) throws IOException {
     String name = server + " " + variant;
-    String label = WarmUp.label(round);
+    String label = WarmUp.label(round) + (settings.forks() > 1 ? " (fork " + (fork + 1) + ")" : "");
     long verifyStart = System.nanoTime();
     VerifyResult v = target.verify();
     long verifyNanos = System.nanoTime() - verifyStart;
@@ -355,7 +378,7 @@ public final class IngestBenchmark {
     }
     progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms%s (verified in %,.0f ms)", name, label,
         result.entries(), result.elapsedNanos() / 1e6, how, verifyNanos / 1e6));
-    return IterationRow.of(server, variant, round, result, used, v);
+    return IterationRow.of(server, variant, fork, round, result, used, v);
   }
 
   private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {

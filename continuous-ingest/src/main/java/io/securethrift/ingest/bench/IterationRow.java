@@ -8,13 +8,16 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The raw row of one iteration, its columns named here: wall time, entries and payload bytes; each side's CPU (user,
+ * The raw row of one iteration, its columns named here: the fork (JVM pair) that ran it, wall time, entries and payload
+ * bytes; each side's CPU (user,
  * system, and the JIT compiler's part of it), garbage collection and bytes through its read and write system calls;
  * and the verify counts. A value the
  * backend cannot measure (a remote server's CPU) is NaN.
  */
 final class IterationRow {
   static final String WALL_MS = "wall_ms";
+  /** Which of a mode's JVM pairs ran the iteration, counted from 0. */
+  static final String FORK = "fork";
   static final String ENTRIES = "entries";
   static final String PAYLOAD_BYTES = "payload_bytes";
   static final String CLIENT = "client_";
@@ -28,9 +31,10 @@ final class IterationRow {
 
   private IterationRow() {}
 
-  static Measurement of(String server, String mode, int round, IngestResult result, TargetSample used,
+  static Measurement of(String server, String mode, int fork, int round, IngestResult result, TargetSample used,
       VerifyResult verified) {
     Map<String, Number> v = new LinkedHashMap<>();
+    v.put(FORK, fork);
     v.put(WALL_MS, result.elapsedNanos() / 1e6);
     v.put(ENTRIES, result.entries());
     v.put(PAYLOAD_BYTES, result.bytes());

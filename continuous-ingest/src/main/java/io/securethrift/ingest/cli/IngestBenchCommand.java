@@ -49,6 +49,11 @@ public final class IngestBenchCommand implements Callable<Integer> {
       defaultValue = "threadpool")
   List<String> servers;
 
+  @Option(names = "--forks", description = "JVM pairs per mode (embedded backend), taking the measured rounds in turn,"
+      + " so that one pair's lasting differences count as noise (default: " + BenchSettings.DEFAULT_FORKS
+      + " on the embedded backend, 1 on others).")
+  Integer forks;
+
   @Mixin
   StoppingOptions stopping = new StoppingOptions(BenchSettings.DEFAULT_STOPPING);
 
@@ -129,6 +134,9 @@ public final class IngestBenchCommand implements Callable<Integer> {
         .turnEntries(turnEntries).seed(seed).writeAheadLog(writeAheadLog).output(output);
     if (entries != null) {
       builder.entries(entries);
+    }
+    if (forks != null) {
+      builder.forks(forks);
     }
     BenchSettings settings = builder.build();
     System.out.print(new IngestBenchmark(settings).launchedAt(launched()).run());

@@ -35,7 +35,7 @@ class BenchReportTest {
     ProcessSample client = new ProcessSample(cpuMs * 1_000_000, cpuMs * 1_000_000, 0, 1000, 120_000_000, 3, 30, 0);
     ProcessSample server = new ProcessSample(2 * cpuMs * 1_000_000, 2 * cpuMs * 1_000_000, 0, 120_000_000, 1000, 4,
         40, 0);
-    return IterationRow.of("threadpool", mode, round, result, new TargetSample(client, server),
+    return IterationRow.of("threadpool", mode, 0, round, result, new TargetSample(client, server),
         new VerifyResult(900_000, 100_000, 0, 0, List.of()));
   }
 
@@ -104,14 +104,14 @@ class BenchReportTest {
     IngestResult result = new IngestResult(1_000_000, 100_000_000, 500_000_000, 0);
     ProcessSample client = new ProcessSample(900_000_000, 800_000_000, 100_000_000, 0, 0, 2, 5, 150_000_000);
     ProcessSample server = new ProcessSample(450_000_000, 400_000_000, 50_000_000, 0, 0, 1, 2, 50_000_000);
-    Measurement row = IterationRow.of("threadpool", "tls-jsse", 1, result, new TargetSample(client, server),
+    Measurement row = IterationRow.of("threadpool", "tls-jsse", 0, 1, result, new TargetSample(client, server),
         new VerifyResult(900_000, 100_000, 0, 0, List.of()));
     assertEquals(900.0, row.value("client_cpu_ms"));
     assertEquals(150.0, row.value("client_jit_ms"));
     assertEquals((750 + 400) / 1e6, IterationRow.cpuPerEntry(row), 1e-12);
     ProcessSample unknownJit = new ProcessSample(450_000_000, 400_000_000, 50_000_000, 0, 0, 1, 2,
         ProcessSample.UNKNOWN);
-    Measurement noJit = IterationRow.of("threadpool", "tls-jsse", 1, result, new TargetSample(client, unknownJit),
+    Measurement noJit = IterationRow.of("threadpool", "tls-jsse", 0, 1, result, new TargetSample(client, unknownJit),
         new VerifyResult(900_000, 100_000, 0, 0, List.of()));
     assertEquals((750 + 450) / 1e6, IterationRow.cpuPerEntry(noJit), 1e-12, "an unknown JIT share stays in");
   }
@@ -123,8 +123,8 @@ class BenchReportTest {
     assertEquals(4, files.size());
     List<String> raw = Files.readAllLines(dir.resolve("ingest-iterations.csv"));
     assertEquals(1 + 13, raw.size(), "a warm-up and four rounds of three modes");
-    assertTrue(raw.get(0).startsWith("server,mode,round,wall_ms,entries,payload_bytes,client_cpu_ms,client_user_ms,"
-        + "client_sys_ms,client_jit_ms,client_gc_ms,client_gc_count,client_read_bytes,client_written_bytes,"
+    assertTrue(raw.get(0).startsWith("server,mode,round,fork,wall_ms,entries,payload_bytes,client_cpu_ms,"
+        + "client_user_ms,client_sys_ms,client_jit_ms,client_gc_ms,client_gc_count,client_read_bytes,client_written_bytes,"
         + "server_cpu_ms,"),
         raw.get(0));
     assertTrue(raw.get(0).endsWith(",referenced,unreferenced,undefined,corrupt"), raw.get(0));

@@ -32,6 +32,9 @@ class BenchSettingsTest {
     assertEquals("--entries: -1 is less than 0", error(() -> settings("none").entries(-1).build()));
     assertEquals("--write-threads: 65 is outside 1 to 64", error(() -> settings("none").writeThreads(65).build()));
     assertEquals("--turn-entries: -1 is less than 0", error(() -> settings("none").turnEntries(-1).build()));
+    assertEquals("--forks: 0 is outside 1 to 8", error(() -> settings("none").forks(0).build()));
+    assertEquals("--forks: applies to the embedded backend only; the accumulo backend runs one cluster per mode",
+        error(() -> settings("none").backend("accumulo").forks(2).build()));
     assertEquals("--server: applies to the embedded backend only; the accumulo backend runs its own servers",
         error(() -> settings("none").backend("accumulo").servers(List.of(ServerModel.NONBLOCKING)).build()));
     assertEquals("--server: name each server model once, at least one: [threadpool, threadpool]",
@@ -58,8 +61,11 @@ class BenchSettingsTest {
     // Every run does the same work: a fixed count, not one sized from the warm-up's (machine-dependent) rate.
     assertEquals(BenchSettings.DEFAULT_ENTRIES, defaults.entries());
     assertEquals(BenchSettings.DEFAULT_TURN_ENTRIES, defaults.turnEntries());
+    assertEquals(BenchSettings.DEFAULT_FORKS, defaults.forks());
+    assertEquals(1, settings("none").backend("accumulo").build().forks(), "one cluster per mode");
     assertTrue(defaults.describe().startsWith("500,000 entries per iteration, each mode taking turns of 100,000"
-        + " entries with its own baseline, 3 warm-up rounds, then rounds until every interval is within +/-3.0 points (at least 5) or 280 s have passed;"), defaults.describe());
+        + " entries with its own baseline, 2 JVM pairs per mode taking the rounds in turn, 3 warm-up rounds, then"
+        + " rounds until every interval is within +/-3.0 points (at least 5) or 280 s have passed;"), defaults.describe());
     assertEquals(0, settings("none").duration(Duration.ofSeconds(5)).build().entries(), "time-based instead");
     BenchSettings sized = settings("none").entries(0).build();
     assertEquals(Duration.ofSeconds(1), sized.iterationTime());
@@ -67,11 +73,12 @@ class BenchSettingsTest {
     BenchSettings fixed = settings("none").rounds(4).entries(1000).build();
     assertEquals(StoppingRule.fixed(4), fixed.stoppingRule());
     assertTrue(fixed.describe().startsWith("1,000 entries per iteration, each mode taking turns of 100,000 entries"
-        + " with its own baseline, 3 warm-up rounds, then 4 rounds;"), fixed.describe());
-    assertTrue(settings("none").turnEntries(0).build().describe().startsWith("500,000 entries per iteration, 3"
-        + " warm-up rounds"), "whole iterations one after the other");
-    assertTrue(settings("none").duration(Duration.ofSeconds(5)).build().describe().startsWith("time-based iterations"
-        + " of 5.0 s, 3 warm-up rounds"), "a time-based run takes no turns");
+        + " with its own baseline, 2 JVM pairs per mode taking the rounds in turn, 3 warm-up rounds, then 4 rounds;"),
+        fixed.describe());
+    assertTrue(settings("none").turnEntries(0).forks(1).build().describe().startsWith("500,000 entries per"
+        + " iteration, 3 warm-up rounds"), "whole iterations one after the other, one JVM pair");
+    assertTrue(settings("none").duration(Duration.ofSeconds(5)).forks(1).build().describe().startsWith(
+        "time-based iterations of 5.0 s, 3 warm-up rounds"), "a time-based run takes no turns");
     assertTrue(settings("none").warmupEntries(0).build().describe().contains(", no warm-up, then "));
   }
 

@@ -31,7 +31,8 @@ class IngestBenchmarkTest {
 
   /**
    * An adaptive run sized from its two warm-up rounds, stopped by a loose precision target after the minimum rounds;
-   * each mode takes turns of 1,000 entries with its own baseline.
+   * each mode takes turns of 1,000 entries with its own baseline, and runs in two JVM pairs that take the measured
+   * rounds in turn.
    */
   @Test
   void everyModeIsSampledVerifiedAndReportedWithIntervals() throws Exception {
@@ -41,7 +42,7 @@ class IngestBenchmarkTest {
         .stoppingRule(new StoppingRule(1e9, Duration.ofMinutes(5), 3, 0)).warmupRounds(2).entries(0)
         .iterationTime(Duration.ofMillis(100)).warmupEntries(5_000)
         .flushInterval(500).batchMemory(64 * 1024).maxLatency(Duration.ofSeconds(10)).writeThreads(2).seed(3)
-        .turnEntries(1_000).writeAheadLog(true).output(output).build();
+        .turnEntries(1_000).forks(2).writeAheadLog(true).output(output).build();
     String report = new IngestBenchmark(settings).run();
 
     assertTrue(report.contains("stopped: every CPU/entry interval within +/-1000000000.0 points after 3 rounds"),
@@ -62,7 +63,14 @@ class IngestBenchmarkTest {
     List<Measurement> warmUps = results.rows().stream().filter(Measurement::warmUp).toList();
     int perRound = 2 * modes.size() - 1;
     assertTrue(warmUps.stream().allMatch(m -> m.round() >= -1), "two warm-up rounds, numbered -1 and 0");
-    assertEquals(perRound, warmUps.stream().filter(m -> m.round() == -1).count(), "warm-up round -1");
+    for (int fork = 0; fork < 2; fork++) {
+      int f = fork;
+      assertEquals(perRound, warmUps.stream().filter(m -> m.round() == -1 && m.value("fork") == f).count(),
+          "every fork runs warm-up round -1");
+    }
+    for (Measurement m : measured) {
+      assertEquals((m.round() - 1) % 2, (int) m.value("fork"), "the forks take the measured rounds in turn: " + m);
+    }
     assertTrue(warmUps.stream().filter(m -> m.round() == 0).count() >= perRound, "warm-up round 0, and sizing rounds"
         + " (also numbered 0) if the warm-up's rate was far too low");
     for (String mode : modes.subList(1, modes.size())) {
@@ -146,7 +154,7 @@ class IngestBenchmarkTest {
     List<String> modes = List.of("none", "sasl-over-tls");
     BenchSettings settings = BenchSettings.builder().modes(modes)
         .servers(List.of(ServerModel.THREADPOOL, ServerModel.NONBLOCKING)).rounds(1).entries(6_000).warmupEntries(0)
-        .turnEntries(2_000).flushInterval(500).batchMemory(64 * 1024).maxLatency(Duration.ofSeconds(10)).writeThreads(2).seed(3)
+        .turnEntries(2_000).forks(1).flushInterval(500).batchMemory(64 * 1024).maxLatency(Duration.ofSeconds(10)).writeThreads(2).seed(3)
         .output(output).build();
     String report = new IngestBenchmark(settings).run();
     List<String> csv = Files.readAllLines(output.resolve("ingest-results.csv"));
