@@ -69,7 +69,8 @@ class IngestBenchmarkTest {
           "every fork runs warm-up round -1");
     }
     for (Measurement m : measured) {
-      assertEquals((m.round() - 1) % 2, (int) m.value("fork"), "the forks take the measured rounds in turn: " + m);
+      assertEquals((m.round() - 1) / 2 % 2, (int) m.value("fork"), "the forks take the measured rounds in turn, two"
+          + " at a time: " + m);
     }
     assertTrue(warmUps.stream().filter(m -> m.round() == 0).count() >= perRound, "warm-up round 0, and sizing rounds"
         + " (also numbered 0) if the warm-up's rate was far too low");
