@@ -73,10 +73,10 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
    */
   public static final long DEFAULT_TURN_ENTRIES = 100_000;
   /**
-   * Two JVM pairs per mode on the embedded backend: in three idle runs with one pair each, a mode's CPU overhead
-   * differed between runs by up to 7 points while each run's interval was about +/-5 points wide, a difference that
-   * stays with a JVM pair for its life (how its JIT compiled the path) and that no resampling of one pair's rounds
-   * can show.
+   * Two JVM pairs per mode on the embedded backend, as JMH forks: in three idle runs with one pair each, a mode's CPU
+   * overhead differed between runs by up to 7 points while each run's interval was about +/-5 points wide. What
+   * stays with one JVM pair for its life (how its JIT compiled the path) no resampling of that pair's rounds can
+   * show; with two pairs it is in the interval.
    */
   public static final int DEFAULT_FORKS = 2;
 
