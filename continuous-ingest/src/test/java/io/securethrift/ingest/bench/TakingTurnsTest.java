@@ -28,18 +28,33 @@ class TakingTurnsTest {
   private static final InetSocketAddress ANY = new InetSocketAddress("127.0.0.1", 0);
   private static final long PID = ProcessHandle.current().pid();
 
+  /** Two plain servers on loopback and a client for each. */
+  private static final class TwoServers implements AutoCloseable {
+    final IngestServer a = IngestServer.start(PLAIN, ANY, null, ServerModel.THREADPOOL);
+    final IngestServer b = IngestServer.start(PLAIN, ANY, null, ServerModel.THREADPOOL);
+    final IngestClient first = new IngestClient(PLAIN, "127.0.0.1", a.port());
+    final IngestClient second = new IngestClient(PLAIN, "127.0.0.1", b.port());
+
+    TwoServers() throws Exception {}
+
+    @Override
+    public void close() throws Exception {
+      first.close();
+      second.close();
+      a.close();
+      b.close();
+    }
+  }
+
   private static IngestOptions entries(long entries) {
     return new IngestOptions(entries, 500, 64 * 1024, Duration.ofSeconds(10), 2, 11);
   }
 
   @Test
   void sidesAlternateAndEachAccountsForItsOwnTurns() throws Exception {
-    try (IngestServer a = IngestServer.start(PLAIN, ANY, null, ServerModel.THREADPOOL);
-        IngestServer b = IngestServer.start(PLAIN, ANY, null, ServerModel.THREADPOOL);
-        IngestClient first = new IngestClient(PLAIN, "127.0.0.1", a.port());
-        IngestClient second = new IngestClient(PLAIN, "127.0.0.1", b.port())) {
+    try (TwoServers s = new TwoServers()) {
       long start = System.nanoTime();
-      TurnAccount[] sides = new TakingTurns(first, second, 2_000, PID).run(entries(10_000));
+      TurnAccount[] sides = new TakingTurns(s.first, s.second, 2_000, PID).run(entries(10_000));
       long elapsed = System.nanoTime() - start;
 
       for (TurnAccount side : sides) {
@@ -55,23 +70,20 @@ class TakingTurnsTest {
       assertEquals(5, sides[1].turns());
       assertTrue(sides[0].result().elapsedNanos() + sides[1].result().elapsedNanos() <= elapsed,
           "each side is timed over its own turns only");
-      assertEquals(10_000, a.received());
-      assertEquals(10_000, b.received());
-      assertTrue(a.verify().passed() && b.verify().passed());
+      assertEquals(10_000, s.a.received());
+      assertEquals(10_000, s.b.received());
+      assertTrue(s.a.verify().passed() && s.b.verify().passed());
     }
   }
 
   @Test
   void aTurnLongerThanTheIngestRunsTheSidesOneAfterTheOther() throws Exception {
-    try (IngestServer a = IngestServer.start(PLAIN, ANY, null, ServerModel.THREADPOOL);
-        IngestServer b = IngestServer.start(PLAIN, ANY, null, ServerModel.THREADPOOL);
-        IngestClient first = new IngestClient(PLAIN, "127.0.0.1", a.port());
-        IngestClient second = new IngestClient(PLAIN, "127.0.0.1", b.port())) {
-      TurnAccount[] sides = new TakingTurns(first, second, 1_000_000, PID).run(entries(3_000));
+    try (TwoServers s = new TwoServers()) {
+      TurnAccount[] sides = new TakingTurns(s.first, s.second, 1_000_000, PID).run(entries(3_000));
       assertEquals(1, sides[0].turns());
       assertEquals(1, sides[1].turns());
-      assertEquals(3_000, a.received());
-      assertEquals(3_000, b.received());
+      assertEquals(3_000, s.a.received());
+      assertEquals(3_000, s.b.received());
     }
   }
 
