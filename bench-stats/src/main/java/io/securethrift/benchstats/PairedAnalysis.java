@@ -5,14 +5,14 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
  * Per-round paired overheads: in every group, every variant's cost in round r is divided by the baseline's cost in
  * the same round r, so drift of the machine between rounds (which hits both alike when rounds are interleaved)
- * cancels. Rounds one side lacks are left out; warm-ups (rounds 0 and below) are never used.
+ * cancels. Rounds one side lacks, or has not measured ({@link #ratios}), are left out; warm-ups (rounds 0 and below)
+ * are never used.
  *
  * <p>Where a group also has rows of the baseline run in a variant's own processes (the variant named
  * {@link #ownBaseline}, for example {@code tls/none}), that variant is divided by those instead. Separate processes
@@ -77,11 +77,21 @@ public final class PairedAnalysis {
     return variant.endsWith(OWN + baseline);
   }
 
-  /** variant / baseline for every round both have, in round order. */
+  /**
+   * variant / baseline for every round both have measured, in round order. A cost that is not positive and finite
+   * was not measured: the operating system counts CPU in 10 ms ticks, and a short iteration's CPU less its JIT
+   * compilers' share (two counts rounded apart) can come out at zero or below it. No ratio says anything of such a
+   * round, so it is left out, and {@link Overhead#rounds()} shows how many remained.
+   */
   public static double[] ratios(Map<Integer, Double> baseline, Map<Integer, Double> variant) {
     Set<Integer> rounds = new LinkedHashSet<>(variant.keySet());
     rounds.retainAll(baseline.keySet());
-    return rounds.stream().sorted().mapToDouble(r -> variant.get(r) / Objects.requireNonNull(baseline.get(r)))
-        .toArray();
+    rounds.removeIf(r -> !measured(variant.get(r)) || !measured(baseline.get(r)));
+    return rounds.stream().sorted().mapToDouble(r -> variant.get(r) / baseline.get(r)).toArray();
+  }
+
+  /** Whether {@code cost} is a measurement: positive and finite. */
+  public static boolean measured(double cost) {
+    return cost > 0 && !Double.isInfinite(cost);
   }
 }

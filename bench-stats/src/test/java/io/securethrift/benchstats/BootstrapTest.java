@@ -41,6 +41,15 @@ class BootstrapTest {
   }
 
   @Test
+  void roundsWithACostBelowTheClocksResolutionAreLeftOut() {
+    Map<Integer, Double> baseline = rounds(100, 0, 100, 100);
+    Map<Integer, Double> variant = rounds(120, 130, -10, 150);
+    assertArrayEquals(new double[] {1.2, 1.5}, PairedAnalysis.ratios(baseline, variant), 1e-12);
+    baseline.put(4, Double.NaN);
+    assertArrayEquals(new double[] {1.2}, PairedAnalysis.ratios(baseline, variant), 1e-12);
+  }
+
+  @Test
   void intervalIsReproducibleAndNeedsThreeRounds() {
     double[] ratios = {1.12, 1.08, 1.15, 1.11, 1.09};
     assertEquals(Bootstrap.overhead(ratios, 7), Bootstrap.overhead(ratios, 7));

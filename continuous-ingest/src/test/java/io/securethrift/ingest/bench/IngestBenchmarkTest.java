@@ -106,8 +106,10 @@ class IngestBenchmarkTest {
         "every measured iteration writes the same entries");
     assertEquals(2 * (modes.size() - 1), results.overheads().size(), "wall and CPU overhead of each secured mode");
     for (Overhead o : results.overheads()) {
-      assertEquals(3, o.rounds());
-      assertTrue(o.interval().bounded() && o.interval().low() <= o.interval().estimate()
+      // A CPU round whose iteration used less than the OS's 10 ms tick once its JIT share is taken out has no ratio.
+      boolean cpu = o.metric().equals(IngestBenchmark.CPU);
+      assertTrue(cpu ? o.rounds() >= 1 && o.rounds() <= 3 : o.rounds() == 3, o.toString());
+      assertTrue(o.rounds() < 3 || o.interval().bounded() && o.interval().low() <= o.interval().estimate()
           && o.interval().estimate() <= o.interval().high(), o.variant() + " " + o.interval());
     }
     List<String> csv = Files.readAllLines(output.resolve("ingest-results.csv"));

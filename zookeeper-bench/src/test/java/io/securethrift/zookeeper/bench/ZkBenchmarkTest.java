@@ -91,8 +91,10 @@ class ZkBenchmarkTest {
     }
     assertEquals(4 * 3, r.overheads().size(), "wall, CPU and sync for each of the four TLS targets");
     for (Overhead o : r.overheads()) {
-      assertEquals(3, o.rounds(), o.group() + " " + o.variant() + " " + o.metric());
-      assertTrue(o.interval().bounded() && o.interval().low() <= o.interval().estimate()
+      // A CPU round whose iteration used less than the OS's 10 ms tick once its JIT share is taken out has no ratio.
+      boolean cpu = o.metric().equals(ZkBenchmark.CPU);
+      assertTrue(cpu ? o.rounds() >= 1 && o.rounds() <= 3 : o.rounds() == 3, o.toString());
+      assertTrue(o.rounds() < 3 || o.interval().bounded() && o.interval().low() <= o.interval().estimate()
           && o.interval().estimate() <= o.interval().high() && o.interval().estimate() > -100, o.toString());
     }
 
