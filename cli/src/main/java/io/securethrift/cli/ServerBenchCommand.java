@@ -28,7 +28,8 @@ final class ServerBenchCommand implements Callable<Integer> {
   List<String> modes;
 
   @Option(names = "--servers", split = ",", paramLabel = "SERVER",
-      description = "nonblocking, threadpool-64, threadpool (default: all).")
+      description = "nonblocking, nonblocking-inline (calls on the event loops; calls scenario only), threadpool-64,"
+          + " threadpool (default: all).")
   List<String> servers;
 
   @Option(names = "--scenarios", split = ",", paramLabel = "NAME",

@@ -77,8 +77,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   /** Unwrapped SASL bytes not yet dispatched. */
   private byte[] plain = EMPTY;
   private int plainLength;
-  /** A negotiation step or a call is running off the event loop. */
+  /** A negotiation step or a call is running (off the event loop, unless the server runs calls there). */
   private boolean busy;
+  /** {@link #pump} is on the stack. */
+  private boolean pumping;
   /** Reads were turned off because a whole message waits behind the running step or call. */
   private boolean readsPaused;
   private boolean authenticated;
@@ -221,13 +223,30 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   /** Takes as many whole messages from the buffer as it can while nothing runs elsewhere. */
   private void pump() {
-    if (server.draining() && !busy) {
-      // Shutting down: nothing new starts; a connection closes once its call in flight has been answered.
-      close();
+    if (pumping) {
+      // A call ran on the event loop and was answered inside the loop below, which takes the next message itself:
+      // answering it from here instead would nest one pump per buffered message.
       return;
     }
+    pumping = true;
     try {
-      while (!busy && phase != Phase.CLOSED && channel.isActive()) {
+      pumpMessages();
+    } finally {
+      pumping = false;
+    }
+  }
+
+  private void pumpMessages() {
+    try {
+      while (!busy) {
+        if (server.draining()) {
+          // Shutting down: nothing new starts; a connection closes once its call in flight has been answered.
+          close();
+          return;
+        }
+        if (phase == Phase.CLOSED || !channel.isActive()) {
+          break;
+        }
         boolean progressed;
         if (phase == Phase.NEGOTIATING) {
           progressed = negotiationMessage();
@@ -429,34 +448,53 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     return true;
   }
 
-  /** Runs one call on a worker; the event loop goes on with other connections. */
+  /**
+   * Runs one call on a worker, the event loop going on with other connections; or, where the server runs calls on
+   * the event loop, here and now.
+   */
   private void dispatch(byte[] frame) {
     busy = true;
-    PeerIdentity caller = identity;
-    SaslDataCodec data = codec;
     // Counted until the reply is written, so a graceful shutdown waits for the reply and not just the call.
     server.beginCall();
+    if (server.callsOnEventLoop()) {
+      Reply reply = call(frame, identity, codec);
+      callDone(reply.frames, reply.close);
+      return;
+    }
+    PeerIdentity caller = identity;
+    SaslDataCodec data = codec;
     server.workers().execute(() -> {
-      List<byte[]> reply = List.of();
-      boolean close;
-      MemoryStream stream = new MemoryStream(frame);
-      SecuredTransport transport = server.factory().framedTransport(stream, caller);
-      try {
-        server.processor().process(server.protocolFactory().getProtocol(transport),
-            server.protocolFactory().getProtocol(transport));
-        reply = frames(stream.written(), data);
-        close = stream.closed();
-      } catch (TException | RuntimeException e) {
-        // The transport or the identity processor has logged a refused message; anything else is logged here.
-        if (!stream.closed()) {
-          LOG.warn("closing connection with {}: {}", peer, PeerText.describe(e));
-        }
-        close = true;
-      }
-      List<byte[]> frames = reply;
-      boolean closing = close;
-      channel.eventLoop().execute(() -> callDone(frames, closing));
+      Reply reply = call(frame, caller, data);
+      channel.eventLoop().execute(() -> callDone(reply.frames, reply.close));
     });
+  }
+
+  /** A call's reply frames, and whether the connection closes instead. */
+  private static final class Reply {
+    final List<byte[]> frames;
+    final boolean close;
+
+    Reply(List<byte[]> frames, boolean close) {
+      this.frames = frames;
+      this.close = close;
+    }
+  }
+
+  /** Runs the processor on one request frame, on whatever thread runs calls. */
+  private Reply call(byte[] frame, PeerIdentity caller, SaslDataCodec data) {
+    MemoryStream stream = new MemoryStream(frame);
+    SecuredTransport transport = server.factory().framedTransport(stream, caller);
+    try {
+      server.processor().process(server.protocolFactory().getProtocol(transport),
+          server.protocolFactory().getProtocol(transport));
+      return new Reply(frames(stream.written(), data), stream.closed());
+    } catch (TException | RuntimeException e) {
+      // The transport or the identity processor has logged a refused message; anything else is logged here.
+      if (!stream.closed()) {
+        LOG.warn("closing connection with {}: {}", peer, PeerText.describe(e));
+      }
+      return new Reply(List.of(), true);
+    }
   }
 
   /**

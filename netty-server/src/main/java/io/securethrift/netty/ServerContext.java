@@ -17,6 +17,7 @@ final class ServerContext {
   private final TProcessor processor;
   private final TProtocolFactory protocolFactory;
   private final ExecutorService workers;
+  private final boolean callsOnEventLoop;
   private final ExecutorService authenticationPool;
   private final Admission admission;
   private final TlsEngines tlsEngines;
@@ -24,11 +25,12 @@ final class ServerContext {
   private volatile boolean draining;
 
   ServerContext(ServerTransportFactory factory, TProcessor processor, TProtocolFactory protocolFactory,
-      ExecutorService workers, ExecutorService authenticationPool) {
+      ExecutorService workers, boolean callsOnEventLoop, ExecutorService authenticationPool) {
     this.factory = factory;
     this.processor = factory.withPeerIdentity(processor);
     this.protocolFactory = protocolFactory;
     this.workers = workers;
+    this.callsOnEventLoop = callsOnEventLoop;
     this.authenticationPool = authenticationPool;
     this.admission = new Admission(factory.config().server(), factory.audit(),
         factory.config().mode().usesTls() ? Stage.TLS : Stage.SASL);
@@ -49,6 +51,11 @@ final class ServerContext {
 
   ExecutorService workers() {
     return workers;
+  }
+
+  /** Whether calls run on their connection's event loop instead of {@link #workers()}. */
+  boolean callsOnEventLoop() {
+    return callsOnEventLoop;
   }
 
   ExecutorService authenticationPool() {

@@ -36,9 +36,10 @@ final class BenchServerProcess {
     long threadsBefore = ProcStatus.of(ProcessHandle.current().pid()).threads();
     AutoCloseable server;
     int port;
-    if (kind == ServerKind.NONBLOCKING) {
+    if (kind.nonblocking()) {
       NettyThriftServer netty = NettyThriftServer.builder(config, EchoServer.processor())
-          .protocolFactory(new TCompactProtocol.Factory()).build()
+          .protocolFactory(new TCompactProtocol.Factory())
+          .callsOnEventLoop(kind == ServerKind.NONBLOCKING_INLINE).build()
           .start(new InetSocketAddress("127.0.0.1", 0));
       server = netty;
       port = netty.port();

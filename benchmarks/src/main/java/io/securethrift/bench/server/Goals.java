@@ -48,17 +48,18 @@ final class Goals {
 
   private static void calls(List<Row> rows, ServerBenchOptions o, List<Goal> goals) {
     for (Row netty : rows) {
-      if (!netty.scenario().equals(ClosedLoop.SCENARIO) || !netty.server().equals(ServerKind.NONBLOCKING.token())) {
+      if (!netty.scenario().equals(ClosedLoop.SCENARIO) || !ServerKind.nonblocking(netty.server())) {
         continue;
       }
       boolean many = netty.load().startsWith(o.connections + " conns");
       double best = rows.stream().filter(r -> r.scenario().equals(ClosedLoop.SCENARIO)
           && r.mode().equals(netty.mode()) && r.load().equals(netty.load())
-          && !r.server().equals(ServerKind.NONBLOCKING.token())).mapToDouble(r -> r.get("calls_per_s")).max()
+          && !ServerKind.nonblocking(r.server())).mapToDouble(r -> r.get("calls_per_s")).max()
           .orElse(Double.NaN);
       double ratio = netty.get("calls_per_s") / best;
       double wanted = many ? 2 : 0.95;
-      goals.add(new Goal(ClosedLoop.SCENARIO, netty.mode() + ", " + netty.load() + ": calls/s >= " + wanted
+      goals.add(new Goal(ClosedLoop.SCENARIO, netty.server() + " " + netty.mode() + ", " + netty.load()
+          + ": calls/s >= " + wanted
           + "x the better thread-pool server's", format("%.0f vs %.0f calls/s (%.2fx)", netty.get("calls_per_s"),
           best, ratio), ratio >= wanted));
     }

@@ -76,6 +76,13 @@ public final class ServerBench {
   /** The scenarios that apply to a mode on a server, in the order they run. */
   private static List<String> scenarios(ServerBenchOptions o, ServerBenchMode mode, ServerKind kind) {
     List<String> names = new ArrayList<>();
+    if (kind == ServerKind.NONBLOCKING_INLINE) {
+      // Only where calls run does it differ from the non-blocking server.
+      if (o.scenarios.contains(ClosedLoop.SCENARIO)) {
+        names.add(ClosedLoop.SCENARIO);
+      }
+      return names;
+    }
     if (o.scenarios.contains(IdleConnections.SCENARIO) && mode.handshakes()) {
       names.add(IdleConnections.SCENARIO);
     }

@@ -1,5 +1,6 @@
 package io.securethrift.bench.server;
 
+import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
@@ -34,7 +35,7 @@ final class ServerUnderTest implements AutoCloseable {
   static ServerUnderTest start(BenchMaterial material, ServerBenchMode mode, TlsEngine engine, ServerKind kind,
       String heap, Path log) throws IOException {
     ChildJvm jvm = ChildJvm.builder(BenchServerProcess.class).name(kind + " server (" + mode + ")")
-        .jvmOptions(List.of("-Xmx" + heap)).args(List.of(material.dir().toString(), mode.token(),
+        .jvmOptions(List.of("-Xmx" + heap, ProcessSample.KEEP_COMPILER_THREADS)).args(List.of(material.dir().toString(), mode.token(),
             engine.token(), kind.token())).log(log).talk().start();
     try {
       LineRecord ready = jvm.answer();
