@@ -56,7 +56,7 @@ final class ServerBenchCommand implements Callable<Integer> {
       description = "Echo payload sizes in bytes (default: 100,65536).")
   List<Integer> payloads;
 
-  @Option(names = "--warm-up-ms", description = "Warm-up before each measured window (default: 1000).")
+  @Option(names = "--warm-up-ms", description = "Warm-up before each measured window (default: 3000).")
   Long warmUpMs;
 
   @Option(names = "--window-ms", description = "Each measured window (default: 3000).")

@@ -23,10 +23,7 @@ import io.securethrift.core.spi.TlsEngines;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLEngine;
@@ -69,27 +66,16 @@ public final class NettyThriftServer implements AutoCloseable {
 
   private NettyThriftServer(Builder b) {
     this.factory = ServerTransportFactory.create(b.config);
-    this.workers = pool(b.workerThreads, b.threadKeepAlive, new LinkedBlockingQueue<>(), "securethrift-worker");
+    // Unbounded: a call waits here only while its connection has no other in flight, and connections are capped.
+    this.workers = ElasticPool.create(b.workerThreads, Integer.MAX_VALUE, b.threadKeepAlive, "securethrift-worker");
     // Bounded: a connection waits here only while not yet authenticated, and those are capped too.
-    this.authentication = pool(b.authenticationThreads, b.threadKeepAlive,
-        new ArrayBlockingQueue<>(ServerContext.authenticationQueueCapacity(b.config.server())), "securethrift-auth");
+    this.authentication = ElasticPool.create(b.authenticationThreads,
+        ServerContext.authenticationQueueCapacity(b.config.server()), b.threadKeepAlive, "securethrift-auth");
     this.context = new ServerContext(factory, b.processor, b.protocolFactory, workers, b.callsOnEventLoop,
         authentication);
     this.boss = new NioEventLoopGroup(1, new DefaultThreadFactory("securethrift-accept", true));
     this.loops = new NioEventLoopGroup(b.eventLoopThreads, new DefaultThreadFactory("securethrift-io", true));
     this.shutdownGrace = b.shutdownGrace;
-  }
-
-  /**
-   * A pool of at most {@code threads} whose threads all end after {@code keepAlive} without work: a burst of calls
-   * starts up to {@code threads} of them, and idle connections must not keep them (and their stacks) afterwards.
-   */
-  private static ThreadPoolExecutor pool(int threads, Duration keepAlive, BlockingQueue<Runnable> queue,
-      String name) {
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, keepAlive.toNanos(), TimeUnit.NANOSECONDS,
-        queue, new DefaultThreadFactory(name, true));
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
   }
 
   /** A server for {@code processor} secured by {@code config}; binary protocol unless told otherwise. */

@@ -27,7 +27,7 @@ public final class ServerBenchOptions {
   int connections = 1_000;
   int fewConnections = 16;
   List<Integer> payloads = List.of(100, 64 * 1024);
-  Duration warmUp = Duration.ofSeconds(1);
+  Duration warmUp = Duration.ofSeconds(3);
   Duration window = Duration.ofSeconds(3);
   int handshakeSeconds = 3;
   /** A Java server's first handshakes run in the interpreter: an uncounted run first (not in the quick preset). */
