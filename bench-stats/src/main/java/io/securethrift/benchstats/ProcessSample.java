@@ -8,6 +8,9 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
  * What a process has used so far, as the operating system accounts it: CPU time (user and system, from
@@ -103,6 +106,32 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
    */
   public static double withoutJit(double cpu, double jit) {
     return Double.isNaN(jit) ? cpu : cpu - jit;
+  }
+
+  /**
+   * This sample as named fields, each name {@code prefix} followed by {@code cpu}, {@code user}, {@code sys},
+   * {@code read}, {@code written}, {@code gcCount}, {@code gcMillis} or {@code jit}: for a process to send what it
+   * sampled over a line protocol ({@link #fromFields} reads it back).
+   */
+  public Map<String, Long> fields(String prefix) {
+    Map<String, Long> f = new LinkedHashMap<>();
+    f.put(prefix + "cpu", cpuNanos);
+    f.put(prefix + "user", userNanos);
+    f.put(prefix + "sys", systemNanos);
+    f.put(prefix + "read", readBytes);
+    f.put(prefix + "written", writtenBytes);
+    f.put(prefix + "gcCount", gcCount);
+    f.put(prefix + "gcMillis", gcMillis);
+    f.put(prefix + "jit", jitNanos);
+    return f;
+  }
+
+  /** The sample whose {@link #fields} under {@code prefix} {@code field} gives by name. */
+  public static ProcessSample fromFields(String prefix, ToLongFunction<String> field) {
+    return new ProcessSample(field.applyAsLong(prefix + "cpu"), field.applyAsLong(prefix + "user"),
+        field.applyAsLong(prefix + "sys"), field.applyAsLong(prefix + "read"), field.applyAsLong(prefix + "written"),
+        field.applyAsLong(prefix + "gcCount"), field.applyAsLong(prefix + "gcMillis"),
+        field.applyAsLong(prefix + "jit"));
   }
 
   /** This sample with the garbage collection its process reported about itself. */

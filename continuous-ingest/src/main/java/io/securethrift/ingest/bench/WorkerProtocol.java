@@ -105,16 +105,12 @@ final class WorkerProtocol {
   }
 
   private static LineRecord sample(LineRecord r, String prefix, ProcessSample s) {
-    return r.with(prefix + "cpu", s.cpuNanos()).with(prefix + "user", s.userNanos())
-        .with(prefix + "sys", s.systemNanos()).with(prefix + "read", s.readBytes())
-        .with(prefix + "written", s.writtenBytes()).with(prefix + "gcCount", s.gcCount())
-        .with(prefix + "gcMillis", s.gcMillis()).with(prefix + "jit", s.jitNanos());
+    s.fields(prefix).forEach(r::with);
+    return r;
   }
 
   private static ProcessSample sample(LineRecord r, String prefix) {
-    return new ProcessSample(r.getLong(prefix + "cpu"), r.getLong(prefix + "user"), r.getLong(prefix + "sys"),
-        r.getLong(prefix + "read"), r.getLong(prefix + "written"), r.getLong(prefix + "gcCount"),
-        r.getLong(prefix + "gcMillis"), r.getLong(prefix + "jit"));
+    return ProcessSample.fromFields(prefix, r::getLong);
   }
 
   /** {@code command} sent to the worker's baseline. */

@@ -29,12 +29,14 @@ import org.apache.zookeeper.client.ZKClientConfig;
  * zk-bench's client for one shape and mode, in its own JVM so that engine conscrypt can make Conscrypt the JVM's
  * TLS provider (the only way into ZooKeeper's Netty client) while the other modes keep JSSE. Arguments: securethrift
  * properties file, connect string, znodes per asynchronous phase, znodes of the synchronous phase, fresh sessions
- * per iteration, and optionally the connect string of the servers' plain client port: then {@code RUN baseline=true}
- * runs the same workload over a plaintext session of this JVM (the baseline in the mode's own processes, see
- * {@link io.securethrift.benchstats.PairedAnalysis}). For each {@code RUN} command ({@link ChildJvm}'s line
- * protocol) it runs one {@link Workload} iteration and answers its raw columns ({@link ZkRow}) with this JVM's
- * garbage collection so far; for each
- * {@code SESSIONS} command it opens the fresh sessions and answers their median time, with over TLS the
+ * per iteration, and optionally the connect string of the servers' plain client port, the servers' process ids
+ * (comma-separated) and the directory of their GC logs: then {@code RUN baseline=true} runs the same workload over a
+ * plaintext session of this JVM (the baseline in the mode's own processes, see
+ * {@link io.securethrift.benchstats.PairedAnalysis}), and {@code TURNS} runs both, taking turns. For each
+ * {@code RUN} command ({@link ChildJvm}'s line protocol) it runs one {@link Workload} iteration and answers its raw
+ * columns ({@link ZkRow}) with this JVM's garbage collection so far; for each {@code TURNS} command, one iteration of
+ * each session with each side's columns and what it used in this process and the servers' ({@link TakingTurns}); for
+ * each {@code SESSIONS} command it opens the fresh sessions and answers their median time, with over TLS the
  * {@link HandshakeProbe}'s figures on resumption; it exits at end of input.
  */
 final class BenchClientMain {
@@ -43,6 +45,10 @@ final class BenchClientMain {
   static final String SESSIONS = "SESSIONS";
   /** The field of a {@code RUN} command that sends it to the plaintext session. */
   static final String BASELINE = "baseline";
+  /** Runs an iteration of the TLS session and one of the plaintext session taking turns, step by step. */
+  static final String TURNS = "TURNS";
+  /** The field of a {@code TURNS} command that gives the plaintext session the first turn. */
+  static final String BASELINE_FIRST = "baselineFirst";
   private static final int SESSION_TIMEOUT_MS = 30_000;
 
   private BenchClientMain() {}
@@ -71,17 +77,18 @@ final class BenchClientMain {
         baseline = new Workload(plain, znodes, "/bench-baseline");
       }
       Workload onBaseline = baseline;
+      TakingTurns turns = plain == null ? null : new TakingTurns(Arrays.stream(args[6].split(","))
+          .map(Long::valueOf).collect(Collectors.toList()), Path.of(args[7]));
       ChildJvm.serve(command -> {
         switch (command.kind()) {
           case RUN:
             if (!Boolean.parseBoolean(command.fields().get(BASELINE))) {
               return iteration(workload, syncZnodes);
             }
-            if (onBaseline == null) {
-              throw new IllegalArgumentException("RUN baseline=true, but this client was started without the"
-                  + " plain client port's connect string");
-            }
-            return iteration(onBaseline, syncZnodes);
+            return iteration(withBaseline(onBaseline, command), syncZnodes);
+          case TURNS:
+            return turns.run(workload, withBaseline(onBaseline, command), syncZnodes,
+                Boolean.parseBoolean(command.get(BASELINE_FIRST)));
           case SESSIONS:
             return sessions(sessions, connect, config);
           default:
@@ -91,26 +98,36 @@ final class BenchClientMain {
     }
   }
 
-  private static LineRecord iteration(Workload workload, int syncZnodes) throws Exception {
-    LineRecord r = LineRecord.of("RESULT");
-    List<Double> phases = workload.run();
-    for (int i = 0; i < phases.size(); i++) {
-      r.with(ZkRow.phaseColumn(Workload.PHASES.get(i)), format(phases.get(i)));
+  private static Workload withBaseline(Workload baseline, LineRecord command) {
+    if (baseline == null) {
+      throw new IllegalArgumentException(command.kind() + " on the plaintext session, but this client was started"
+          + " without the plain client port's connect string");
     }
-    List<long[]> sync = workload.runSync(syncZnodes);
+    return baseline;
+  }
+
+  private static LineRecord iteration(Workload workload, int syncZnodes) throws Exception {
+    LineRecord r = columns(LineRecord.of("RESULT"), "", workload.run(syncZnodes));
+    long[] gc = ProcessSample.gcTotals();
+    return r.with(ZkRow.GC_COUNT, gc[0]).with(ZkRow.GC_MS, gc[1]);
+  }
+
+  /** The phase and synchronous columns of {@code result}, each name after {@code prefix}. */
+  static LineRecord columns(LineRecord r, String prefix, Workload.Result result) {
+    for (int i = 0; i < Workload.PHASES.size(); i++) {
+      r.with(prefix + ZkRow.phaseColumn(Workload.PHASES.get(i)), format(result.phaseMs[i]));
+    }
     long syncNanos = 0;
-    for (int op = 0; op < sync.size(); op++) {
-      long[] nanos = sync.get(op);
+    for (int op = 0; op < Workload.SYNC_OPS.size(); op++) {
+      long[] nanos = result.syncNanos[op];
       for (long n : nanos) {
         syncNanos += n;
       }
       String name = Workload.SYNC_OPS.get(op);
-      r.with(ZkRow.syncColumn(name, 50), format(Workload.quantile(nanos, 0.50) / 1e3));
-      r.with(ZkRow.syncColumn(name, 99), format(Workload.quantile(nanos, 0.99) / 1e3));
+      r.with(prefix + ZkRow.syncColumn(name, 50), format(Workload.quantile(nanos, 0.50) / 1e3));
+      r.with(prefix + ZkRow.syncColumn(name, 99), format(Workload.quantile(nanos, 0.99) / 1e3));
     }
-    r.with(ZkRow.SYNC_MS, format(syncNanos / 1e6));
-    long[] gc = ProcessSample.gcTotals();
-    return r.with(ZkRow.GC_COUNT, gc[0]).with(ZkRow.GC_MS, gc[1]);
+    return r.with(prefix + ZkRow.SYNC_MS, format(syncNanos / 1e6));
   }
 
   /** The fresh sessions' median time and, over TLS, the handshake probe's resumption figures. */

@@ -1,10 +1,12 @@
 package io.securethrift.zookeeper.bench;
 
+import io.securethrift.benchstats.ProcessSample;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,6 +29,16 @@ final class GcLog {
   /** The log {@link #option} makes process {@code pid} write. */
   static Path file(Path dir, long pid) {
     return dir.toAbsolutePath().resolve("gc-" + pid + ".log");
+  }
+
+  /** Processes {@code pids} together, each with the garbage collection its log in {@code dir} shows. */
+  static ProcessSample ensemble(List<Long> pids, Path dir) {
+    ProcessSample sum = ProcessSample.ZERO;
+    for (long pid : pids) {
+      long[] gc = totals(file(dir, pid));
+      sum = sum.plus(ProcessSample.of(pid).withGc(gc[0], gc[1]));
+    }
+    return sum;
   }
 
   /** Pauses and their milliseconds (rounded) so far; none while the JVM has not yet created its log. */

@@ -39,42 +39,68 @@ final class Workload {
     this.root = root;
   }
 
-  /** Milliseconds of each phase, in the order of {@link #PHASES}. */
-  List<Double> run() throws Exception {
-    List<Double> ms = new ArrayList<>();
-    for (CreateMode mode : List.of(CreateMode.PERSISTENT, CreateMode.EPHEMERAL)) {
-      ms.add(timed((p, done) -> zk.create(p, DATA, Ids.OPEN_ACL_UNSAFE, mode, stringCb(done), null)));
-      ms.add(timed((p, done) -> zk.setData(p, DATA, -1, statCb(done), null)));
-      ms.add(timed((p, done) -> zk.getData(p, false, dataCb(done), null)));
-      ms.add(timed((p, done) -> zk.delete(p, -1, voidCb(done), null)));
+  /** What one iteration measured. */
+  static final class Result {
+    /** Each asynchronous phase's milliseconds, in the order of {@link #PHASES}. */
+    final double[] phaseMs = new double[PHASES.size()];
+    /** Each synchronous request's nanoseconds, per operation type in the order of {@link #SYNC_OPS}. */
+    final long[][] syncNanos = new long[SYNC_OPS.size()][];
+  }
+
+  /** A part of an iteration that runs by itself. */
+  interface Step {
+    void run() throws Exception;
+  }
+
+  /** One iteration, all of its {@link #steps} in order. */
+  Result run(int syncCount) throws Exception {
+    Result result = new Result();
+    for (Step step : steps(syncCount, result)) {
+      step.run();
     }
-    timed((p, done) -> zk.create(p, DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, stringCb(done), null));
-    ms.add(timedWatches());
-    return ms;
+    return result;
   }
 
   /**
-   * The synchronous phase on {@code count} znodes: each request's latency in nanoseconds, per operation type in the
-   * order of {@link #SYNC_OPS}.
+   * One iteration as steps that fill {@code into} when run in order: each asynchronous phase (the watch phase with
+   * the creates of the znodes it watches), then each operation type of the synchronous phase on {@code syncCount}
+   * znodes. Two workloads' steps can take turns, one step at a time.
    */
-  List<long[]> runSync(int count) throws KeeperException, InterruptedException {
-    List<long[]> latencies = new ArrayList<>();
-    for (int op = 0; op < SYNC_OPS.size(); op++) {
-      long[] nanos = new long[count];
-      for (int i = 0; i < count; i++) {
-        String path = root + "/s" + i;
-        long start = System.nanoTime();
-        switch (op) {
-          case 0 -> zk.create(path, DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
-          case 1 -> zk.setData(path, DATA, -1);
-          case 2 -> zk.getData(path, false, null);
-          default -> zk.delete(path, -1);
-        }
-        nanos[i] = System.nanoTime() - start;
-      }
-      latencies.add(nanos);
+  List<Step> steps(int syncCount, Result into) {
+    List<Step> steps = new ArrayList<>();
+    for (CreateMode mode : List.of(CreateMode.PERSISTENT, CreateMode.EPHEMERAL)) {
+      int first = mode == CreateMode.PERSISTENT ? 0 : 4;
+      steps.add(timed(into, first, (p, done) -> zk.create(p, DATA, Ids.OPEN_ACL_UNSAFE, mode, stringCb(done), null)));
+      steps.add(timed(into, first + 1, (p, done) -> zk.setData(p, DATA, -1, statCb(done), null)));
+      steps.add(timed(into, first + 2, (p, done) -> zk.getData(p, false, dataCb(done), null)));
+      steps.add(timed(into, first + 3, (p, done) -> zk.delete(p, -1, voidCb(done), null)));
     }
-    return latencies;
+    steps.add(() -> {
+      run((p, done) -> zk.create(p, DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT, stringCb(done), null));
+      into.phaseMs[PHASES.size() - 1] = timedWatches();
+    });
+    for (int op = 0; op < SYNC_OPS.size(); op++) {
+      int type = op;
+      steps.add(() -> into.syncNanos[type] = sync(type, syncCount));
+    }
+    return steps;
+  }
+
+  /** The synchronous phase's operation type {@code op} on {@code count} znodes: each request's nanoseconds. */
+  private long[] sync(int op, int count) throws KeeperException, InterruptedException {
+    long[] nanos = new long[count];
+    for (int i = 0; i < count; i++) {
+      String path = root + "/s" + i;
+      long start = System.nanoTime();
+      switch (op) {
+        case 0 -> zk.create(path, DATA, Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+        case 1 -> zk.setData(path, DATA, -1);
+        case 2 -> zk.getData(path, false, null);
+        default -> zk.delete(path, -1);
+      }
+      nanos[i] = System.nanoTime() - start;
+    }
+    return nanos;
   }
 
   /** The {@code q} quantile (0 to 1) of {@code values} by the nearest-rank method. */
@@ -119,10 +145,13 @@ final class Workload {
     }
   }
 
-  private double timed(Op op) throws Exception {
-    long start = System.nanoTime();
-    run(op);
-    return (System.nanoTime() - start) / 1e6;
+  /** The asynchronous phase {@code op}, its milliseconds kept as phase {@code phase} of {@code into}. */
+  private Step timed(Result into, int phase, Op op) {
+    return () -> {
+      long start = System.nanoTime();
+      run(op);
+      into.phaseMs[phase] = (System.nanoTime() - start) / 1e6;
+    };
   }
 
   private void run(Op op) throws Exception {

@@ -42,10 +42,10 @@ import java.util.stream.IntStream;
  * is up ({@link StoppingRule}).
  *
  * <p>In the {@code client-tls} shape, whose servers talk plaintext to each other, a TLS mode's servers also open the
- * plain client port, and its client JVM runs the same workload over a plaintext session right beside each TLS
- * iteration (before it in odd rounds, after it in even ones): the mode is divided by that baseline in its own
- * processes ({@link PairedAnalysis#ownBaseline}), so neither the time between iterations nor lasting differences
- * between separate JVMs enter its overhead.
+ * plain client port, and its client JVM runs the same workload over a plaintext session taking turns with each TLS
+ * iteration, a phase at a time ({@link TakingTurns}): the mode is divided by that baseline in its own processes
+ * ({@link PairedAnalysis#ownBaseline}), so neither the time between iterations nor lasting differences between
+ * separate JVMs enter its overhead.
  */
 final class ZkBenchmark {
   static final String WALL = "wall";
@@ -169,7 +169,10 @@ final class ZkBenchmark {
         Integer.toString(settings.znodes()), Integer.toString(settings.syncZnodes()),
         Integer.toString(settings.sessions())));
     if (s.ownBaseline()) {
+      // The plain port for the baseline, and the servers to sample at each turn (TakingTurns).
       args.add(s.ensemble().connectString(false));
+      args.add(s.ensemble().pids().stream().map(String::valueOf).collect(Collectors.joining(",")));
+      args.add(s.gcLogs().toAbsolutePath().toString());
     }
     ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client")
         .jvmOptions(List.of("-Xmx512m", ProcessSample.KEEP_COMPILER_THREADS))
@@ -215,14 +218,31 @@ final class ZkBenchmark {
     return rows;
   }
 
-  /** A target's iterations of a round: its own, and its own baseline's beside it (first in odd rounds). */
+  /**
+   * A target's iterations of a round: its own, and where it has one its own baseline's, the two taking turns
+   * ({@link TakingTurns}; the baseline first in odd rounds, and its row first then).
+   */
   private List<Measurement> iterations(Target t, int round) throws IOException {
     if (!t.ownBaseline) {
       return List.of(iteration(t, round, false));
     }
     boolean baselineFirst = PairedAnalysis.ownBaselineFirst(round);
-    Measurement first = iteration(t, round, baselineFirst);
-    return List.of(first, iteration(t, round, !baselineFirst));
+    LineRecord turns = t.client.call(LineRecord.of(BenchClientMain.TURNS).with(BenchClientMain.BASELINE_FIRST,
+        baselineFirst));
+    Measurement secured = turnRow(t, round, turns, TakingTurns.SECURED, sessions(t, false));
+    Measurement baseline = turnRow(t, round, turns, TakingTurns.BASELINE, null);
+    return baselineFirst ? List.of(baseline, secured) : List.of(secured, baseline);
+  }
+
+  private Measurement turnRow(Target t, int round, LineRecord turns, String side, LineRecord sessions) {
+    boolean baseline = side.equals(TakingTurns.BASELINE);
+    return row(t, round, baseline, TakingTurns.columns(turns, side), TakingTurns.client(turns, side),
+        TakingTurns.servers(turns, side), sessions);
+  }
+
+  /** The fresh sessions' answer, where the settings ask for them and the row is the mode's own. */
+  private LineRecord sessions(Target t, boolean baseline) throws IOException {
+    return settings.sessions() == 0 || baseline ? null : t.client.call(LineRecord.of(BenchClientMain.SESSIONS));
   }
 
   private Measurement iteration(Target t, int round, boolean baseline) throws IOException {
@@ -233,8 +253,11 @@ final class ZkBenchmark {
     t.clientGc = new long[] {answer.getLong(ZkRow.GC_COUNT), answer.getLong(ZkRow.GC_MS)};
     ProcessSample clientUsed = ProcessSample.of(t.client.process().pid()).withGc(t.clientGc[0], t.clientGc[1])
         .minus(clientBefore);
-    LineRecord sessions = settings.sessions() == 0 || baseline ? null
-        : t.client.call(LineRecord.of(BenchClientMain.SESSIONS));
+    return row(t, round, baseline, answer, clientUsed, serversUsed, sessions(t, baseline));
+  }
+
+  private Measurement row(Target t, int round, boolean baseline, LineRecord answer, ProcessSample clientUsed,
+      ProcessSample serversUsed, LineRecord sessions) {
     String variant = baseline ? PairedAnalysis.ownBaseline(t.mode.label(), BASELINE) : t.mode.label();
     Measurement row = ZkRow.of(t.shape.label(), variant, round, settings.znodes(), settings.syncZnodes(),
         answer, clientUsed, serversUsed, sessions);
@@ -245,13 +268,7 @@ final class ZkBenchmark {
 
   /** The ensemble's processes together, each with the garbage collection its GC log shows. */
   private static ProcessSample servers(Target t) {
-    ProcessSample sum = null;
-    for (long pid : t.ensemble.pids()) {
-      long[] gc = GcLog.totals(GcLog.file(t.gcLogs, pid));
-      ProcessSample s = ProcessSample.of(pid).withGc(gc[0], gc[1]);
-      sum = sum == null ? s : sum.plus(s);
-    }
-    return sum;
+    return GcLog.ensemble(t.ensemble.pids(), t.gcLogs);
   }
 
   private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {

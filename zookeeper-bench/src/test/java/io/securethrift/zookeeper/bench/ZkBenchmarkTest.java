@@ -61,7 +61,7 @@ class ZkBenchmarkTest {
     for (String mode : List.of("tls13-jsse", "tls12-conscrypt", "tls13-openssl")) {
       for (int round = 1; round <= 3; round++) {
         int secured = indexOf(r.rows(), mode, round);
-        // Over the plain port of the same servers, from the same client JVM, right before or after the TLS iteration.
+        // Over the plain port of the same servers, from the same client JVM, taking turns with the TLS iteration.
         assertEquals(round % 2 == 1 ? secured - 1 : secured + 1, indexOf(r.rows(), mode + "/none", round),
             mode + " round " + round);
       }
