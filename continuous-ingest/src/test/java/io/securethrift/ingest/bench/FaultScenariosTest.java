@@ -16,29 +16,35 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * Each fault of {@code ingest-bench --faults} as an integration test on the embedded backend with its write-ahead
  * log: a real server JVM (killed with SIGKILL in the restart runs), a real KDC and CA, the fault proxy in between.
- * Short runs; each fault in the modes where it bites (ingest-bench --faults runs every mode).
+ * Short runs; each fault in the modes where it bites (ingest-bench --faults runs every mode), on the thread-pool
+ * server and, for every fault, on the non-blocking one.
  */
 class FaultScenariosTest {
-  private static final FaultBench.Settings SHORT = new FaultBench.Settings(Duration.ofSeconds(5), 500, 128 * 1024,
-      3, FaultBench.Settings.DEFAULT.retry(), ServerModel.THREADPOOL);
 
   @TempDir
   Path dir;
 
-  @ParameterizedTest(name = "{0} in {1}")
+  @ParameterizedTest(name = "{0} in {1} on {2}")
   @CsvSource({
-      "restart, none",
-      "restart, sasl-auth-conf",
-      "rotate, tls-jsse",
-      "rotate, sasl-over-tls",
-      "expire, sasl-auth",
-      "kdc, sasl-auth-int",
-      "net, tls-conscrypt",
-      "net, sasl-auth-conf-gcm",
+      "restart, none, threadpool",
+      "restart, sasl-auth-conf, threadpool",
+      "rotate, tls-jsse, threadpool",
+      "rotate, sasl-over-tls, threadpool",
+      "expire, sasl-auth, threadpool",
+      "kdc, sasl-auth-int, threadpool",
+      "net, tls-conscrypt, threadpool",
+      "net, sasl-auth-conf-gcm, threadpool",
+      "restart, sasl-auth-conf, nonblocking",
+      "rotate, tls-conscrypt, nonblocking",
+      "expire, sasl-auth-int, nonblocking",
+      "kdc, sasl-auth, nonblocking",
+      "net, sasl-over-tls, nonblocking",
   })
-  void faultEndsWithNothingLostOrDamaged(String fault, String mode) throws Exception {
+  void faultEndsWithNothingLostOrDamaged(String fault, String mode, String server) throws Exception {
     Fault f = Fault.parseList("fault", List.of(fault)).get(0);
-    Outcome outcome = FaultBench.run(new EmbeddedFaults(), mode, f, dir, SHORT, 42, Map.of());
+    FaultBench.Settings shortRun = new FaultBench.Settings(Duration.ofSeconds(5), 500, 128 * 1024, 3,
+        FaultBench.Settings.DEFAULT.retry(), ServerModel.parse("server", server));
+    Outcome outcome = FaultBench.run(new EmbeddedFaults(), mode, f, dir, shortRun, 42, Map.of());
     assertTrue(outcome.passed(), outcome.line());
     // Every fault cuts or kills the connections in use, so once one has landed mid-run the client must have retried
     // on new ones. (On a machine starved enough that the run ended before its first fault, there is nothing to see.)
