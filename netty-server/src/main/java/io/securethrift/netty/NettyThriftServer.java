@@ -19,6 +19,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerLimits;
 import io.securethrift.core.AuthCounters;
 import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.internal.ServerCountersJmx;
 import io.securethrift.core.spi.TlsEngines;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -63,6 +64,7 @@ public final class NettyThriftServer implements AutoCloseable {
   private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
   private final Duration shutdownGrace;
   private Channel listening;
+  private ServerCountersJmx jmx;
 
   private NettyThriftServer(Builder b) {
     this.factory = ServerTransportFactory.create(b.config);
@@ -121,6 +123,7 @@ public final class NettyThriftServer implements AutoCloseable {
           }
         });
     listening = bootstrap.bind(address).sync().channel();
+    jmx = ServerCountersJmx.register(factory.counters(), port(), this::connections, this::unauthenticatedConnections);
     LOG.info("serving {} on {}", factory.config().mode().token(), listening.localAddress());
     return this;
   }
@@ -179,6 +182,9 @@ public final class NettyThriftServer implements AutoCloseable {
     authentication.shutdownNow();
     loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     boss.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+    if (jmx != null) {
+      jmx.close();
+    }
     factory.close();
   }
 

@@ -1,6 +1,7 @@
 package io.securethrift.netty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.AuthFailure;
@@ -15,6 +16,7 @@ import io.securethrift.core.Secret;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.ServerCountersMXBean;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.Await;
@@ -25,6 +27,7 @@ import io.securethrift.kdc.ca.CertificateAuthorityExtension;
 import io.securethrift.kdc.ca.CertificateDirectory;
 import io.securethrift.kdc.ca.KeyStoreFormat;
 import io.securethrift.kdc.ca.TestCertificateAuthority;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +38,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import javax.management.JMX;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -150,6 +156,27 @@ class NettyAuditTest {
           + " tls_resumed=false handshake_ms=\\d+"), lines.get(1));
       assertEquals(List.of(), mainLogWarnings(log));
     }
+  }
+
+  @Test
+  void countersAreReadableThroughJmxWhileTheServerListens() throws Exception {
+    MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name;
+    try (NettyThriftServer server = start(digest().delegationTokenSecrets(SECRETS).maxConnectionsPerAddress(1)
+        .build());
+        Socket held = new Socket("127.0.0.1", server.port())) {
+      name = new ObjectName("io.securethrift:type=Server,port=" + server.port());
+      ServerCountersMXBean counters = JMX.newMXBeanProxy(mbeans, name, ServerCountersMXBean.class);
+      Await.until("counters.getOpenConnections() == 1", WAIT, () -> counters.getOpenConnections() == 1);
+      new Socket("127.0.0.1", server.port()).close();
+      Await.until("counters.getHandshakeFailures() == 1", WAIT, () -> counters.getHandshakeFailures() == 1);
+      assertEquals(1L, counters.getHandshakeFailuresByCause().get("over-limit"));
+      assertEquals(AuthFailure.values().length, counters.getHandshakeFailuresByCause().size());
+      assertEquals(1, counters.getUnauthenticatedConnections(), "the held socket never started its handshake");
+      assertEquals(0L, counters.getHandshakeSuccesses());
+      assertEquals(Map.of(), counters.getHandshakeSuccessesByProtection());
+    }
+    assertFalse(mbeans.isRegistered(name), "unregistered when the server shut down");
   }
 
   @Test

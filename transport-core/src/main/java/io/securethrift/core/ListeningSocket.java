@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.internal.ServerCountersJmx;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -14,8 +15,18 @@ import org.apache.thrift.transport.TTransportException;
  * connection for nothing.
  */
 final class ListeningSocket extends TServerSocket {
-  ListeningSocket(ServerSocket socket) throws TTransportException {
+  /** The server's counters in JMX while it listens. */
+  private final ServerCountersJmx jmx;
+
+  ListeningSocket(ServerSocket socket, AuthCounters counters) throws TTransportException {
     super(socket);
+    this.jmx = ServerCountersJmx.register(counters, socket.getLocalPort());
+  }
+
+  @Override
+  public void close() {
+    jmx.close();
+    super.close();
   }
 
   /** Waits for the next connection; the transport sets no-delay, keep-alive and no linger, as libthrift's does. */

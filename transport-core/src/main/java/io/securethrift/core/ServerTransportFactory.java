@@ -93,7 +93,7 @@ public final class ServerTransportFactory implements AutoCloseable {
         socket.close();
         throw e;
       }
-      return new ListeningSocket(socket);
+      return new ListeningSocket(socket, counters());
     } catch (IOException e) {
       throw new TTransportException(TTransportException.NOT_OPEN, "cannot listen on " + address + ": "
           + e.getMessage(), e);

@@ -5,14 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.internal.ServerCountersJmx;
 import io.securethrift.core.spi.HandshakeFailure;
+import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMX;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +47,27 @@ class HandshakeAuditTest {
           + "\"handshake_ms\":\\d+}"), audit);
       assertEquals(Map.of("none", 1L), factory.counters().successesByProtection());
     }
+  }
+
+  @Test
+  void aListeningServersCountersAreInJmxUntilItStops() throws Exception {
+    MBeanServer mbeans = ManagementFactory.getPlatformMBeanServer();
+    ObjectName name;
+    try (ServerTransportFactory factory = ServerTransportFactory.create(SecurityConfig.builder().build());
+        EchoServer server = EchoServer.start(factory);
+        ClientTransportFactory client = ClientTransportFactory.create(SecurityConfig.builder().build());
+        SecuredTransport transport = client.open("127.0.0.1", server.port())) {
+      EchoServer.assertEchoes(EchoServer.client(transport), 10);
+      name = ServerCountersJmx.name(server.port());
+      ServerCountersMXBean counters = JMX.newMXBeanProxy(mbeans, name, ServerCountersMXBean.class);
+      Await.until("counters.getHandshakeSuccesses() == 1", Duration.ofSeconds(30),
+          () -> counters.getHandshakeSuccesses() == 1);
+      assertEquals(Map.of("none", 1L), counters.getHandshakeSuccessesByProtection());
+      assertEquals(0L, counters.getHandshakeFailures());
+      assertEquals(0L, counters.getHandshakeFailuresByCause().get("timeout"));
+      assertEquals(-1, counters.getOpenConnections(), "the thread-pool server counts threads, not connections");
+    }
+    assertFalse(mbeans.isRegistered(name), "unregistered with the listening socket");
   }
 
   @Test

@@ -27,8 +27,9 @@ public final class IngestServerCommand implements Callable<Integer> {
       defaultValue = "9997")
   int port;
 
-  @Option(names = "--server", description = "Server model: threadpool (libthrift's TThreadPoolServer, a thread per"
-      + " connection) or nonblocking (netty-server) (default: ${DEFAULT-VALUE}).", defaultValue = "threadpool")
+  @Option(names = "--server", description = "Server model: nonblocking (netty-server, connections on a few threads)"
+      + " or threadpool (libthrift's TThreadPoolServer, a thread per connection) (default: ${DEFAULT-VALUE}).",
+      defaultValue = "nonblocking")
   String server;
 
   @Option(names = "--wal", description = "Write-ahead log file; every batch is appended and synced on flush.")
