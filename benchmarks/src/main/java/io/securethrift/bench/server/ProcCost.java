@@ -12,9 +12,9 @@ import java.util.stream.Stream;
  * What a process has spent so far: CPU time less its JIT compiler threads' ({@link ProcessSample}) and context
  * switches of all its threads (from each {@code /proc/<pid>/task/<tid>/status}). Two readings around a window, divided
  * by the calls answered in it, give a server's cost per call, which stays comparable on a machine that other work keeps
- * busy while calls per second do not. The compilers' share is left out as in the other benchmarks: a second after
- * start a server JVM's C2 compiler still used a third of its CPU in the window, the non-blocking server's more than
- * the thread-pool server's (more code to compile), which a long-running server no longer pays.
+ * busy while calls per second do not. The compilers' share is left out as in the other benchmarks: in the first calls
+ * window, a few seconds after start, the non-blocking server's C2 compiler still used a third of its CPU (perf), which
+ * a long-running server no longer pays.
  *
  * @param cpuNanos user plus system CPU time without the JIT compilers', in clock-tick resolution (10 ms)
  * @param contextSwitches voluntary plus involuntary context switches of the threads alive now
