@@ -43,6 +43,14 @@ class MainTest {
   }
 
   @Test
+  void unknownServerBenchServerStopsTheRunBeforeItStarts() {
+    Outcome o = run("server-bench", "--quick", "--servers", "nonblocking,netty");
+    assertEquals(2, o.exitCode(), o.err());
+    assertEquals("securethrift server-bench: --servers: 'netty' is not a server; one of nonblocking,"
+        + " nonblocking-inline, threadpool-64, threadpool", o.err().trim());
+  }
+
+  @Test
   void unknownIngestModeStopsTheRunBeforeItStarts() {
     Outcome o = run("ingest-bench", "--modes", "none,ssl");
     assertEquals(2, o.exitCode(), o.err());

@@ -53,6 +53,7 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The non-blocking server with real peers over loopback: this project's clients and libthrift's. */
 class NettyServerTest {
@@ -62,8 +63,18 @@ class NettyServerTest {
       ? Optional.of(TOKEN.password()) : Optional.empty();
 
   private static NettyThriftServer start(SecurityConfig config, TProtocolFactory protocol) throws Exception {
+    return start(config, protocol, false);
+  }
+
+  /**
+   * With calls on the event loop there is one loop, so a connection served after an attack shares the loop that ran
+   * the attacker's message.
+   */
+  private static NettyThriftServer start(SecurityConfig config, TProtocolFactory protocol, boolean callsOnEventLoop)
+      throws Exception {
     return NettyThriftServer.builder(config, new EchoService.Processor<>(new EchoHandler()))
-        .protocolFactory(protocol).workerThreads(4).eventLoopThreads(2).shutdownGrace(Duration.ofSeconds(2)).build()
+        .protocolFactory(protocol).workerThreads(4).eventLoopThreads(callsOnEventLoop ? 1 : 2)
+        .callsOnEventLoop(callsOnEventLoop).shutdownGrace(Duration.ofSeconds(2)).build()
         .start(new InetSocketAddress("127.0.0.1", 0));
   }
 
@@ -218,10 +229,11 @@ class NettyServerTest {
     }
   }
 
-  @Test
-  void oversizedLengthHeaderIsRefusedWithoutAllocation() throws Exception {
+  @ParameterizedTest(name = "calls on the event loop: {0}")
+  @ValueSource(booleans = {false, true})
+  void oversizedLengthHeaderIsRefusedWithoutAllocation(boolean callsOnEventLoop) throws Exception {
     SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.NONE).build();
-    try (NettyThriftServer server = start(config, new TBinaryProtocol.Factory());
+    try (NettyThriftServer server = start(config, new TBinaryProtocol.Factory(), callsOnEventLoop);
         Socket socket = new Socket("127.0.0.1", server.port())) {
       socket.setSoTimeout(10_000);
       OutputStream out = socket.getOutputStream();
@@ -233,8 +245,9 @@ class NettyServerTest {
     }
   }
 
-  @Test
-  void aMessageDeclaringTwoBillionElementsClosesOnlyItsConnection() throws Exception {
+  @ParameterizedTest(name = "calls on the event loop: {0}")
+  @ValueSource(booleans = {false, true})
+  void aMessageDeclaringTwoBillionElementsClosesOnlyItsConnection(boolean callsOnEventLoop) throws Exception {
     SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.NONE).build();
     TMemoryBuffer message = new TMemoryBuffer(64);
     TBinaryProtocol writer = new TBinaryProtocol(message);
@@ -243,7 +256,7 @@ class NettyServerTest {
     writer.writeFieldBegin(new TField("payload", TType.LIST, (short) 1));
     writer.writeListBegin(new TList(TType.STRUCT, Integer.MAX_VALUE));
     byte[] body = Arrays.copyOf(message.getArray(), message.length());
-    try (NettyThriftServer server = start(config, new TBinaryProtocol.Factory());
+    try (NettyThriftServer server = start(config, new TBinaryProtocol.Factory(), callsOnEventLoop);
         Socket socket = new Socket("127.0.0.1", server.port());
         ClientTransportFactory clients = ClientTransportFactory.create(config);
         SecuredTransport other = clients.open("127.0.0.1", server.port())) {
