@@ -37,6 +37,11 @@ final class ElasticPool {
     return pool;
   }
 
+  /** Threads of a pool {@link #create} made that are waiting for a task now. */
+  static int waitingThreads(ThreadPoolExecutor pool) {
+    return ((StartWhenNoneWaits) pool.getQueue()).waitingThreads.get();
+  }
+
   /**
    * Refuses a task (so the pool starts a thread for it) while fewer threads wait for work than tasks wait for a thread
    * and the pool may still grow; takes it otherwise.

@@ -21,8 +21,10 @@ class ElasticPoolTest {
     try {
       for (int i = 0; i < 200; i++) {
         pool.submit(() -> { }).get(10, TimeUnit.SECONDS);
-        // The thread that ran it goes back to waiting before the next task comes (a call's reply is written first).
-        Await.until("a thread waits", Duration.ofSeconds(10), () -> pool.getActiveCount() == 0);
+        // The thread that ran it is back waiting for work before the next task comes, as a worker is by the time a
+        // call's reply has been written and the connection's next call arrives. (Between the end of a task and its
+        // thread's next wait, a task that comes finds none waiting and starts another thread, up to the maximum.)
+        Await.until("a thread waits", Duration.ofSeconds(10), () -> ElasticPool.waitingThreads(pool) == 1);
       }
       assertEquals(1, pool.getPoolSize(), "a plain ThreadPoolExecutor would have started 64");
     } finally {
