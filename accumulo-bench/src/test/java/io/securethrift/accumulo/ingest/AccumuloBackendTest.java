@@ -38,8 +38,10 @@ class AccumuloBackendTest {
     // The same method as the embedded backend: per-round paired overheads with intervals, both sides sampled.
     ResultsFile results = ResultsFile.fromJson(Files.readString(output.resolve("ingest-results.json")));
     assertEquals(4, results.overheads().size(), "wall and CPU overhead of the two secured modes");
-    assertTrue(results.overheads().stream().allMatch(o -> o.rounds() == 3 && o.interval().bounded()),
-        results.overheads().toString());
+    // A CPU round below the OS's 10 ms tick once the JIT's share is out has no ratio and is left out; three rounds
+    // give an interval.
+    assertTrue(results.overheads().stream().allMatch(o -> o.rounds() >= 1 && o.rounds() <= 3
+        && (o.rounds() < 3 || o.interval().bounded())), results.overheads().toString());
     // The OS counts CPU in 10 ms ticks, so a mode's sum is asserted, not each small iteration's.
     for (String mode : List.of("none", "tls-conscrypt", "sasl-auth-conf")) {
       for (String side : List.of("client_cpu_ms", "server_cpu_ms")) {
