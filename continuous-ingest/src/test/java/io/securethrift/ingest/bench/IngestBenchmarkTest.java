@@ -139,7 +139,7 @@ class IngestBenchmarkTest {
     assertTrue(updated.contains("Every judged row agrees."), updated);
     for (String mode : modes.subList(1, modes.size())) {
       assertTrue(updated.contains("| threadpool | " + mode + " | cpu | "), updated);
-      assertTrue(updated.contains("| threadpool | " + mode + " | 3 | "), updated);
+      assertTrue(updated.contains("| threadpool | " + mode + " | " + rounds + " | "), updated);
     }
   }
 
