@@ -84,6 +84,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   /** Reads were turned off because a whole message waits behind the running step or call. */
   private boolean readsPaused;
   private boolean authenticated;
+  /** Whether this connection's failed handshake was audited: one outcome per connection, whatever closed it. */
+  private boolean refused;
   private ScheduledFuture<?> deadline;
   private ScheduledFuture<?> idle;
   /** When the authenticated connection last received a message or sent a reply, for the idle timeout. */
@@ -348,16 +350,19 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void negotiationStepDone(SaslDataCodec completed, Exception failure) {
     busy = false;
-    if (failure != null) {
-      refuse(failure);
-      return;
-    }
     if (!channel.isOpen()) {
+      // Closed while the step ran: the peer left (often right after telling why, which the failure holds), or the
+      // deadline or an eviction closed it and was audited. channelInactive left the audit and the keys to this step.
       if (completed != null) {
         completed.dispose();
-      } else {
-        negotiator.dispose();
+        negotiator = null;
       }
+      refuse(failure != null ? failure : closedMidNegotiation());
+      release();
+      return;
+    }
+    if (failure != null) {
+      refuse(failure);
       return;
     }
     if (completed != null) {
@@ -555,10 +560,26 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     return busy;
   }
 
-  /** Audits a connection refused before it authenticated, which the main log may warn about, and closes it. */
+  /**
+   * Audits a connection refused before it authenticated, which the main log may warn about, and closes it. Only the
+   * first refusal of a connection is audited: a deadline, an eviction and the peer's leaving can all close it.
+   */
   private void refuse(Throwable error) {
-    audit().failed(channel.remoteAddress(), stage(), error, sinceAccepted());
+    if (!refused) {
+      refused = true;
+      audit().failed(channel.remoteAddress(), stage(), error, sinceAccepted());
+    }
     close();
+  }
+
+  /**
+   * The peer closed mid-negotiation: the negotiator tells what it had seen (nothing yet, or the QOP offer), as the
+   * blocking server's does on end of file.
+   */
+  private TTransportException closedMidNegotiation() {
+    TTransportException closed = new TTransportException(TTransportException.END_OF_FILE,
+        "Socket is closed by peer.");
+    return negotiator == null ? closed : negotiator.refuse(closed);
   }
 
   /** The layer a connection that has not authenticated is in. */
@@ -590,12 +611,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
-    if (phase == Phase.NEGOTIATING) {
-      // The peer closed mid-negotiation: the negotiator tells what it had seen (nothing yet, or the QOP offer) when
-      // it is not running a step elsewhere, as the blocking server's does on end of file.
-      TTransportException closed = new TTransportException(TTransportException.END_OF_FILE,
-          "Socket is closed by peer.");
-      refuse(busy ? closed : negotiator.refuse(closed));
+    if (phase == Phase.NEGOTIATING && !busy) {
+      // A step running elsewhere audits the connection when it ends, with what the peer said last.
+      refuse(closedMidNegotiation());
     }
     phase = Phase.CLOSED;
     if (deadline != null) {

@@ -1,8 +1,11 @@
 package io.securethrift.netty;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.AuthFailure;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
@@ -27,6 +30,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.security.PrivilegedActionException;
 import java.security.PrivilegedExceptionAction;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +42,7 @@ import javax.security.sasl.Sasl;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.apache.thrift.transport.TSaslClientTransport;
 import org.apache.thrift.transport.TSocket;
+import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -110,6 +115,33 @@ class NettyKerberosTest {
       } finally {
         transport.close();
       }
+    }
+  }
+
+  /**
+   * A libthrift client at {@code auth} facing a server that requires privacy sends BAD and closes at once, often before
+   * the server's step that reads the BAD has ended: the connection is one failure, with the peer's reason.
+   */
+  @Test
+  void clientBelowTheServersQopIsOneFailureWithItsReason(EmbeddedKdc kdc) throws Exception {
+    try (NettyThriftServer server = start(server(kdc, QualityOfProtection.AUTH_CONF))) {
+      Subject subject = KerberosLogin.login(kdc.principal("client"));
+      for (int attempt = 1; attempt <= 5; attempt++) {
+        TSaslClientTransport transport = new TSaslClientTransport("GSSAPI", null, "accumulo", "localhost",
+            Map.of(Sasl.QOP, QualityOfProtection.AUTH.token()), null, new TSocket("localhost", server.port()));
+        PrivilegedActionException e = assertThrows(PrivilegedActionException.class,
+            () -> Subject.doAs(subject, (PrivilegedExceptionAction<Void>) () -> {
+              transport.open();
+              return null;
+            }));
+        assertTrue(e.getException() instanceof TTransportException
+            && e.getException().getMessage().contains("No common protection layer"), e.getException().toString());
+        int expected = attempt;
+        Await.until(expected + " refusals by the peer", Duration.ofSeconds(10),
+            () -> server.counters().failures(AuthFailure.QOP_REFUSED_BY_PEER) == expected);
+        assertEquals(expected, server.counters().failures(), server.counters().toString());
+      }
+      Await.until("server.connections() == 0", Duration.ofSeconds(10), () -> server.connections() == 0);
     }
   }
 
