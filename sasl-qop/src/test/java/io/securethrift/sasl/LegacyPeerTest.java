@@ -2,24 +2,19 @@ package io.securethrift.sasl;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.testing.LegacyThriftPeer;
 import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -33,34 +28,19 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Our transports against libthrift 0.9.1 (Accumulo 1.7's) in a separate JVM, since 0.9.1 and 0.14+ cannot share a
- * class path. The peer is src/test/legacy/LegacyPeer.java, run by the JDK's source launcher on the jars the build
- * copied to target/legacy-thrift; it echoes length-prefixed messages at the transport level.
+ * class path. The peer is transport-core's LegacyPeer.java, started by {@link LegacyThriftPeer}; it echoes
+ * length-prefixed messages at the transport level.
  */
 @ExtendWith(KdcExtension.class)
 @RequiresGssapiSasl
 class LegacyPeerTest {
-  private static final Path PEER = Path.of("src/test/legacy/LegacyPeer.java");
-  private static final String CLASS_PATH = Path.of("target/legacy-thrift").toAbsolutePath() + "/*";
   private static final int LARGE = 200 * 1024;
 
-  private static Process launch(EmbeddedKdc kdc, KerberosIdentity identity, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Djava.security.krb5.conf=" + kdc.krb5Conf(), "-cp", CLASS_PATH, PEER.toString(),
-        args[0], identity.principal(), identity.keytab().toString()));
-    command.addAll(List.of(args).subList(1, args.length));
-    return new ProcessBuilder(command).redirectErrorStream(true).start();
-  }
-
-  /** Reads the child's output until a line starting with {@code prefix}; fails with everything it printed. */
-  private static String awaitLine(BufferedReader out, String prefix) throws IOException {
-    StringBuilder seen = new StringBuilder();
-    for (String line = out.readLine(); line != null; line = out.readLine()) {
-      if (line.startsWith(prefix)) {
-        return line;
-      }
-      seen.append(line).append('\n');
-    }
-    throw new AssertionError("legacy peer exited before printing " + prefix + ":\n" + seen);
+  /** The peer's {@code command PRINCIPAL KEYTAB args...}, logged in as {@code identity}. */
+  private static LegacyThriftPeer launch(EmbeddedKdc kdc, KerberosIdentity identity, String command, String... args) {
+    List<String> all = new ArrayList<>(List.of(command, identity.principal(), identity.keytab().toString()));
+    all.addAll(List.of(args));
+    return LegacyThriftPeer.start(kdc.krb5Conf(), all);
   }
 
   private static void echo(TTransport t, int size) throws Exception {
@@ -81,19 +61,15 @@ class LegacyPeerTest {
   @ParameterizedTest
   @EnumSource(QualityOfProtection.class)
   void ourClientTalksToLibthrift091Server(QualityOfProtection qop, EmbeddedKdc kdc) throws Exception {
-    assertTrue(Files.isDirectory(Path.of("target/legacy-thrift")), "run through Maven: it copies libthrift 0.9.1");
-    Process peer = launch(kdc, SaslConfigs.service(kdc), "server", qop.token());
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.UTF_8));
+    try (LegacyThriftPeer peer = launch(kdc, SaslConfigs.service(kdc), "server", qop.token());
         ClientTransportFactory factory = ClientTransportFactory.create(
             SaslConfigs.client(kdc, SaslMechanism.GSSAPI, qop))) {
-      int port = Integer.parseInt(awaitLine(out, "PORT ").substring(5));
+      int port = Integer.parseInt(peer.awaitLine("PORT ").substring(5));
       try (SecuredTransport t = factory.open(SaslConfigs.HOST, port)) {
         assertEquals(qop, t.peerIdentity().qop().orElseThrow());
         echo(t, 1);
         echo(t, LARGE);
       }
-    } finally {
-      peer.destroyForcibly().waitFor();
     }
   }
 
@@ -107,16 +83,12 @@ class LegacyPeerTest {
       Thread server = new Thread(() -> serve(factory, listening, seen), "raw-echo-server");
       server.setDaemon(true);
       server.start();
-      Process peer = launch(kdc, SaslConfigs.client(kdc), "client",
-          String.valueOf(ServerTransportFactory.port(listening)), "auth", "auth-int", "auth-conf");
-      try (BufferedReader out = new BufferedReader(new InputStreamReader(peer.getInputStream(),
-          StandardCharsets.UTF_8))) {
+      try (LegacyThriftPeer peer = launch(kdc, SaslConfigs.client(kdc), "client",
+          String.valueOf(ServerTransportFactory.port(listening)), "auth", "auth-int", "auth-conf")) {
         for (QualityOfProtection qop : all) {
-          assertEquals("OK " + qop.token(), awaitLine(out, "OK "));
+          assertEquals("OK " + qop.token(), peer.awaitLine("OK "));
         }
-        assertEquals(0, peer.waitFor());
-      } finally {
-        peer.destroyForcibly().waitFor();
+        assertEquals(0, peer.awaitExit(Duration.ofSeconds(30)));
       }
       assertEquals(List.of("client@" + kdc.realm() + " auth", "client@" + kdc.realm() + " auth-int",
           "client@" + kdc.realm() + " auth-conf"), seen);
