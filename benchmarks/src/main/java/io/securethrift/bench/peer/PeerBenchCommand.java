@@ -60,6 +60,11 @@ public final class PeerBenchCommand implements Callable<Integer> {
       + " ${DEFAULT-VALUE})")
   private double seconds = 0.3;
 
+  @Option(names = "--turns", description = "how many turns a round's --seconds are cut into: the cells of a mode take"
+      + " turns at each metric, so that what the machine does meanwhile falls on all of them alike"
+      + " (default: ${DEFAULT-VALUE})")
+  private int turns = 6;
+
   @Option(names = "--warm-up", description = "how long each cell runs each metric in a turn of the warm-up round,"
       + " which is not analysed (default: ${DEFAULT-VALUE})")
   private double warmUp = 1.0;
@@ -93,6 +98,9 @@ public final class PeerBenchCommand implements Callable<Integer> {
     if (!(seconds > 0) || Double.isInfinite(seconds)) {
       throw new ConfigException("--seconds", seconds + " is not a positive number of seconds");
     }
+    if (turns < 1) {
+      throw new ConfigException("--turns", turns + " is not a number of turns (1 or more)");
+    }
     if (!(warmUp >= 0) || Double.isInfinite(warmUp)) {
       throw new ConfigException("--warm-up", warmUp + " is not a number of seconds (0 or more)");
     }
@@ -106,7 +114,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
       }
     }
     return new PeerSettings(parse("--modes", modes, PeerMode::of), parse("--pairings", pairings, Pairing::of),
-        bulkSizes, smallSizes, !noConnections, seconds, warmUp, warmUpTurns, stopping.rule(), output);
+        bulkSizes, smallSizes, !noConnections, seconds, turns, warmUp, warmUpTurns, stopping.rule(), output);
   }
 
   private static List<Integer> concat(List<Integer> a, List<Integer> b) {

@@ -24,8 +24,10 @@ import java.util.stream.Collectors;
 
 /**
  * Runs peer-bench: starts one JVM per cell (mode and pairing, see {@link PeerCell}), then a warm-up round and rounds
- * in which, mode by mode and metric by metric, every pairing's cell runs the metric back to back, the pairings'
- * order rotating from round to round so no pairing always runs first. A pairing's cost in a round (time per
+ * in which, mode by mode and metric by metric, the pairings' cells take turns at the metric (a round's seconds cut
+ * into {@code --turns} turns, each cell's turns added up), the pairings' order rotating from round to round so no
+ * pairing always runs first. Short alternating turns put the machine's slower and faster moments, and the
+ * scheduler's placements of client and server threads, on every pairing alike. A pairing's cost in a round (time per
  * operation) over libthrift's in the same round is one ratio; rounds are added until every interval is as narrow as
  * asked or the time is up ({@link StoppingRule}).
  */
@@ -149,15 +151,18 @@ final class PeerBenchmark {
     for (PeerMode mode : settings.modes()) {
       Map<Pairing, Map<String, Number>> values = new LinkedHashMap<>();
       for (PeerMetric metric : settings.metrics()) {
-        for (Pairing pairing : order) {
-          ChildJvm cell = cells.get(name(mode, pairing));
-          LineRecord done = round == 0 ? warmUp(cell, name(mode, pairing), metric)
-              : cell.call(metric.command(settings.seconds()));
-          Map<String, Number> v = values.computeIfAbsent(pairing, p -> new LinkedHashMap<>());
-          v.put(metric.opsColumn(), done.getLong("ops"));
-          v.put(metric.nanosColumn(), done.getLong("nanos"));
-          v.put(metric.cpuColumn(), done.getLong("cpu"));
-          v.put(metric.jitColumn(), done.getLong("jit"));
+        int turns = round == 0 ? 1 : settings.turns();
+        for (int turn = 0; turn < turns; turn++) {
+          for (Pairing pairing : order) {
+            ChildJvm cell = cells.get(name(mode, pairing));
+            LineRecord done = round == 0 ? warmUp(cell, name(mode, pairing), metric)
+                : cell.call(metric.command(settings.seconds() / turns, turn > 0));
+            Map<String, Number> v = values.computeIfAbsent(pairing, p -> new LinkedHashMap<>());
+            add(v, metric.opsColumn(), done.getLong("ops"));
+            add(v, metric.nanosColumn(), done.getLong("nanos"));
+            add(v, metric.cpuColumn(), done.getLong("cpu"));
+            add(v, metric.jitColumn(), done.getLong("jit"));
+          }
         }
       }
       for (Pairing pairing : settings.pairings()) {
@@ -167,6 +172,11 @@ final class PeerBenchmark {
       }
     }
     return rows;
+  }
+
+  /** Adds a turn's count to the round's. */
+  private static void add(Map<String, Number> values, String column, long turn) {
+    values.merge(column, turn, (sum, more) -> sum.longValue() + more.longValue());
   }
 
   /**

@@ -83,7 +83,7 @@ public final class PeerCell implements AutoCloseable {
     double seconds = command.getDouble("seconds");
     switch (command.kind()) {
       case ECHO:
-        return echo(command.getInt("size"), seconds);
+        return echo(command.getInt("size"), seconds, Boolean.parseBoolean(command.get("reuse")));
       case CONNECT:
         return connect(seconds);
       default:
@@ -93,16 +93,19 @@ public final class PeerCell implements AutoCloseable {
   }
 
   /**
-   * Echo calls of {@code size} bytes for at least {@code seconds}, on a connection opened for this turn, outside the
-   * timed part. Between its turns a cell waits while the others run, for longer than the servers' read timeout
-   * ({@link #TIMEOUT_MS}), so a connection kept from the last turn would have been closed by its server.
+   * Echo calls of {@code size} bytes for at least {@code seconds}, on a connection opened outside the timed part, or
+   * with {@code reuse} the one of the last echo turn. Between a round's metrics a cell can wait while the others run
+   * for longer than the servers' read timeout ({@link #TIMEOUT_MS}), so the first turn at a metric opens a new one;
+   * the turns after it follow within a second or so.
    */
-  LineRecord echo(int size, double seconds) throws Exception {
-    if (open != null) {
-      open.close();
+  LineRecord echo(int size, double seconds, boolean reuse) throws Exception {
+    if (!reuse || open == null) {
+      if (open != null) {
+        open.close();
+      }
+      open = dialer.open(server.port());
+      client = EchoServer.client(open);
     }
-    open = dialer.open(server.port());
-    client = EchoServer.client(open);
     ByteBuffer payload = payloads.computeIfAbsent(size, Payloads::random);
     long limit = (long) (seconds * 1e9);
     long ops = 0;

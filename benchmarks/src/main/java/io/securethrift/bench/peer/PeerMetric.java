@@ -57,10 +57,18 @@ record PeerMetric(String name, String kind, int size) {
     return kind.equals(BULK) ? perSecond * size / 1e6 : perSecond;
   }
 
-  /** The command a cell runs to measure this metric for {@code seconds}. */
+  /** The command a cell runs to measure this metric for {@code seconds} on a connection opened for it. */
   LineRecord command(double seconds) {
+    return command(seconds, false);
+  }
+
+  /**
+   * The command a cell runs to measure this metric for {@code seconds}; {@code sameConnection} keeps the connection
+   * the cell's last turn at this metric used (the turns of one round follow closely).
+   */
+  LineRecord command(double seconds, boolean sameConnection) {
     LineRecord c = LineRecord.of(kind.equals(CONNECT) ? PeerCell.CONNECT : PeerCell.ECHO).with("seconds", seconds);
-    return kind.equals(CONNECT) ? c : c.with("size", size);
+    return kind.equals(CONNECT) ? c : c.with("size", size).with("reuse", sameConnection);
   }
 
   /** The raw row's column of operations done. */

@@ -18,6 +18,8 @@ import java.util.stream.Collectors;
  * @param smallSizes payload bytes of the round-trip metrics
  * @param connections whether to measure new connections per second
  * @param seconds how long each cell runs each metric in a round
+ * @param turns how many turns those seconds are cut into: the pairings of a mode take turns at a metric, so that what
+ *     the machine does meanwhile falls on all of them alike
  * @param warmUp how long each cell runs each metric in a turn of the warm-up round
  * @param warmUpTurns the most turns a cell runs a metric in the warm-up round: turns repeat while its JIT compiles
  * @param stoppingRule when the run stops adding rounds: after a fixed number, or once every interval is within its
@@ -25,7 +27,7 @@ import java.util.stream.Collectors;
  * @param output the directory result files are written to
  */
 record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> bulkSizes, List<Integer> smallSizes,
-    boolean connections, double seconds, double warmUp, int warmUpTurns, StoppingRule stoppingRule, Path output) {
+    boolean connections, double seconds, int turns, double warmUp, int warmUpTurns, StoppingRule stoppingRule, Path output) {
   /** Adaptive to +/-3 points within 270 s of the command's start, after at least 4 rounds. */
   static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(270), 4, 0);
 
@@ -61,7 +63,8 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
         + " libthrift has none; every cell runs every metric for " + warmUp + " s in a warm-up round that is not"
         + " analysed (turns repeat, up to " + warmUpTurns + ", while the cell's JIT compiles for more than "
         + Math.round(PeerBenchmark.JIT_QUIET * 100) + " % of a turn), then for " + seconds + " s per round, cells of"
-        + " a mode and metric back to back, their order rotating every round;"
+        + " a mode and metric taking " + turns + " turns of " + seconds / turns + " s each (the connection of a"
+        + " throughput metric kept from turn to turn), their order rotating every round;"
         + " ratios are securethrift's rate over libthrift's in the same round";
   }
 
@@ -73,6 +76,7 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
     m.put("smallSizes", new ArrayList<Object>(smallSizes));
     m.put("connections", connections);
     m.put("secondsPerMetric", seconds);
+    m.put("turnsPerMetric", turns);
     m.put("warmUpSecondsPerMetric", warmUp);
     m.put("warmUpTurns", warmUpTurns);
     m.putAll(stoppingRule.settings());

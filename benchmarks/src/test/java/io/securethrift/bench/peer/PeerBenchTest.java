@@ -35,7 +35,7 @@ class PeerBenchTest {
     StringWriter printed = new StringWriter();
     CommandLine cli = new CommandLine(new PeerBenchCommand()).setOut(new PrintWriter(printed));
     int code = cli.execute("--modes", "plain,tls-conscrypt,auth-conf", "--bulk-sizes", "8192", "--small-sizes", "100",
-        "--seconds", "0.05", "--warm-up", "0.05", "--warm-up-turns", "2", "--rounds", "1", "--output",
+        "--seconds", "0.05", "--turns", "2", "--warm-up", "0.05", "--warm-up-turns", "2", "--rounds", "1", "--output",
         out.toString());
     assertEquals(0, code, printed.toString());
 
@@ -106,5 +106,11 @@ class PeerBenchTest {
     new CommandLine(noWarmUp).parseArgs("--warm-up-turns", "0");
     e = assertThrows(ConfigException.class, noWarmUp::settings);
     assertTrue(e.getMessage().contains("--warm-up-turns"), e.getMessage());
+    PeerBenchCommand noTurns = new PeerBenchCommand();
+    new CommandLine(noTurns).parseArgs("--turns", "0");
+    e = assertThrows(ConfigException.class, noTurns::settings);
+    assertTrue(e.getMessage().contains("--turns") && e.getMessage().contains("0 is not a number of turns"),
+        e.getMessage());
+    assertEquals(6, defaults.settings().turns());
   }
 }

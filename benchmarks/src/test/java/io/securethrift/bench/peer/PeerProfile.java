@@ -50,12 +50,12 @@ public final class PeerProfile {
         PeerCell cell = new PeerCell(mode, Pairing.of(pairing), material);
         cells.add(cell);
         for (int i = 5; i < args.length; i++) {
-          cell.echo(Integer.parseInt(args[i]), 3);
+          cell.echo(Integer.parseInt(args[i]), 3, false);
         }
         if (connect) {
           cell.connect(5);
         } else {
-          cell.echo(size, 5);
+          cell.echo(size, 5, false);
         }
       }
       System.out.println("pid " + ProcessHandle.current().pid());
@@ -69,7 +69,7 @@ public final class PeerProfile {
           long cpuBefore = sum(THREADS.getThreadCpuTime(THREADS.getAllThreadIds()));
           long allocatedBefore = sum(THREADS.getThreadAllocatedBytes(THREADS.getAllThreadIds()));
           long processBefore = PROCESS.getProcessCpuTime();
-          LineRecord done = connect ? cells.get(c).connect(seconds) : cells.get(c).echo(size, seconds);
+          LineRecord done = connect ? cells.get(c).connect(seconds) : cells.get(c).echo(size, seconds, turn > 0);
           cpu[c] += sum(THREADS.getThreadCpuTime(THREADS.getAllThreadIds())) - cpuBefore;
           allocated[c] += sum(THREADS.getThreadAllocatedBytes(THREADS.getAllThreadIds())) - allocatedBefore;
           process[c] += PROCESS.getProcessCpuTime() - processBefore;
