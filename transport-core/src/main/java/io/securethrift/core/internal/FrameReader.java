@@ -6,7 +6,8 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * Reads length-prefixed frames (4-byte big-endian length, then payload) without trusting the length: it is checked
  * against a limit before anything is allocated, and the buffer grows only as bytes actually arrive, so a peer that
- * declares a large frame and sends nothing costs at most the first 64 KiB. Each frame gets its own array, never
+ * declares a large frame and sends nothing costs at most the first 64 KiB, and one that stops part way at most four
+ * times what it sent. Each frame gets its own array, never
  * reused: Thrift protocols hand out {@code ByteBuffer}s that wrap the transport's buffer, and a service may keep them.
  * Not thread-safe.
  *
@@ -14,8 +15,14 @@ import org.apache.thrift.transport.TTransportException;
  * transport is one) and may change in any release.
  */
 public final class FrameReader {
-  /** First allocation for a frame; doubles as the payload arrives. */
+  /** First allocation for a frame; quadruples as the payload arrives. */
   private static final int INITIAL_CAPACITY = 64 * 1024;
+  /**
+   * How much a full buffer grows. Four rather than two: a 1 MiB frame is copied through 64 and 256 KiB (a third of
+   * its size) instead of 64, 128, 256 and 512 KiB (almost all of it), and skips the 512 KiB array, which a G1 heap
+   * with 1 MiB regions (up to 2 GiB) allocates as a humongous object in the old generation.
+   */
+  private static final int GROWTH = 4;
 
   private final int maxLength;
   private final String limitKey;
@@ -80,7 +87,7 @@ public final class FrameReader {
   }
 
   private void grow(int length) {
-    byte[] bigger = new byte[(int) Math.min(2L * buffer.length, length)];
+    byte[] bigger = new byte[(int) Math.min((long) GROWTH * buffer.length, length)];
     System.arraycopy(buffer, 0, bigger, 0, buffer.length);
     buffer = bigger;
   }
