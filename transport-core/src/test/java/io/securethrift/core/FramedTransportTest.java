@@ -52,6 +52,29 @@ class FramedTransportTest {
     assertTrue(allocated < 256 * 1024, "allocated " + allocated + " bytes for a 1 GiB header with 10 bytes behind it");
   }
 
+  /**
+   * The buffer grows fourfold as bytes arrive: a peer that stops part way costs at most four times what it sent, and
+   * a whole 1 MiB frame is copied through 64 and 256 KiB only (doubling went through 128 and 512 KiB as well).
+   */
+  @Test
+  void aFramesBufferGrowsWithWhatArrives() throws Exception {
+    int sent = 100 * 1024;
+    byte[] partial = ByteBuffer.allocate(4 + sent).putInt(1 << 30).array();
+    FramedTransport stopped = framed(partial, 1 << 30);
+    long before = AllocationMeter.allocatedBytes();
+    TTransportException e = assertThrows(TTransportException.class, () -> stopped.read(new byte[1], 0, 1));
+    long allocated = AllocationMeter.allocatedBytes() - before;
+    assertEquals("connection closed after 102400 of 1073741824 bytes of a frame", e.getMessage());
+    assertTrue(allocated < 4L * sent, "allocated " + allocated + " bytes for " + sent + " sent");
+
+    int whole = 1 << 20;
+    FramedTransport complete = framed(ByteBuffer.allocate(4 + whole).putInt(whole).array(), whole);
+    before = AllocationMeter.allocatedBytes();
+    complete.read(new byte[1], 0, 1);
+    allocated = AllocationMeter.allocatedBytes() - before;
+    assertTrue(allocated < whole + whole / 2, "allocated " + allocated + " bytes to read a 1 MiB frame");
+  }
+
   @Test
   void everyFrameGetsItsOwnArraySoKeptBuffersStayIntact() throws Exception {
     byte[] wire = ByteBuffer.allocate(10).putInt(1).put((byte) 1).putInt(1).put((byte) 2).array();
