@@ -353,11 +353,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     if (!channel.isOpen()) {
       // Closed while the step ran: the peer left (often right after telling why, which the failure holds), or the
       // deadline or an eviction closed it and was audited. channelInactive left the audit and the keys to this step.
+      refuse(failure != null ? failure : completed != null ? closedByPeer() : closedMidNegotiation());
       if (completed != null) {
         completed.dispose();
         negotiator = null;
       }
-      refuse(failure != null ? failure : closedMidNegotiation());
       release();
       return;
     }
@@ -577,14 +577,19 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
    * blocking server's does on end of file.
    */
   private TTransportException closedMidNegotiation() {
-    TTransportException closed = new TTransportException(TTransportException.END_OF_FILE,
-        "Socket is closed by peer.");
-    return negotiator == null ? closed : negotiator.refuse(closed);
+    return negotiator.refuse(closedByPeer());
   }
 
-  /** The layer a connection that has not authenticated is in. */
+  private static TTransportException closedByPeer() {
+    return new TTransportException(TTransportException.END_OF_FILE, "Socket is closed by peer.");
+  }
+
+  /**
+   * The layer a connection that has not authenticated is in; a negotiator outlives the phase when the connection
+   * closed while a step of it ran.
+   */
   private Stage stage() {
-    return phase == Phase.NEGOTIATING || tlsRecord == null ? Stage.SASL : Stage.TLS;
+    return phase == Phase.NEGOTIATING || negotiator != null || tlsRecord == null ? Stage.SASL : Stage.TLS;
   }
 
   private HandshakeAudit audit() {

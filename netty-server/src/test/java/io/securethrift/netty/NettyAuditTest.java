@@ -2,6 +2,7 @@ package io.securethrift.netty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.AuthFailure;
@@ -42,6 +43,7 @@ import javax.management.JMX;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.thrift.protocol.TCompactProtocol;
+import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -155,6 +157,41 @@ class NettyAuditTest {
           + " subject=\"CN=alice\" mechanism=- qop=- sasl_cipher=- tls_protocol=TLSv1\\.3 tls_suite=TLS_AES_\\w+"
           + " tls_resumed=false handshake_ms=\\d+"), lines.get(1));
       assertEquals(List.of(), mainLogWarnings(log));
+    }
+  }
+
+  /**
+   * A SASL-over-TLS client below the server's QOP sends BAD and leaves at once, often while the server's step that
+   * reads the BAD still runs: each such connection is one audit line, of the SASL stage, with the peer's reason.
+   */
+  @Test
+  void aSaslOverTlsPeerThatRefusesTheQopAndLeavesIsOneSaslFailure(TestCertificateAuthority ca,
+      @CertificateDirectory Path dir) throws Exception {
+    Path serverStore = ca.leaf().addSubjectAlternativeName("localhost").issue()
+        .writeKeyStore(dir, "qop-server", KeyStoreFormat.PKCS12, PASSWORD);
+    Path clientStore = ca.leaf().commonName("alice").issue().writeKeyStore(dir, "qop-client", KeyStoreFormat.PKCS12,
+        PASSWORD);
+    Path trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD);
+    SecurityConfig server = tls(serverStore, trustStore).mode(SecurityMode.SASL_OVER_TLS)
+        .saslMechanism(SaslMechanism.DIGEST_MD5).qop(QualityOfProtection.AUTH_CONF).serverHost("localhost")
+        .delegationTokenSecrets(SECRETS).build();
+    SecurityConfig client = tls(clientStore, trustStore).mode(SecurityMode.SASL_OVER_TLS)
+        .saslMechanism(SaslMechanism.DIGEST_MD5).qop(QualityOfProtection.AUTH).serverHost("localhost")
+        .delegationToken(TOKEN).build();
+    int attempts = 5;
+    try (LogCapture log = LogCapture.start();
+        NettyThriftServer netty = start(server);
+        ClientTransportFactory clients = ClientTransportFactory.create(client)) {
+      for (int i = 0; i < attempts; i++) {
+        assertThrows(TTransportException.class, () -> clients.open("localhost", netty.port()).close());
+      }
+      Await.until(attempts + " refusals by the peer", WAIT,
+          () -> netty.counters().failures(AuthFailure.QOP_REFUSED_BY_PEER) == attempts);
+      assertEquals(attempts, netty.counters().failures(), netty.counters().toString());
+      List<String> lines = audit(log);
+      assertEquals(attempts, lines.size(), String.join("\n", lines));
+      assertTrue(lines.stream().allMatch(l -> l.contains(" mode=sasl-over-tls stage=sasl cause=qop-refused-by-peer ")),
+          String.join("\n", lines));
     }
   }
 
