@@ -4,17 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import java.security.Provider;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.stream.Stream;
 import javax.crypto.AEADBadTagException;
 import org.conscrypt.Conscrypt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * AES-GCM records from the JDK's provider and from Conscrypt's are the same bytes on the wire, and each side opens
- * the other's, whichever array layout the transport hands over: a record sealed from the middle of a large message,
- * opened into the middle of a large read buffer (Conscrypt goes through direct buffers for both).
+ * AES-GCM records from the JDK's provider and from each native one (Conscrypt's, which goes through direct buffers,
+ * and the Amazon Corretto Crypto Provider's, which is handed arrays) are the same bytes on the wire, and each side
+ * opens the other's, whichever array layout the transport hands over: a record sealed from the middle of a large
+ * message, opened into the middle of a large read buffer.
  */
 class GcmRecordsProviderTest {
   private static final Provider CONSCRYPT = Conscrypt.newProvider();
@@ -28,38 +33,45 @@ class GcmRecordsProviderTest {
     assertEquals("SunJCE", GcmRecords.opener(null, 32, SECRET, REKEY_RECORDS, 1L << 32).provider().getName());
   }
 
-  @Test
-  void bothProvidersSealTheSameRecordsAndOpenEachOthers() throws Exception {
+  static Stream<Provider> nativeProviders() {
+    return Stream.of(CONSCRYPT, AmazonCorrettoCryptoProvider.INSTANCE);
+  }
+
+  @ParameterizedTest
+  @MethodSource("nativeProviders")
+  void theJdkAndANativeProviderSealTheSameRecordsAndOpenEachOthers(Provider other) throws Exception {
     byte[] message = new byte[1 << 20];
     new Random(14).nextBytes(message);
     GcmRecords jdkSealer = GcmRecords.sealer(null, 32, SECRET, REKEY_RECORDS, 1L << 32);
-    GcmRecords conscryptSealer = GcmRecords.sealer(CONSCRYPT, 32, SECRET, REKEY_RECORDS, 1L << 32);
+    GcmRecords otherSealer = GcmRecords.sealer(other, 32, SECRET, REKEY_RECORDS, 1L << 32);
     GcmRecords jdkOpener = GcmRecords.opener(null, 32, SECRET, REKEY_RECORDS, 1L << 32);
-    GcmRecords conscryptOpener = GcmRecords.opener(CONSCRYPT, 32, SECRET, REKEY_RECORDS, 1L << 32);
+    GcmRecords otherOpener = GcmRecords.opener(other, 32, SECRET, REKEY_RECORDS, 1L << 32);
+    assertEquals(other, otherSealer.provider());
     byte[] jdkRead = new byte[message.length];
-    byte[] conscryptRead = new byte[message.length];
+    byte[] otherRead = new byte[message.length];
     int offset = 0;
     for (int length : new int[] {1, SaslData.RECORD, 300, SaslData.RECORD, 0, 70_000, 5}) {
       byte[] fromJdk = seal(jdkSealer, message, offset, length);
-      byte[] fromConscrypt = seal(conscryptSealer, message, offset, length);
-      assertArrayEquals(fromJdk, fromConscrypt, "record of " + length + " plain bytes");
-      assertEquals(length, conscryptOpener.open(fromJdk, fromJdk.length, conscryptRead, offset));
-      assertEquals(length, jdkOpener.open(fromConscrypt, fromConscrypt.length, jdkRead, offset));
+      byte[] fromOther = seal(otherSealer, message, offset, length);
+      assertArrayEquals(fromJdk, fromOther, "record of " + length + " plain bytes");
+      assertEquals(length, otherOpener.open(fromJdk, fromJdk.length, otherRead, offset));
+      assertEquals(length, jdkOpener.open(fromOther, fromOther.length, jdkRead, offset));
       offset += length;
     }
     // Seven records under a ratchet every three: new keys for the fourth and the seventh.
     assertEquals(2, jdkSealer.epoch());
-    assertEquals(2, conscryptOpener.epoch());
+    assertEquals(2, otherOpener.epoch());
     assertArrayEquals(Arrays.copyOf(message, offset), Arrays.copyOf(jdkRead, offset));
-    assertArrayEquals(Arrays.copyOf(message, offset), Arrays.copyOf(conscryptRead, offset));
+    assertArrayEquals(Arrays.copyOf(message, offset), Arrays.copyOf(otherRead, offset));
   }
 
-  @Test
-  void conscryptRefusesAnAlteredRecordFromTheJdk() throws Exception {
+  @ParameterizedTest
+  @MethodSource("nativeProviders")
+  void aNativeProviderRefusesAnAlteredRecordFromTheJdk(Provider other) throws Exception {
     byte[] plain = new byte[1000];
     byte[] record = seal(GcmRecords.sealer(null, 16, SECRET, REKEY_RECORDS, 1L << 32), plain, 0, plain.length);
     record[500] ^= 1;
-    GcmRecords opener = GcmRecords.opener(CONSCRYPT, 16, SECRET, REKEY_RECORDS, 1L << 32);
+    GcmRecords opener = GcmRecords.opener(other, 16, SECRET, REKEY_RECORDS, 1L << 32);
     assertThrows(AEADBadTagException.class, () -> opener.open(record, record.length, new byte[4096], 100));
   }
 

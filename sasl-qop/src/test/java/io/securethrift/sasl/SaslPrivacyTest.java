@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
@@ -87,18 +88,18 @@ class SaslPrivacyTest {
   }
 
   /**
-   * Conscrypt's AES-GCM (securethrift's builder option) on one side or both: the records are the same bytes, so either
-   * side may choose its provider, and a record altered on its way to a Conscrypt side is refused as by the JDK's.
+   * A native AES-GCM provider (securethrift's builder option: Conscrypt's or the Amazon Corretto Crypto Provider's) on
+   * one side or both: the records are the same bytes, so either side may choose its provider, and a record altered on
+   * its way to a native side is refused as by the JDK's.
    */
   @ParameterizedTest
-  @CsvSource({"conscrypt,jdk", "jdk,conscrypt", "conscrypt,conscrypt"})
-  void conscryptOnEitherSideInteroperates(String clientProvider, String serverProvider, EmbeddedKdc kdc)
+  @CsvSource({"conscrypt,jdk", "jdk,conscrypt", "conscrypt,conscrypt", "accp,jdk", "jdk,accp", "accp,conscrypt"})
+  void aNativeProviderOnEitherSideInteroperates(String clientProvider, String serverProvider, EmbeddedKdc kdc)
       throws Exception {
-    Provider conscrypt = Conscrypt.newProvider();
     SecurityConfig serverConfig = server(kdc, SaslMechanism.GSSAPI, SaslPrivacy.AES_GCM).toBuilder()
-        .saslPrivacyProvider(serverProvider.equals("conscrypt") ? conscrypt : null).build();
+        .saslPrivacyProvider(provider(serverProvider)).build();
     SecurityConfig clientConfig = client(kdc, SaslMechanism.GSSAPI, SaslPrivacy.AES_GCM).toBuilder()
-        .saslPrivacyProvider(clientProvider.equals("conscrypt") ? conscrypt : null).build();
+        .saslPrivacyProvider(provider(clientProvider)).build();
     AtomicBoolean flipping = new AtomicBoolean();
     DataFrameRelay.Tamper flipOnceArmed = (connection, index, payload) -> {
       if (index > 0 && flipping.get()) {
@@ -119,6 +120,18 @@ class SaslPrivacyTest {
       assertThrows(TException.class, () -> EchoServer.assertEchoes(client, MEDIUM));
       String warning = log.awaitLines("failed authentication", 1, Duration.ofSeconds(30)).get(0);
       assertTrue(warning.contains("closing connection with") && warning.contains("AES-GCM record"), warning);
+    }
+  }
+
+  /** The provider a test case names: {@code jdk} is none given (the JVM's list). */
+  private static Provider provider(String name) {
+    switch (name) {
+      case "conscrypt":
+        return Conscrypt.newProvider();
+      case "accp":
+        return AmazonCorrettoCryptoProvider.INSTANCE;
+      default:
+        return null;
     }
   }
 
