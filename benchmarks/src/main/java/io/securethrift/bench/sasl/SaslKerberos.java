@@ -1,5 +1,6 @@
 package io.securethrift.bench.sasl;
 
+import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
@@ -19,13 +20,15 @@ final class SaslKerberos implements AutoCloseable {
   static final String AUTH_CONF_GCM = "auth-conf-gcm";
   /** {@link #AUTH_CONF_GCM} with Conscrypt's (BoringSSL's) AES-GCM on both sides instead of the JDK's. */
   static final String AUTH_CONF_GCM_CONSCRYPT = "auth-conf-gcm-conscrypt";
+  /** {@link #AUTH_CONF_GCM} with the Amazon Corretto Crypto Provider's (AWS-LC's) AES-GCM on both sides. */
+  static final String AUTH_CONF_GCM_ACCP = "auth-conf-gcm-accp";
   private final EmbeddedKdc kdc = EmbeddedKdc.builder().start();
   private final KerberosIdentity service = kdc.servicePrincipal("accumulo", "localhost");
   private final KerberosIdentity client = kdc.principal("bench");
 
   /**
-   * {@code none} is the plain framed baseline; anything else is a GSSAPI QOP token, {@link #AUTH_CONF_GCM} or
-   * {@link #AUTH_CONF_GCM_CONSCRYPT}.
+   * {@code none} is the plain framed baseline; anything else is a GSSAPI QOP token, {@link #AUTH_CONF_GCM},
+   * {@link #AUTH_CONF_GCM_CONSCRYPT} or {@link #AUTH_CONF_GCM_ACCP}.
    */
   SecurityConfig server(String mode) {
     return mode.equals("none") ? plain() : sasl(mode).kerberosLogin(service.principal(), service.keytab()).build();
@@ -41,16 +44,28 @@ final class SaslKerberos implements AutoCloseable {
 
   /**
    * A GSSAPI QOP token, or {@code auth-conf-gcm}: auth-conf with {@code securethrift.sasl.privacy=aes-gcm}, its cipher
-   * from the JVM's provider list (the JDK's) or, with {@code -conscrypt}, from Conscrypt.
+   * from the JVM's provider list (the JDK's) or, with {@code -conscrypt} or {@code -accp}, from that provider.
    */
   private static SecurityConfig.Builder sasl(String mode) {
-    boolean conscrypt = mode.equals(AUTH_CONF_GCM_CONSCRYPT);
-    boolean gcm = conscrypt || mode.equals(AUTH_CONF_GCM);
+    Provider provider = mode.equals(AUTH_CONF_GCM_CONSCRYPT) ? ConscryptProvider.INSTANCE
+        : mode.equals(AUTH_CONF_GCM_ACCP) ? accp() : null;
+    boolean gcm = provider != null || mode.equals(AUTH_CONF_GCM);
     return SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(SaslMechanism.GSSAPI)
         .qop(gcm ? QualityOfProtection.AUTH_CONF : QualityOfProtection.parse("qop", mode))
         .saslPrivacy(gcm ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS)
-        .saslPrivacyProvider(conscrypt ? ConscryptProvider.INSTANCE : null)
+        .saslPrivacyProvider(provider)
         .maxFrameSize(4L << 20).readTimeout(Duration.ofSeconds(60));
+  }
+
+  /** The Amazon Corretto Crypto Provider, or a message saying why its native library did not load here. */
+  private static Provider accp() {
+    Throwable error = AmazonCorrettoCryptoProvider.INSTANCE.getLoadingError();
+    if (error != null) {
+      throw new IllegalStateException("mode " + AUTH_CONF_GCM_ACCP + " needs the Amazon Corretto Crypto Provider,"
+          + " whose native library does not load on this machine (it ships for Linux on x86-64 and aarch64): "
+          + error, error);
+    }
+    return AmazonCorrettoCryptoProvider.INSTANCE;
   }
 
   /** One Conscrypt provider for every configuration, created only by the mode that uses it. */

@@ -19,15 +19,16 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * End-to-end Thrift echo calls over one connection per mode: the plain framed baseline and GSSAPI at each QOP, plus
- * auth-conf with AES-GCM privacy, the JDK's cipher ({@code auth-conf-gcm}) or Conscrypt's
- * ({@code auth-conf-gcm-conscrypt}), on the same blocking server. Score is calls per second;
+ * auth-conf with AES-GCM privacy, the JDK's cipher ({@code auth-conf-gcm}), Conscrypt's
+ * ({@code auth-conf-gcm-conscrypt}) or the Amazon Corretto Crypto Provider's ({@code auth-conf-gcm-accp}), on the same
+ * blocking server. Score is calls per second;
  * times the payload size it is the payload throughput each way.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class SaslThroughputBenchmark {
-  @Param({"none", "auth", "auth-int", "auth-conf", "auth-conf-gcm", "auth-conf-gcm-conscrypt"})
+  @Param({"none", "auth", "auth-int", "auth-conf", "auth-conf-gcm", "auth-conf-gcm-conscrypt", "auth-conf-gcm-accp"})
   public String mode;
 
   @Param({"1024", "65536", "1048576"})

@@ -19,7 +19,7 @@ import java.util.List;
  * compare: {@code none}, {@code jsse} and {@code conscrypt}, with hostname verification and without client
  * certificates, so the numbers are for the default TLS set-up.
  */
-final class TlsBenchSetup {
+public final class TlsBenchSetup {
   private static final char[] PASSWORD = "benchmark".toCharArray();
 
   private final Path serverStore;
@@ -33,7 +33,7 @@ final class TlsBenchSetup {
   }
 
   /** Writes a fresh CA's server key store and trust store into a new temporary directory. */
-  static TlsBenchSetup create() {
+  public static TlsBenchSetup create() {
     try {
       Path dir = Files.createTempDirectory("tls-bench-");
       dir.toFile().deleteOnExit();
@@ -55,7 +55,7 @@ final class TlsBenchSetup {
    * PEM file, which loads in microseconds, so that a fresh client context per full handshake costs little; a PKCS#12
    * store's password-based MAC would take milliseconds.
    */
-  SecurityConfig config(String security, boolean server) {
+  public SecurityConfig config(String security, boolean server) {
     return config(security, server, List.of("TLSv1.3", "TLSv1.2"));
   }
 
