@@ -1,5 +1,6 @@
 package io.securethrift.bench.peer;
 
+import io.securethrift.bench.TurnOptions;
 import io.securethrift.benchstats.DocsSection;
 import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.benchstats.StoppingOptions;
@@ -95,15 +96,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
   }
 
   PeerSettings settings() {
-    if (!(seconds > 0) || Double.isInfinite(seconds)) {
-      throw new ConfigException("--seconds", seconds + " is not a positive number of seconds");
-    }
-    if (turns < 1) {
-      throw new ConfigException("--turns", turns + " is not a number of turns (1 or more)");
-    }
-    if (!(warmUp >= 0) || Double.isInfinite(warmUp)) {
-      throw new ConfigException("--warm-up", warmUp + " is not a number of seconds (0 or more)");
-    }
+    TurnOptions.check(seconds, turns, warmUp);
     if (warmUpTurns < 1) {
       throw new ConfigException("--warm-up-turns", warmUpTurns + " is not a number of turns (1 or more)");
     }

@@ -5,6 +5,7 @@ import io.securethrift.bench.EchoFixture;
 import io.securethrift.bench.Payloads;
 import io.securethrift.bench.tls.TlsBenchSetup;
 import io.securethrift.benchstats.Interval;
+import io.securethrift.benchstats.MeasuredRounds;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.Overhead;
 import io.securethrift.benchstats.PairedAnalysis;
@@ -18,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -98,23 +98,17 @@ final class PrivacyBench {
         }
         List<Measurement> rows = new ArrayList<>(round(connections, 0, settings.warmUp(), 1));
         step("warm-up done");
-        StoppingRule.Decision decision;
-        List<Overhead> overheads;
-        int round = 0;
-        do {
-          round++;
-          long roundStart = System.nanoTime();
-          rows.addAll(round(connections, round, settings.seconds(), settings.turns()));
-          overheads = PairedAnalysis.overheads(rows, BASELINE, "time", PrivacyBench::nanosPerEcho, SEED);
-          decision = settings.rule().decide(round, start.elapsed(), Duration.ofNanos(System.nanoTime() - roundStart),
-              overheads.stream().map(Overhead::interval).collect(Collectors.toList()));
-          step("round " + round + ": " + overheads.stream().map(o -> o.group() + " " + o.variant() + " "
-              + format(speed(o.interval()))).collect(Collectors.joining(", ")));
-        } while (decision == StoppingRule.Decision.CONTINUE);
+        MeasuredRounds.Outcome outcome = MeasuredRounds.run(settings.rule(), rows,
+            round -> round(connections, round, settings.seconds(), settings.turns()),
+            analysed -> PairedAnalysis.overheads(analysed, BASELINE, "time", PrivacyBench::nanosPerEcho, SEED),
+            start::elapsed, (round, roundTime, overheads) -> step("round " + round + ": " + overheads.stream()
+                .map(o -> o.group() + " " + o.variant() + " " + format(speed(o.interval())))
+                .collect(Collectors.joining(", "))));
         List<Overhead> againstGss = PairedAnalysis.overheads(rows, GSS, "time", PrivacyBench::nanosPerEcho, SEED);
         ResultsFile results = new ResultsFile(TOOL, start.finish().toMap(), settings.toMap(), "size", "mode",
-            BASELINE, decision.name(), settings.rule().fixedRounds() ? Double.POSITIVE_INFINITY
-                : settings.rule().precision(), overheads, summaries(rows, overheads, againstGss), rows);
+            BASELINE, outcome.decision().name(), settings.rule().fixedRounds() ? Double.POSITIVE_INFINITY
+                : settings.rule().precision(), outcome.overheads(), summaries(rows, outcome.overheads(), againstGss),
+            rows);
         write(results);
         return markdown(results);
       } finally {
@@ -133,7 +127,7 @@ final class PrivacyBench {
 
   /** One round: every size, the modes taking {@code turns} turns each in an order that rotates with the round. */
   private List<Measurement> round(Map<String, EchoConnection> connections, int round, double seconds, int turns)
-      throws TException {
+      throws IOException {
     List<String> order = new ArrayList<>(connections.keySet());
     Collections.rotate(order, -Math.floorMod(round, order.size()));
     List<Measurement> rows = new ArrayList<>();
@@ -149,7 +143,7 @@ final class PrivacyBench {
           long now = begin;
           long echoes = 0;
           while (now - begin < turnNanos) {
-            connection.echo(payload);
+            echo(connection, mode, payload);
             echoes++;
             now = System.nanoTime();
           }
@@ -165,6 +159,15 @@ final class PrivacyBench {
       }
     }
     return rows;
+  }
+
+  private static void echo(EchoConnection connection, String mode, ByteBuffer payload) throws IOException {
+    try {
+      connection.echo(payload);
+    } catch (TException e) {
+      throw new IOException("an echo of " + payload.remaining() + " bytes in mode " + mode + " failed: "
+          + e.getMessage(), e);
+    }
   }
 
   static String sizeLabel(int size) {

@@ -1,5 +1,6 @@
 package io.securethrift.bench.sasl;
 
+import io.securethrift.bench.TurnOptions;
 import io.securethrift.benchstats.StoppingOptions;
 import io.securethrift.benchstats.StoppingRule;
 import io.securethrift.core.ConfigException;
@@ -65,15 +66,7 @@ public final class PrivacyBenchCommand implements Callable<Integer> {
     if (sizes.isEmpty() || sizes.stream().anyMatch(size -> size < 1)) {
       throw new ConfigException("--sizes", sizes + " is not a list of payload sizes of 1 byte or more");
     }
-    if (!(seconds > 0) || Double.isInfinite(seconds)) {
-      throw new ConfigException("--seconds", seconds + " is not a positive number of seconds");
-    }
-    if (turns < 1) {
-      throw new ConfigException("--turns", turns + " is not a number of turns (1 or more)");
-    }
-    if (!(warmUp >= 0) || Double.isInfinite(warmUp)) {
-      throw new ConfigException("--warm-up", warmUp + " is not a number of seconds (0 or more)");
-    }
+    TurnOptions.check(seconds, turns, warmUp);
     return new PrivacyBench.Settings(modes, sizes, seconds, turns, warmUp, stopping.rule(), output);
   }
 }

@@ -46,8 +46,10 @@ class PeerBenchTest {
       assertEquals(1, o.rounds(), o.toString());
       assertTrue(o.ratios()[0] > 0 && Double.isFinite(o.ratios()[0]), o.toString());
     }
-    // A warm-up and a measured row per cell: 3 modes x 4 pairings x 2.
-    assertEquals(24, results.rows().size());
+    // Two warm-up rows (the turns, round 0) and a measured row per cell: 3 modes x 4 pairings x 3.
+    assertEquals(36, results.rows().size());
+    assertEquals(List.of(-1, 0, 1), results.rows().stream().map(Measurement::round).distinct().sorted()
+        .collect(Collectors.toList()));
     for (Measurement row : results.rows()) {
       for (String metric : List.of("bulk-8KiB", "rt-100B", "connect")) {
         assertTrue(row.value(metric + "_jit_ms") >= 0, "the JIT's time is recorded: " + row);

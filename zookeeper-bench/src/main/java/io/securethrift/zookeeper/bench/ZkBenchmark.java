@@ -1,6 +1,7 @@
 package io.securethrift.zookeeper.bench;
 
 import io.securethrift.benchstats.Bootstrap;
+import io.securethrift.benchstats.MeasuredRounds;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.Overhead;
 import io.securethrift.benchstats.PairedAnalysis;
@@ -185,24 +186,16 @@ final class ZkBenchmark {
     StoppingRule rule = settings.stoppingRule();
     List<Measurement> rows = new ArrayList<>(WarmUp.run(settings.warmupRounds(), r -> round(targets, r), rule,
         start::elapsed, this::step));
-    StoppingRule.Decision decision;
-    List<Overhead> stopping;
-    int round = 0;
-    do {
-      round++;
-      long roundStart = System.nanoTime();
-      rows.addAll(round(targets, round));
-      Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
-      stopping = new ArrayList<>(PairedAnalysis.overheads(rows, BASELINE, WALL, ZkRow::wallPerOp, SEED));
-      stopping.addAll(PairedAnalysis.overheads(rows, BASELINE, CPU, ZkRow::cpuPerOp, SEED));
-      decision = rule.decide(round, start.elapsed(), roundTime,
-          stopping.stream().map(Overhead::interval).collect(Collectors.toList()));
-      step(roundLine(round, roundTime, stopping));
-    } while (decision == StoppingRule.Decision.CONTINUE);
-    List<Overhead> all = new ArrayList<>(stopping);
+    MeasuredRounds.Outcome outcome = MeasuredRounds.run(rule, rows, round -> round(targets, round), analysed -> {
+      List<Overhead> stopping = new ArrayList<>(PairedAnalysis.overheads(analysed, BASELINE, WALL, ZkRow::wallPerOp,
+          SEED));
+      stopping.addAll(PairedAnalysis.overheads(analysed, BASELINE, CPU, ZkRow::cpuPerOp, SEED));
+      return stopping;
+    }, start::elapsed, (round, roundTime, stopping) -> step(roundLine(round, roundTime, stopping)));
+    List<Overhead> all = new ArrayList<>(outcome.overheads());
     all.addAll(PairedAnalysis.overheads(rows, BASELINE, SYNC, ZkRow::syncPerOp, SEED));
-    return new ZkReport(settings.describe(), settings.toMap(), shapeLines(), start.finish(), rule, decision, all,
-        rows);
+    return new ZkReport(settings.describe(), settings.toMap(), shapeLines(), start.finish(), rule, outcome.decision(),
+        all, rows);
   }
 
   private List<String> shapeLines() {
