@@ -26,12 +26,12 @@ import java.util.stream.Collectors;
 
 /**
  * Runs peer-bench: starts one JVM per cell (mode and pairing, see {@link PeerCell}), then a warm-up (turns repeated
- * while the JIT compiles, then a round like a measured one) and rounds in which, mode by mode and metric by metric, the pairings' cells take turns at the metric (a round's seconds cut
- * into {@code --turns} turns, each cell's turns added up), the pairings' order rotating from round to round so no
- * pairing always runs first. Short alternating turns put the machine's slower and faster moments, and the
- * scheduler's placements of client and server threads, on every pairing alike. A pairing's cost in a round (time per
- * operation) over libthrift's in the same round is one ratio; rounds are added until every interval is as narrow as
- * asked or the time is up ({@link StoppingRule}).
+ * while the JIT compiles, then a round like a measured one) and rounds in which, mode by mode and metric by metric,
+ * the pairings' cells take turns at the metric (a round's seconds cut into {@code --turns} turns, each cell's turns
+ * added up), the pairings' order rotating from round to round so no pairing always runs first. Short alternating
+ * turns put the machine's slower and faster moments, and the scheduler's placements of client and server threads, on
+ * every pairing alike. A pairing's cost in a round (time per operation) over libthrift's in the same round is one
+ * ratio; rounds are added until every interval is as narrow as asked or the time is up ({@link StoppingRule}).
  */
 final class PeerBenchmark {
   /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */

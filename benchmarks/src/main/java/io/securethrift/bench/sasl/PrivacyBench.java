@@ -31,12 +31,13 @@ import org.apache.thrift.TException;
 /**
  * {@code sasl-bench privacy}: Thrift echo throughput of the privacy modes against {@code none} and against GSS
  * {@code auth-conf}, as ratios with 95 % intervals, with TLS ({@code tls-jsse}, {@code tls-conscrypt}: server
- * certificate only, the TLS benchmarks' set-up) beside them as the speed the AES-GCM privacy is meant to reach. JMH runs one mode after another, so on a shared machine its
- * ratios move with whatever the machine did between them; here every mode has its own server and open connection
- * in one JVM, and in every round the modes take turns at each message size (a round's seconds cut into turns, the
- * order rotating from round to round), so the machine's slow and fast moments fall on all of them alike. A mode's
- * cost in a round is its time per echo; its ratio to {@code none} (and to {@code auth-conf}) in the same round is one
- * sample, and rounds are added until every interval is as narrow as asked or the time is up.
+ * certificate only, the TLS benchmarks' set-up) beside them as the speed the AES-GCM privacy is meant to reach. JMH
+ * runs one mode after another, so on a shared machine its ratios move with whatever the machine did between them;
+ * here every mode has its own server and open connection in one JVM, and in every round the modes take turns at each
+ * message size (a round's seconds cut into turns, the order rotating from round to round), so the machine's slow and
+ * fast moments fall on all of them alike. A mode's cost in a round is its time per echo; its ratio to {@code none}
+ * (and to {@code auth-conf}) in the same round is one sample, and rounds are added until every interval is as narrow
+ * as asked or the time is up.
  */
 final class PrivacyBench {
   static final String TOOL = "sasl-bench privacy";
@@ -230,8 +231,8 @@ final class PrivacyBench {
 
   /** The table of a run: rate each way, and speed over {@code none} and over GSS {@code auth-conf}. */
   static String markdown(ResultsFile results) {
-    StringBuilder out = new StringBuilder("| size | mode | rounds | MB/s each way (median) | × none [95 %] | × auth-conf"
-        + " (gss) [95 %] |\n|---|---|---|---|---|---|\n");
+    StringBuilder out = new StringBuilder("| size | mode | rounds | MB/s each way (median) | × none [95 %]"
+        + " | × auth-conf (gss) [95 %] |\n|---|---|---|---|---|---|\n");
     for (Map<String, Object> s : results.summary()) {
       out.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s |%n", s.get("size"), s.get("mode"),
           s.get("rounds"), (Double) s.get("median_mb_per_s"), cellOf(s, "vs_none"), cellOf(s, "vs_auth_conf")));
