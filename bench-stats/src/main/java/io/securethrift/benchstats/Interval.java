@@ -32,6 +32,27 @@ public record Interval(double estimate, double low, double high) {
     return String.format(Locale.ROOT, "%+.1f %% %s", estimate, bounds());
   }
 
+  /**
+   * This cost overhead in percent as a speed ratio, variant rate over baseline rate: {@code 100 / (100 + x)}, the
+   * bounds swapped (a dearer bound is a slower one).
+   */
+  public Interval asSpeedRatio() {
+    return new Interval(speed(estimate), speed(high), speed(low));
+  }
+
+  private static double speed(double costPercent) {
+    return 100 / (100 + costPercent);
+  }
+
+  /** This interval as a ratio: {@code 1.03× [0.99, 1.07]}, {@code 1.03× [n/a]} without bounds, or {@code n/a}. */
+  public String formatRatio() {
+    if (Double.isNaN(estimate)) {
+      return "n/a";
+    }
+    return String.format(Locale.ROOT, "%.2f× %s", estimate, bounded()
+        ? String.format(Locale.ROOT, "[%.2f, %.2f]", low, high) : "[n/a]");
+  }
+
   /** {@code [+9.8, +14.9]}, or {@code [n/a]} without bounds. */
   public String bounds() {
     return bounded() ? String.format(Locale.ROOT, "[%+.1f, %+.1f]", low, high) : "[n/a]";

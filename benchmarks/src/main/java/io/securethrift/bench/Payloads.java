@@ -13,4 +13,12 @@ public final class Payloads {
     new Random(size).nextBytes(bytes);
     return ByteBuffer.wrap(bytes);
   }
+
+  /** {@code 1MiB}, {@code 64KiB}, {@code 1KiB}, or bytes ({@code 100B}) when not a whole number of KiB. */
+  public static String sizeLabel(int size) {
+    if (size % (1 << 20) == 0) {
+      return size / (1 << 20) + "MiB";
+    }
+    return size % 1024 == 0 ? size / 1024 + "KiB" : size + "B";
+  }
 }

@@ -1,5 +1,6 @@
 package io.securethrift.bench.peer;
 
+import io.securethrift.bench.Payloads;
 import io.securethrift.core.testing.LineRecord;
 import java.util.Locale;
 
@@ -18,19 +19,11 @@ record PeerMetric(String name, String kind, int size) {
   static final PeerMetric CONNECTIONS = new PeerMetric(CONNECT, CONNECT, 1);
 
   static PeerMetric bulk(int size) {
-    return new PeerMetric(BULK + "-" + sizeLabel(size), BULK, size);
+    return new PeerMetric(BULK + "-" + Payloads.sizeLabel(size), BULK, size);
   }
 
   static PeerMetric roundTrips(int size) {
-    return new PeerMetric(ROUND_TRIPS + "-" + sizeLabel(size), ROUND_TRIPS, size);
-  }
-
-  /** {@code 1MiB}, {@code 64KiB}, {@code 1KiB}, or bytes ({@code 100B}) when not a whole number of KiB. */
-  static String sizeLabel(int size) {
-    if (size % (1 << 20) == 0) {
-      return size / (1 << 20) + "MiB";
-    }
-    return size % 1024 == 0 ? size / 1024 + "KiB" : size + "B";
+    return new PeerMetric(ROUND_TRIPS + "-" + Payloads.sizeLabel(size), ROUND_TRIPS, size);
   }
 
   /** The unit {@link #rate} is in. */
@@ -48,7 +41,7 @@ record PeerMetric(String name, String kind, int size) {
   /** For tables: what was measured, in words. */
   String describe() {
     return kind.equals(CONNECT) ? "new connections/s (connect, 1-byte call, close)"
-        : String.format(Locale.ROOT, "%s, %s messages", unit(), sizeLabel(size).replaceFirst("(\\d)(\\D)", "$1 $2"));
+        : String.format(Locale.ROOT, "%s, %s messages", unit(), Payloads.sizeLabel(size).replaceFirst("(\\d)(\\D)", "$1 $2"));
   }
 
   /** The rate {@code ops} operations in {@code nanos} make, in {@link #unit()}. */

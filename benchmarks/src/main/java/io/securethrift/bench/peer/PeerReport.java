@@ -29,8 +29,7 @@ import java.util.stream.Collectors;
  * self-contained HTML page with a chart per metric.
  *
  * <p>The statistics work on costs (time per operation, lower is better) as every bench-stats tool does; a table
- * shows speed instead, securethrift's rate over libthrift's: a cost overhead of {@code x} % is a ratio of
- * {@code 100 / (100 + x)}, its interval's bounds swapped.
+ * shows speed instead, securethrift's rate over libthrift's ({@link Interval#asSpeedRatio}).
  */
 final class PeerReport {
   static final String TOOL = "peer-bench";
@@ -50,15 +49,6 @@ final class PeerReport {
 
   ResultsFile results() {
     return results;
-  }
-
-  /** Speed ratio (variant rate / baseline rate) of a cost overhead in percent, bounds swapped. */
-  static Interval ratio(Interval costOverhead) {
-    return new Interval(speed(costOverhead.estimate()), speed(costOverhead.high()), speed(costOverhead.low()));
-  }
-
-  private static double speed(double costPercent) {
-    return 100 / (100 + costPercent);
   }
 
   private static List<Map<String, Object>> summaries(List<PeerMetric> metrics, List<Overhead> overheads,
@@ -83,7 +73,7 @@ final class PeerReport {
             / r.value(metric.opsColumn())).toArray()));
         Interval ratio = cell.get(1).equals(Pairing.BASELINE.label()) ? new Interval(1, 1, 1)
             : overheads.stream().filter(o -> o.group().equals(cell.get(0)) && o.variant().equals(cell.get(1))
-                && o.metric().equals(metric.name())).findFirst().map(o -> ratio(o.interval()))
+                && o.metric().equals(metric.name())).findFirst().map(o -> o.interval().asSpeedRatio())
                 .orElse(Interval.unbounded(Double.NaN));
         m.put("ratio", ratio.estimate());
         m.put("ratio_low", ratio.low());
@@ -130,9 +120,9 @@ final class PeerReport {
         Map<String, Object> m = byCell.get(List.of(key.get(0), key.get(1), pairing));
         Interval ratio = m == null ? Interval.unbounded(Double.NaN)
             : new Interval(value(m.get("ratio")), value(m.get("ratio_low")), value(m.get("ratio_high")));
-        s.append(' ').append(format(ratio)).append(" |");
+        s.append(' ').append(ratio.formatRatio()).append(" |");
         if (pairing.equals(Pairing.SECURETHRIFT.label()) && !(ratio.estimate() >= 1 && ratio.low() >= TARGET_LOW)) {
-          below.add(key.get(0) + " " + key.get(1) + " " + format(ratio));
+          below.add(key.get(0) + " " + key.get(1) + " " + ratio.formatRatio());
         }
       }
       s.append('\n');
@@ -167,15 +157,6 @@ final class PeerReport {
     Set<List<Object>> keys = new LinkedHashSet<>();
     r.summary().forEach(m -> keys.add(List.of(m.get("mode"), m.get("metric"))));
     return keys;
-  }
-
-  /** {@code 1.03× [0.99, 1.07]}, or without bounds {@code 1.03× [n/a]}. */
-  static String format(Interval ratio) {
-    if (Double.isNaN(ratio.estimate())) {
-      return "n/a";
-    }
-    return String.format(Locale.ROOT, "%.2f× %s", ratio.estimate(), ratio.bounded()
-        ? String.format(Locale.ROOT, "[%.2f, %.2f]", ratio.low(), ratio.high()) : "[n/a]");
   }
 
   private static String stopped(ResultsFile r) {

@@ -1,6 +1,5 @@
 package io.securethrift.bench.sasl;
 
-import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
@@ -10,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
-import org.conscrypt.Conscrypt;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
@@ -75,14 +73,9 @@ public class AesGcmProviderBenchmark {
       case "jdk":
         return null;
       case "conscrypt":
-        return Conscrypt.newProvider();
+        return SaslKerberos.conscrypt();
       case "accp":
-        Throwable error = AmazonCorrettoCryptoProvider.INSTANCE.getLoadingError();
-        if (error != null) {
-          throw new IllegalStateException("the Amazon Corretto Crypto Provider's native library does not load on"
-              + " this machine (it ships for Linux on x86-64 and aarch64): " + error, error);
-        }
-        return AmazonCorrettoCryptoProvider.INSTANCE;
+        return SaslKerberos.accp();
       default:
         throw new IllegalArgumentException("provider " + name + ": expected jdk, conscrypt or accp");
     }

@@ -97,13 +97,15 @@ final class PrivacyBench {
           fixtures.put(mode, fixture);
           connections.put(mode, fixture.connect());
         }
-        List<Measurement> rows = new ArrayList<>(round(connections, 0, settings.warmUp(), 1));
+        Map<Integer, ByteBuffer> payloads = new LinkedHashMap<>();
+        settings.sizes().forEach(size -> payloads.put(size, Payloads.random(size)));
+        List<Measurement> rows = new ArrayList<>(round(connections, payloads, 0, settings.warmUp(), 1));
         step("warm-up done");
         MeasuredRounds.Outcome outcome = MeasuredRounds.run(settings.rule(), rows,
-            round -> round(connections, round, settings.seconds(), settings.turns()),
+            round -> round(connections, payloads, round, settings.seconds(), settings.turns()),
             analysed -> PairedAnalysis.overheads(analysed, BASELINE, "time", PrivacyBench::nanosPerEcho, SEED),
             start::elapsed, (round, roundTime, overheads) -> step("round " + round + ": " + overheads.stream()
-                .map(o -> o.group() + " " + o.variant() + " " + format(speed(o.interval())))
+                .map(o -> o.group() + " " + o.variant() + " " + o.interval().asSpeedRatio().formatRatio())
                 .collect(Collectors.joining(", "))));
         List<Overhead> againstGss = PairedAnalysis.overheads(rows, GSS, "time", PrivacyBench::nanosPerEcho, SEED);
         ResultsFile results = new ResultsFile(TOOL, start.finish().toMap(), settings.toMap(), "size", "mode",
@@ -126,15 +128,18 @@ final class PrivacyBench {
     return tls.config(mode.substring(TLS.length()), server).toBuilder().maxFrameSize(4L << 20).build();
   }
 
-  /** One round: every size, the modes taking {@code turns} turns each in an order that rotates with the round. */
-  private List<Measurement> round(Map<String, EchoConnection> connections, int round, double seconds, int turns)
-      throws IOException {
+  /**
+   * One round: every payload, the modes taking {@code turns} turns each in an order that rotates with the round. A
+   * row holds its payload's size ({@code bytes}) beside the echoes and their nanoseconds.
+   */
+  private List<Measurement> round(Map<String, EchoConnection> connections, Map<Integer, ByteBuffer> payloads,
+      int round, double seconds, int turns) throws IOException {
     List<String> order = new ArrayList<>(connections.keySet());
     Collections.rotate(order, -Math.floorMod(round, order.size()));
     List<Measurement> rows = new ArrayList<>();
     long turnNanos = (long) (seconds * 1e9 / turns);
-    for (int size : settings.sizes()) {
-      ByteBuffer payload = Payloads.random(size);
+    for (Map.Entry<Integer, ByteBuffer> sized : payloads.entrySet()) {
+      ByteBuffer payload = sized.getValue();
       Map<String, long[]> totals = new LinkedHashMap<>();
       for (int turn = 0; turn < turns; turn++) {
         for (String mode : order) {
@@ -154,9 +159,10 @@ final class PrivacyBench {
       }
       for (String mode : connections.keySet()) {
         Map<String, Number> values = new LinkedHashMap<>();
+        values.put("bytes", sized.getKey());
         values.put("echoes", totals.get(mode)[0]);
         values.put("ns", totals.get(mode)[1]);
-        rows.add(new Measurement(sizeLabel(size), mode, round, values));
+        rows.add(new Measurement(Payloads.sizeLabel(sized.getKey()), mode, round, values));
       }
     }
     return rows;
@@ -171,29 +177,8 @@ final class PrivacyBench {
     }
   }
 
-  static String sizeLabel(int size) {
-    return size % (1 << 20) == 0 ? size / (1 << 20) + " MiB" : size % 1024 == 0 ? size / 1024 + " KiB" : size + " B";
-  }
-
-  private static int sizeOf(String label) {
-    String[] parts = label.split(" ");
-    int n = Integer.parseInt(parts[0]);
-    return parts[1].equals("MiB") ? n << 20 : parts[1].equals("KiB") ? n << 10 : n;
-  }
-
   private static double nanosPerEcho(Measurement m) {
     return m.value("ns") / m.value("echoes");
-  }
-
-  /** Speed ratio (variant rate / baseline rate) of a cost overhead in percent, bounds swapped. */
-  static Interval speed(Interval costOverhead) {
-    return new Interval(100 / (100 + costOverhead.estimate()), 100 / (100 + costOverhead.high()),
-        100 / (100 + costOverhead.low()));
-  }
-
-  static String format(Interval ratio) {
-    return ratio.bounded() ? String.format(Locale.ROOT, "%.2f× [%.2f, %.2f]", ratio.estimate(), ratio.low(),
-        ratio.high()) : String.format(Locale.ROOT, "%.2f× [n/a]", ratio.estimate());
   }
 
   private static List<Map<String, Object>> summaries(List<Measurement> rows, List<Overhead> againstNone,
@@ -207,7 +192,7 @@ final class PrivacyBench {
       m.put("size", cell.get(0));
       m.put("mode", cell.get(1));
       m.put("rounds", own.size());
-      double[] rates = own.stream().mapToDouble(r -> sizeOf(r.group()) / nanosPerEcho(r) * 1e3).sorted().toArray();
+      double[] rates = own.stream().mapToDouble(r -> r.value("bytes") / nanosPerEcho(r) * 1e3).sorted().toArray();
       m.put("median_mb_per_s", rates.length == 0 ? Double.NaN
           : (rates[(rates.length - 1) / 2] + rates[rates.length / 2]) / 2);
       put(m, "vs_none", find(againstNone, cell));
@@ -223,7 +208,7 @@ final class PrivacyBench {
   }
 
   private static void put(Map<String, Object> m, String prefix, Overhead overhead) {
-    Interval ratio = overhead == null ? new Interval(1, 1, 1) : speed(overhead.interval());
+    Interval ratio = overhead == null ? new Interval(1, 1, 1) : overhead.interval().asSpeedRatio();
     m.put(prefix, ratio.estimate());
     m.put(prefix + "_low", ratio.low());
     m.put(prefix + "_high", ratio.high());
@@ -243,8 +228,8 @@ final class PrivacyBench {
   }
 
   private static String cellOf(Map<String, Object> s, String prefix) {
-    return format(new Interval((Double) s.get(prefix), (Double) s.get(prefix + "_low"),
-        (Double) s.get(prefix + "_high")));
+    return new Interval((Double) s.get(prefix), (Double) s.get(prefix + "_low"), (Double) s.get(prefix + "_high"))
+        .formatRatio();
   }
 
   private void write(ResultsFile results) throws IOException {

@@ -47,7 +47,7 @@ final class SaslKerberos implements AutoCloseable {
    * from the JVM's provider list (the JDK's) or, with {@code -conscrypt} or {@code -accp}, from that provider.
    */
   private static SecurityConfig.Builder sasl(String mode) {
-    Provider provider = mode.equals(AUTH_CONF_GCM_CONSCRYPT) ? ConscryptProvider.INSTANCE
+    Provider provider = mode.equals(AUTH_CONF_GCM_CONSCRYPT) ? conscrypt()
         : mode.equals(AUTH_CONF_GCM_ACCP) ? accp() : null;
     boolean gcm = provider != null || mode.equals(AUTH_CONF_GCM);
     return SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(SaslMechanism.GSSAPI)
@@ -57,13 +57,18 @@ final class SaslKerberos implements AutoCloseable {
         .maxFrameSize(4L << 20).readTimeout(Duration.ofSeconds(60));
   }
 
+  /** Conscrypt's provider, one for the whole process. */
+  static Provider conscrypt() {
+    return ConscryptProvider.INSTANCE;
+  }
+
   /** The Amazon Corretto Crypto Provider, or a message saying why its native library did not load here. */
-  private static Provider accp() {
+  static Provider accp() {
     Throwable error = AmazonCorrettoCryptoProvider.INSTANCE.getLoadingError();
     if (error != null) {
-      throw new IllegalStateException("mode " + AUTH_CONF_GCM_ACCP + " needs the Amazon Corretto Crypto Provider,"
-          + " whose native library does not load on this machine (it ships for Linux on x86-64 and aarch64): "
-          + error, error);
+      throw new IllegalStateException("the Amazon Corretto Crypto Provider (mode " + AUTH_CONF_GCM_ACCP + ") does"
+          + " not load on this machine: its native library ships for Linux on x86-64 and aarch64 only: " + error,
+          error);
     }
     return AmazonCorrettoCryptoProvider.INSTANCE;
   }

@@ -43,14 +43,15 @@ class PrivacyBenchTest {
     assertEquals(2 * 5 * 4, results.rows().size());
     for (Measurement row : results.rows()) {
       assertTrue(row.value("echoes") >= 1 && row.value("ns") > 0, row.toString());
+      assertEquals(row.group().equals("1000B") ? 1000 : 70_000, row.value("bytes"), row.toString());
     }
     for (Map<String, Object> s : results.summary()) {
       assertTrue((double) s.get("median_mb_per_s") > 0, s.toString());
     }
     String table = printed.toString();
-    assertTrue(table.contains("| 70000 B | auth-conf-gcm-accp | 3 |"), table);
-    assertTrue(table.contains("| 1000 B | none | 3 |"), table);
-    assertTrue(table.contains("| 70000 B | tls-conscrypt | 3 |"), table);
+    assertTrue(table.contains("| 70000B | auth-conf-gcm-accp | 3 |"), table);
+    assertTrue(table.contains("| 1000B | none | 3 |"), table);
+    assertTrue(table.contains("| 70000B | tls-conscrypt | 3 |"), table);
   }
 
   @Test
