@@ -7,9 +7,8 @@ import org.apache.thrift.transport.TTransportException;
  * Reads length-prefixed frames (4-byte big-endian length, then payload) without trusting the length: it is checked
  * against a limit before anything is allocated, and the buffer grows only as bytes actually arrive, so a peer that
  * declares a large frame and sends nothing costs at most the first 64 KiB, and one that stops part way at most four
- * times what it sent. Each frame gets its own array, never
- * reused: Thrift protocols hand out {@code ByteBuffer}s that wrap the transport's buffer, and a service may keep them.
- * Not thread-safe.
+ * times what it sent. Each frame gets its own array, never reused: Thrift protocols hand out {@code ByteBuffer}s that
+ * wrap the transport's buffer, and a service may keep them. Not thread-safe.
  *
  * <p>Not API: {@code io.securethrift.core.internal} is shared between securethrift's own modules (the SASL module's
  * transport is one) and may change in any release.
