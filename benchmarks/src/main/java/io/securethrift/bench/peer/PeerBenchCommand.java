@@ -73,7 +73,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
   @Option(names = "--warm-up-turns", description = "the most warm-up turns of a cell and metric: they repeat while"
       + " the cell's JIT compiles for more than 5 %% of a turn, so both libraries' paths are compiled before"
       + " anything is measured (default: ${DEFAULT-VALUE})")
-  private int warmUpTurns = 4;
+  private int warmUpTurns = 30;
 
 
   @Mixin

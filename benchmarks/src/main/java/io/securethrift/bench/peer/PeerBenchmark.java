@@ -45,8 +45,8 @@ final class PeerBenchmark {
    * operation, securethrift's cells the most), while the second round was close to the rest.
    */
   static final int WARM_UP_TURNS_ROUND = -1;
-  /** The share of {@code --max-time} extra warm-up turns must leave to the rounds. */
-  static final double ROUNDS_SHARE = 0.6;
+  /** The share of {@code --max-time} the warm-up must leave to the rounds. */
+  static final double ROUNDS_SHARE = 0.4;
   /**
    * The cells' JVM options. securethrift's audit logger is off: libthrift writes nothing per connection, and the
    * launcher's logging configuration (simplelogger, for ingest-server's operators) would have every securethrift
@@ -65,8 +65,10 @@ final class PeerBenchmark {
   private final PeerSettings settings;
   private final PrintStream progress;
   private final long started = System.nanoTime();
-  /** The most warm-up turns of a cell and metric in this run. */
-  private int warmUpTurns;
+  /** Warm-ups of a cell and metric not yet run. */
+  private int warmUpsLeft;
+  /** Warm-ups the budget stopped while the cell's JIT still compiled. */
+  private final List<String> cutShort = new ArrayList<>();
 
   PeerBenchmark(PeerSettings settings, PrintStream progress) {
     this.settings = settings;
@@ -112,14 +114,15 @@ final class PeerBenchmark {
 
   private PeerReport measure(Map<String, ChildJvm> cells, RunInfo.Start start) throws IOException {
     StoppingRule rule = settings.stoppingRule();
-    warmUpTurns = affordableWarmUpTurns(settings, cells.size());
-    if (warmUpTurns < settings.warmUpTurns()) {
-      step(String.format(Locale.ROOT, "warm-up: at most %d turn(s) per cell and metric, not %d, so that %.0f %% of"
-          + " --max-time is left for the rounds; raise --max-time for more", warmUpTurns, settings.warmUpTurns(),
-          ROUNDS_SHARE * 100));
-    }
+    warmUpsLeft = cells.size() * settings.metrics().size();
     List<Measurement> rows = new ArrayList<>();
     rows.addAll(round(cells, WARM_UP_TURNS_ROUND));
+    if (!cutShort.isEmpty()) {
+      step(String.format(Locale.ROOT, "warm-up: %d of %d cells' metrics were still compiling when their share of the"
+          + " warm-up's time (%.0f %% of --max-time) was spent, their first rounds may be slower (%s); raise"
+          + " --max-time for more", cutShort.size(), cells.size() * settings.metrics().size(),
+          (1 - ROUNDS_SHARE) * 100, String.join(", ", cutShort)));
+    }
     rows.addAll(round(cells, 0));
     MeasuredRounds.Outcome outcome = MeasuredRounds.run(rule, rows, round -> round(cells, round), this::overheads,
         start::elapsed, (round, roundTime, overheads) -> step(roundLine(round, roundTime, overheads)));
@@ -127,17 +130,21 @@ final class PeerBenchmark {
   }
 
   /**
-   * {@code --warm-up-turns}, or fewer when a run stopped by time could not afford them: every cell and metric taking
-   * them all must leave {@link #ROUNDS_SHARE} of {@code --max-time} or more for the rounds.
+   * How many turns the next warm-up of a cell and metric may take: {@code --warm-up-turns}, or fewer when a run stopped
+   * by time cannot afford them. The warm-up may last until {@link #ROUNDS_SHARE} of {@code --max-time} is left, start-up
+   * included; each warm-up still to run gets an equal share of what is left of that, and at least one turn. Most
+   * metrics are compiled after two or three turns, so their unused shares go to the ones that need more: a new
+   * connection's TLS or Kerberos code, run once per connection, reaches the JIT's thresholds only after 20 or so
+   * turns of a second.
    */
-  static int affordableWarmUpTurns(PeerSettings settings, int cellCount) {
+  static int warmUpTurnsAllowed(PeerSettings settings, double secondsSpent, int warmUpsLeft) {
     StoppingRule rule = settings.stoppingRule();
     if (rule.fixedRounds()) {
       return settings.warmUpTurns();
     }
-    double turnsInBudget = (1 - ROUNDS_SHARE) * rule.maxTime().toMillis() / 1000.0
-        / (cellCount * settings.metrics().size() * Math.max(settings.warmUp(), 1e-3));
-    return (int) Math.max(1, Math.min(settings.warmUpTurns(), Math.floor(turnsInBudget)));
+    double secondsLeft = (1 - ROUNDS_SHARE) * rule.maxTime().toMillis() / 1000.0 - secondsSpent;
+    double turns = secondsLeft / Math.max(1, warmUpsLeft) / Math.max(settings.warmUp(), 1e-3);
+    return (int) Math.max(1, Math.min(settings.warmUpTurns(), Math.floor(turns)));
   }
 
   List<Overhead> overheads(List<Measurement> rows) {
@@ -197,9 +204,10 @@ final class PeerBenchmark {
    * compilation shows in the rates and CPU times measured, the more the more code a library runs per connection.
    */
   private LineRecord warmUp(ChildJvm cell, String name, PeerMetric metric) throws IOException {
+    int allowed = warmUpTurnsAllowed(settings, (System.nanoTime() - started) / 1e9, warmUpsLeft--);
     LineRecord done = cell.call(metric.command(settings.warmUp()));
     int turns = 1;
-    while (turns < warmUpTurns && done.getLong("jit") > JIT_QUIET * settings.warmUp() * 1000) {
+    while (compiling(done) && turns < allowed) {
       done = cell.call(metric.command(settings.warmUp()));
       turns++;
     }
@@ -207,7 +215,15 @@ final class PeerBenchmark {
       step(String.format(Locale.ROOT, "%s warm-up: %s took %d turns (the JIT compiled for %d ms in the last)", name,
           metric.name(), turns, done.getLong("jit")));
     }
+    if (compiling(done) && turns < settings.warmUpTurns()) {
+      cutShort.add(name + " " + metric.name());
+    }
     return done;
+  }
+
+  /** Whether a warm-up turn's JIT compiled for more than {@link #JIT_QUIET} of it. */
+  private boolean compiling(LineRecord turn) {
+    return turn.getLong("jit") > JIT_QUIET * settings.warmUp() * 1000;
   }
 
   private static <T> List<T> rotated(List<T> list, int by) {

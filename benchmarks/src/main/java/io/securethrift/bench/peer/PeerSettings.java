@@ -28,8 +28,12 @@ import java.util.stream.Collectors;
  */
 record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> bulkSizes, List<Integer> smallSizes,
     boolean connections, double seconds, int turns, double warmUp, int warmUpTurns, StoppingRule stoppingRule, Path output) {
-  /** Adaptive to +/-3 points within 270 s of the command's start, after at least 4 rounds. */
-  static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(270), 4, 0);
+  /**
+   * Adaptive to +/-3 points within 20 minutes of the command's start, after at least 4 rounds. Every cell's new
+   * connections need 15 to 25 warm-up turns of a second before their TLS or Kerberos code is compiled (24 cells took
+   * some 700 s in all), and until then the connection rows measure the JIT.
+   */
+  static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(1200), 4, 0);
 
   PeerSettings {
     modes = List.copyOf(modes);
@@ -62,7 +66,9 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
         + " (mode and pairing) is one fresh JVM holding its client and server, securethrift's audit log off as"
         + " libthrift has none; every cell runs every metric for " + warmUp + " s in a warm-up round that is not"
         + " analysed (turns repeat, up to " + warmUpTurns + ", while the cell's JIT compiles for more than "
-        + Math.round(PeerBenchmark.JIT_QUIET * 100) + " % of a turn), then for " + seconds + " s per round, cells of"
+        + Math.round(PeerBenchmark.JIT_QUIET * 100) + " % of a turn"
+        + (stoppingRule.fixedRounds() ? "" : ", the warm-up's turns sharing " + Math.round((1 - PeerBenchmark.ROUNDS_SHARE)
+        * 100) + " % of the time budget") + "), then for " + seconds + " s per round, cells of"
         + " a mode and metric taking " + turns + " turns of " + seconds / turns + " s each (the connection of a"
         + " throughput metric kept from turn to turn), their order rotating every round;"
         + " ratios are securethrift's rate over libthrift's in the same round";

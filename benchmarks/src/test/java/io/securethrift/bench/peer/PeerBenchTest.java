@@ -95,14 +95,17 @@ class PeerBenchTest {
         e.getMessage());
     PeerBenchCommand defaults = new PeerBenchCommand();
     new CommandLine(defaults).parseArgs();
-    // Every mode and pairing: 24 cells x 4 metrics x 1 s a turn; 40 % of 270 s affords one turn, of 900 s three.
-    assertEquals(1, PeerBenchmark.affordableWarmUpTurns(defaults.settings(), 24));
-    PeerBenchCommand longer = new PeerBenchCommand();
-    new CommandLine(longer).parseArgs("--max-time", "900");
-    assertEquals(3, PeerBenchmark.affordableWarmUpTurns(longer.settings(), 24));
+    // The warm-up may take 60 % of 1200 s, 720 s: after 30 s of start-up, 96 warm-ups left get 7 turns of 1 s each;
+    // after 700 s, the last 5 get 4 each.
+    PeerSettings defaultSettings = defaults.settings();
+    assertEquals(7, PeerBenchmark.warmUpTurnsAllowed(defaultSettings, 30, 96));
+    assertEquals(4, PeerBenchmark.warmUpTurnsAllowed(defaultSettings, 700, 5));
+    assertEquals(1, PeerBenchmark.warmUpTurnsAllowed(defaultSettings, 800, 5), "one turn even past the budget");
+    assertEquals(defaultSettings.warmUpTurns(), PeerBenchmark.warmUpTurnsAllowed(defaultSettings, 30, 1),
+        "never more than --warm-up-turns");
     PeerBenchCommand fixed = new PeerBenchCommand();
     new CommandLine(fixed).parseArgs("--rounds", "2");
-    assertEquals(4, PeerBenchmark.affordableWarmUpTurns(fixed.settings(), 24),
+    assertEquals(fixed.settings().warmUpTurns(), PeerBenchmark.warmUpTurnsAllowed(fixed.settings(), 1e6, 96),
         "a fixed number of rounds has no time budget");
     PeerBenchCommand noWarmUp = new PeerBenchCommand();
     new CommandLine(noWarmUp).parseArgs("--warm-up-turns", "0");
