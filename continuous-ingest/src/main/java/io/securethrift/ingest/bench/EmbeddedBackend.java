@@ -60,9 +60,11 @@ public final class EmbeddedBackend implements IngestBackend {
       serverArgs.add(work.resolve(mode + ".wal").toString());
     }
     Path krb5Conf = environment.security().krb5Conf();
-    // The server's heap does not shrink below 512 MB when it collects between iterations (see ServerWorker): a heap
-    // that shrank would grow again during the next iteration, collecting far more often while it does.
-    ChildJvm server = worker(mode + " server", ServerWorker.class, krb5Conf, serverArgs, List.of("-Xms512m"));
+    // The server's heap has one size, its largest: it collects between iterations (see ServerWorker), and a heap that
+    // could shrink did so then, and grew again during a later iteration. With 512 MB to 1 GB the server JVMs grew to
+    // some 700 MB in the same iteration of each (their ninth), and the kernel's work of handing them the memory, 400
+    // to 600 ms of system time, fell on that iteration's turns: the largest outliers of a run's CPU ratios.
+    ChildJvm server = worker(mode + " server", ServerWorker.class, krb5Conf, serverArgs, List.of("-Xms1g"));
     try {
       LineRecord ready = server.answer();
       List<String> clientArgs = new ArrayList<>(List.of(clientProps.toString(), BenchSecurity.HOST,
