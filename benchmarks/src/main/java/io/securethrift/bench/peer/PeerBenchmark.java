@@ -67,8 +67,8 @@ final class PeerBenchmark {
   private final long started = System.nanoTime();
   /** Warm-ups of a cell and metric not yet run. */
   private int warmUpsLeft;
-  /** Warm-ups the budget stopped while the cell's JIT still compiled. */
-  private final List<String> cutShort = new ArrayList<>();
+  /** Warm-ups the budget stopped while the cell's JIT still compiled: cell name and metric. */
+  private List<Map.Entry<String, PeerMetric>> cutShort = new ArrayList<>();
 
   PeerBenchmark(PeerSettings settings, PrintStream progress) {
     this.settings = settings;
@@ -117,11 +117,12 @@ final class PeerBenchmark {
     warmUpsLeft = cells.size() * settings.metrics().size();
     List<Measurement> rows = new ArrayList<>();
     rows.addAll(round(cells, WARM_UP_TURNS_ROUND));
+    resumeWarmUps(cells);
     if (!cutShort.isEmpty()) {
-      step(String.format(Locale.ROOT, "warm-up: %d of %d cells' metrics were still compiling when their share of the"
-          + " warm-up's time (%.0f %% of --max-time) was spent, their first rounds may be slower (%s); raise"
-          + " --max-time for more", cutShort.size(), cells.size() * settings.metrics().size(),
-          (1 - ROUNDS_SHARE) * 100, String.join(", ", cutShort)));
+      step(String.format(Locale.ROOT, "warm-up: %d of %d cells' metrics were still compiling when the warm-up's time"
+          + " (%.0f %% of --max-time) was spent, their first rounds may be slower (%s); raise --max-time for more",
+          cutShort.size(), cells.size() * settings.metrics().size(), (1 - ROUNDS_SHARE) * 100,
+          cutShort.stream().map(c -> c.getKey() + " " + c.getValue().name()).collect(Collectors.joining(", "))));
     }
     rows.addAll(round(cells, 0));
     MeasuredRounds.Outcome outcome = MeasuredRounds.run(rule, rows, round -> round(cells, round), this::overheads,
@@ -216,9 +217,22 @@ final class PeerBenchmark {
           metric.name(), turns, done.getLong("jit")));
     }
     if (compiling(done) && turns < settings.warmUpTurns()) {
-      cutShort.add(name + " " + metric.name());
+      cutShort.add(Map.entry(name, metric));
     }
     return done;
+  }
+
+  /**
+   * A second pass over the warm-ups their share cut short, with what the first pass left of the budget: the metrics
+   * that compiled quickly leave time that the first pass's equal shares handed out only to the warm-ups after them.
+   */
+  private void resumeWarmUps(Map<String, ChildJvm> cells) throws IOException {
+    List<Map.Entry<String, PeerMetric>> resumed = cutShort;
+    cutShort = new ArrayList<>();
+    warmUpsLeft = resumed.size();
+    for (Map.Entry<String, PeerMetric> c : resumed) {
+      warmUp(cells.get(c.getKey()), c.getKey(), c.getValue());
+    }
   }
 
   /** Whether a warm-up turn's JIT compiled for more than {@link #JIT_QUIET} of it. */
