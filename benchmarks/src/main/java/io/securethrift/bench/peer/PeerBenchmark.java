@@ -131,11 +131,11 @@ final class PeerBenchmark {
   }
 
   /**
-   * How many turns the next warm-up of a cell and metric may take: {@code --warm-up-turns}, or fewer when a run stopped
-   * by time cannot afford them. The warm-up may last until {@link #ROUNDS_SHARE} of {@code --max-time} is left, start-up
-   * included; each warm-up still to run gets an equal share of what is left of that, and at least one turn. Most
-   * metrics are compiled after two or three turns, so their unused shares go to the ones that need more: a new
-   * connection's TLS or Kerberos code, run once per connection, reaches the JIT's thresholds only after 20 or so
+   * How many turns the next warm-up of a cell and metric may take: {@code --warm-up-turns}, or fewer when a run
+   * stopped by time cannot afford them. The warm-up may last until {@link #ROUNDS_SHARE} of {@code --max-time} is
+   * left, start-up included; each warm-up still to run gets an equal share of what is left of that, and at least one
+   * turn. Most metrics are compiled after two or three turns, so their unused shares go to the ones that need more: a
+   * new connection's TLS or Kerberos code, run once per connection, reaches the JIT's thresholds only after 20 or so
    * turns of a second.
    */
   static int warmUpTurnsAllowed(PeerSettings settings, double secondsSpent, int warmUpsLeft) {

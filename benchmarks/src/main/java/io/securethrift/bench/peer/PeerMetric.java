@@ -41,7 +41,8 @@ record PeerMetric(String name, String kind, int size) {
   /** For tables: what was measured, in words. */
   String describe() {
     return kind.equals(CONNECT) ? "new connections/s (connect, 1-byte call, close)"
-        : String.format(Locale.ROOT, "%s, %s messages", unit(), Payloads.sizeLabel(size).replaceFirst("(\\d)(\\D)", "$1 $2"));
+        : String.format(Locale.ROOT, "%s, %s messages", unit(),
+            Payloads.sizeLabel(size).replaceFirst("(\\d)(\\D)", "$1 $2"));
   }
 
   /** The rate {@code ops} operations in {@code nanos} make, in {@link #unit()}. */

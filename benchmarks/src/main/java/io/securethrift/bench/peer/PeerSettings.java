@@ -67,8 +67,9 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
         + " libthrift has none; every cell runs every metric for " + warmUp + " s in a warm-up round that is not"
         + " analysed (turns repeat, up to " + warmUpTurns + ", while the cell's JIT compiles for more than "
         + Math.round(PeerBenchmark.JIT_QUIET * 100) + " % of a turn"
-        + (stoppingRule.fixedRounds() ? "" : ", the warm-up's turns sharing " + Math.round((1 - PeerBenchmark.ROUNDS_SHARE)
-        * 100) + " % of the time budget") + "), then for " + seconds + " s per round, cells of"
+        + (stoppingRule.fixedRounds() ? "" : ", the warm-up's turns sharing "
+            + Math.round((1 - PeerBenchmark.ROUNDS_SHARE) * 100) + " % of the time budget")
+        + "), then for " + seconds + " s per round, cells of"
         + " a mode and metric taking " + turns + " turns of " + seconds / turns + " s each (the connection of a"
         + " throughput metric kept from turn to turn), their order rotating every round;"
         + " ratios are securethrift's rate over libthrift's in the same round";
