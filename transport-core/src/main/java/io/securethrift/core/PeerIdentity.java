@@ -59,11 +59,9 @@ public final class PeerIdentity {
     try {
       call.run();
     } finally {
-      if (previous == null) {
-        CURRENT.remove();
-      } else {
-        CURRENT.set(previous);
-      }
+      // Set back, even to null, rather than removed: removing clears the thread's entry (a native call) and the next
+      // call allocates a new one, once per call on every connection; a null value holds on to nothing.
+      CURRENT.set(previous);
     }
   }
 

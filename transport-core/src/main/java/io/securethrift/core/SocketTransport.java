@@ -69,8 +69,24 @@ final class SocketTransport extends TSocket {
     if (peer == null) {
       return e;
     }
-    return new TTransportException(e.getType(), doing + peer + " failed: " + cause(e),
+    return new NamedFailure(e.getType(), doing + peer + " failed: " + cause(e),
         e.getCause() != null ? e.getCause() : e);
+  }
+
+  /**
+   * A failure that names its peer. It takes no stack trace of its own, since its cause carries the same one: every
+   * server connection ends in a read that finds the peer gone, and a second trace filled there cost about 1 µs per
+   * connection in a profile (perf), 1-2 % of the server's CPU for a plain connection.
+   */
+  private static final class NamedFailure extends TTransportException {
+    NamedFailure(int type, String message, Throwable cause) {
+      super(type, message, cause);
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this;
+    }
   }
 
   /** What went wrong, in the words an operator searches for; the JDK's text only where it says more. */
