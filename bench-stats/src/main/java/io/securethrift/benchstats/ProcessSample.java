@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,15 +13,18 @@ import java.util.function.ToLongFunction;
 
 /**
  * What a process has used so far, as the operating system accounts it: CPU time (user and system, from
- * {@code /proc/<pid>/stat}), the part of it its JVM's JIT compiler threads used (from their
- * {@code /proc/<pid>/task/<tid>/stat}), and bytes passed to read and write system calls (from {@code /proc/<pid>/io}:
+ * {@code /proc/<pid>/stat}, followed to the nanosecond through its threads' scheduler clocks), the part of it its JVM's
+ * JIT compiler threads used, and bytes passed to read and write system calls (from {@code /proc/<pid>/io}:
  * for a benchmark's client or server, its socket traffic as sent on the wire, TLS records and SASL tokens included),
  * plus its JVM's garbage collection, which only the process itself can report ({@link #withGc}). The difference of two
  * samples ({@link #minus}) is what happened in between. A value the platform does not give is {@link #UNKNOWN}.
  *
- * @param cpuNanos user plus system CPU time
- * @param userNanos user CPU time
- * @param systemNanos system (kernel) CPU time
+ * @param cpuNanos user plus system CPU time, to the nanosecond where the threads' clocks can be read: from a process's
+ *     first sample in this JVM on, the sum of its threads' scheduler clocks, which the 10 ms clock ticks of
+ *     {@code /proc/<pid>/stat} only bound (see {@code ThreadClocks}); so it and user plus system differ by about a
+ *     tick
+ * @param userNanos user CPU time, in the OS's clock ticks of 10 ms
+ * @param systemNanos system (kernel) CPU time, in the OS's clock ticks of 10 ms
  * @param readBytes bytes read through read system calls (rchar)
  * @param writtenBytes bytes written through write system calls (wchar)
  * @param gcCount garbage collections
@@ -44,16 +46,13 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
    * JDK runs on (the kernel scales its internal HZ to it for this interface).
    */
   static final long USER_HZ = 100;
-  private static final long NANOS_PER_TICK = 1_000_000_000L / USER_HZ;
+  static final long NANOS_PER_TICK = 1_000_000_000L / USER_HZ;
   /**
    * The JVM option that keeps every JIT compiler thread alive for the JVM's life, for a process whose
    * {@link #jitNanos} must be exact: HotSpot otherwise ends idle ones when it runs more than one of a kind, and the
    * CPU they used goes with them.
    */
   public static final String KEEP_COMPILER_THREADS = "-XX:-UseDynamicNumberOfCompilerThreads";
-
-  /** What HotSpot's JIT compiler threads' names ({@code C1 CompilerThread0}, {@code C2 CompilerThread0}) hold. */
-  private static final String COMPILER_THREAD = "CompilerThre";
 
   /** Nothing known, for a process that cannot be sampled (a remote server). */
   public static ProcessSample unknown() {
@@ -69,10 +68,11 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
   public static ProcessSample of(long pid) {
     Path proc = Path.of("/proc", Long.toString(pid));
     if (Files.isDirectory(proc)) {
-      long[] cpu = cpu(proc.resolve("stat"));
+      String stat = read(proc.resolve("stat"));
+      long[] cpu = cpu(stat);
+      ThreadClocks.Reading clocks = ThreadClocks.read(pid, proc, startTime(stat), cpu[0] + cpu[1]);
       long[] io = io(proc.resolve("io"));
-      return new ProcessSample(cpu[0] + cpu[1], cpu[0], cpu[1], io[0], io[1], UNKNOWN, UNKNOWN,
-          jit(proc.resolve("task")));
+      return new ProcessSample(clocks.cpuNanos(), cpu[0], cpu[1], io[0], io[1], UNKNOWN, UNKNOWN, clocks.jitNanos());
     }
     ProcessHandle handle = ProcessHandle.of(pid)
         .orElseThrow(() -> new IllegalStateException("process " + pid + " is not running"));
@@ -162,40 +162,20 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
     return a == UNKNOWN || b == UNKNOWN ? UNKNOWN : a + b;
   }
 
-  /**
-   * The CPU of the threads whose name (field 2, at most 15 characters) is a HotSpot compiler thread's. A thread that
-   * ends while the directory is read is skipped: its time is lost either way once it has ended.
-   */
-  private static long jit(Path tasks) {
-    long nanos = 0;
-    try (DirectoryStream<Path> threads = Files.newDirectoryStream(tasks)) {
-      for (Path thread : threads) {
-        String text;
-        try {
-          text = Files.readString(thread.resolve("stat"), StandardCharsets.US_ASCII);
-        } catch (IOException ended) {
-          continue;
-        }
-        if (text.substring(text.indexOf('(') + 1, text.lastIndexOf(')')).contains(COMPILER_THREAD)) {
-          long[] cpu = cpu(text);
-          nanos += cpu[0] + cpu[1];
-        }
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot list " + tasks + " (has the process exited?): " + e.getMessage(), e);
-    }
-    return nanos;
-  }
-
   /** utime and stime, fields 14 and 15; the command name (field 2) may hold spaces, so fields count from its ')'. */
-  private static long[] cpu(Path stat) {
-    return cpu(read(stat));
+  static long[] cpu(String stat) {
+    String[] fields = statFields(stat);
+    return new long[] {Long.parseLong(fields[11]) * NANOS_PER_TICK, Long.parseLong(fields[12]) * NANOS_PER_TICK};
   }
 
-  private static long[] cpu(String text) {
-    String[] fields = text.substring(text.lastIndexOf(')') + 2).trim().split(" ");
-    // fields[0] is field 3 (state), so field k is fields[k - 3].
-    return new long[] {Long.parseLong(fields[11]) * NANOS_PER_TICK, Long.parseLong(fields[12]) * NANOS_PER_TICK};
+  /** starttime, field 22: with the pid, what tells one process from a later one that reuses its pid. */
+  private static long startTime(String stat) {
+    return Long.parseLong(statFields(stat)[19]);
+  }
+
+  /** The fields from 3 (state) on, so field k is at index k - 3. */
+  private static String[] statFields(String stat) {
+    return stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
   }
 
   /** rchar and wchar; {@code /proc/<pid>/io} of another user's process is unreadable, and then they are unknown. */

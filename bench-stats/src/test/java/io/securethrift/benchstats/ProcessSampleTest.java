@@ -38,7 +38,9 @@ class ProcessSampleTest {
       // 600 ms on the burning thread, plus whatever the JVM's own threads did meanwhile (JIT, GC).
       assertTrue(used.cpuNanos() >= Duration.ofMillis(590).toNanos() && used.cpuNanos() < Duration.ofSeconds(3)
           .toNanos(), "cpu " + used);
-      assertEquals(used.cpuNanos(), used.userNanos() + used.systemNanos());
+      // CPU comes from the threads' clocks, user and system from the OS's ticks of 10 ms: they differ by a tick or so.
+      assertTrue(Math.abs(used.cpuNanos() - used.userNanos() - used.systemNanos()) <= 2 * ProcessSample.NANOS_PER_TICK,
+          used.toString());
       assertTrue(used.userNanos() > used.systemNanos(), "a busy loop runs in user mode: " + used);
       assertTrue(used.writtenBytes() >= 3_000_000 && used.writtenBytes() < 3_100_000, "written " + used);
       assertEquals(ProcessSample.UNKNOWN, used.gcMillis(), "only the process itself knows its GC");
@@ -58,6 +60,39 @@ class ProcessSampleTest {
     }
     assertThrows(IllegalStateException.class, () -> ProcessSample.of(child.pid()).cpuNanos(),
         "an exited process cannot be sampled");
+  }
+
+  @Test
+  void countsCpuToTheNanosecondAndKeepsWhatEndedThreadsUsed() throws Exception {
+    Process child = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), BusyChild.class.getName(), dir.resolve("out").toString()))
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
+        StandardCharsets.UTF_8)); Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
+      assertEquals("ready", out.readLine());
+      // 13 ms bursts: in ticks of 10 ms, most differences would read 10 ms, below what the burning thread alone used.
+      for (int burst = 0; burst < 5; burst++) {
+        ProcessSample before = ProcessSample.of(child.pid());
+        in.write("work 13 1\n");
+        in.flush();
+        assertTrue(out.readLine().startsWith("done"));
+        long used = ProcessSample.of(child.pid()).minus(before).cpuNanos();
+        assertTrue(used >= Duration.ofMillis(13).toNanos() && used < Duration.ofMillis(500).toNanos(),
+            "burst " + burst + ": " + used + " ns");
+      }
+      // A thread that burns 300 ms and ends before the next sample: its time is still counted (the OS total's).
+      ProcessSample before = ProcessSample.of(child.pid());
+      in.write("thread 300 1\n");
+      in.flush();
+      assertTrue(out.readLine().startsWith("done"));
+      long used = ProcessSample.of(child.pid()).minus(before).cpuNanos();
+      assertTrue(used >= Duration.ofMillis(290).toNanos() && used < Duration.ofSeconds(2).toNanos(), used + " ns");
+    } finally {
+      child.getOutputStream().close();
+      if (!child.waitFor(30, TimeUnit.SECONDS)) {
+        child.destroyForcibly().waitFor();
+      }
+    }
   }
 
   @Test
