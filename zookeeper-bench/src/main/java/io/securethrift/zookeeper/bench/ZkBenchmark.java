@@ -144,6 +144,12 @@ final class ZkBenchmark {
     }
   }
 
+  /**
+   * Every JVM's heap at its maximum from the start, as ingest-bench's servers: a heap that grows in one collection
+   * and is given back in another puts the kernel's work of handing the memory over into whichever iteration it meets.
+   */
+  private static final String FIXED_HEAP = "-Xms512m";
+
   private static Starting launch(Shape shape, BenchMode mode, Path dir, Path serverKeys, Path trust)
       throws IOException {
     Path gcLogs = Files.createDirectories(dir.resolve(shape.label() + "-" + mode.label() + "-gc"));
@@ -151,7 +157,7 @@ final class ZkBenchmark {
     boolean plainPort = !clientTls || !shape.quorumTls();
     LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(mode.config(serverKeys, trust, PASSWORD))
         .clientPort(plainPort).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
-        .tickTime(2000).jvmOptions(List.of("-Xmx512m", "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"),
+        .tickTime(2000).jvmOptions(List.of(FIXED_HEAP, "-Xmx512m", "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"),
             GcLog.option(gcLogs), ProcessSample.KEEP_COMPILER_THREADS)).start();
     return new Starting(shape, mode, zk, gcLogs);
   }
@@ -176,7 +182,7 @@ final class ZkBenchmark {
       args.add(s.gcLogs().toAbsolutePath().toString());
     }
     ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client")
-        .jvmOptions(List.of("-Xmx512m", ProcessSample.KEEP_COMPILER_THREADS))
+        .jvmOptions(List.of(FIXED_HEAP, "-Xmx512m", ProcessSample.KEEP_COMPILER_THREADS))
         .args(args).log(dir.resolve(s.name() + "-client.log")).talk().start();
     step(s.name() + ": " + s.shape().servers() + " server(s) serving, client started");
     return new Target(s.shape(), s.mode(), s.ensemble(), jvm, s.gcLogs(), s.ownBaseline());
