@@ -71,6 +71,23 @@ public final class LocalEnsemble implements AutoCloseable {
         .collect(Collectors.joining(","));
   }
 
+  /** {@code 127.0.0.1:port} of server {@code id}'s plaintext ({@code secure=false}) or TLS client port alone. */
+  public String connectString(boolean secure, int id) {
+    Server s = server(id);
+    return HOST + ":" + (secure ? s.securePort : s.clientPort);
+  }
+
+  /**
+   * The lowest id of a server that answers {@code srvr} as a follower, for a client that must not land on the leader.
+   *
+   * @throws IllegalStateException if no server says it is one (a standalone server, or an ensemble still electing)
+   */
+  public int follower(ZKClientConfig probe) {
+    return servers.stream().map(s -> s.id).filter(id -> status(id, probe).contains("Mode: follower")).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no server answers srvr as a follower: " + servers.stream()
+            .map(s -> s.id + ": " + status(s.id, probe)).collect(Collectors.joining("; "))));
+  }
+
   /**
    * The server's answer to {@code srvr} through the probe's port and security, or the reason there was none. A
    * serving server reports its {@code Mode:}; one outside a quorum says it is not serving requests.

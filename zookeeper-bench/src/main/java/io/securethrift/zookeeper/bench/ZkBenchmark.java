@@ -32,6 +32,7 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * Runs zk-bench: for every shape and mode one ensemble (each server a child JVM) and one client JVM, warm-up rounds
@@ -169,10 +170,15 @@ final class ZkBenchmark {
     // The probe runs in this JVM, which keeps JSSE: same stores, engine jsse.
     SecurityConfig probe = s.clientTls() && s.mode().engine() != TlsEngine.JSSE
         ? client.toBuilder().tlsEngine(TlsEngine.JSSE).build() : client;
-    s.ensemble().awaitServing(IntStream.rangeClosed(1, s.shape().servers()).boxed().toList(),
-        ZooKeeperClientSecurity.clientConfig(probe), Duration.ofSeconds(180));
+    ZKClientConfig probeConfig = ZooKeeperClientSecurity.clientConfig(probe);
+    s.ensemble().awaitServing(IntStream.rangeClosed(1, s.shape().servers()).boxed().toList(), probeConfig,
+        Duration.ofSeconds(180));
+    // A ZooKeeper client keeps its session on one server picked at random, and on the leader a write skips the hop a
+    // follower forwards it on: each ensemble's client talks to a follower, so that ensembles compare like for like.
+    String connect = s.shape().servers() == 1 ? s.ensemble().connectString(s.clientTls())
+        : s.ensemble().connectString(s.clientTls(), s.ensemble().follower(probeConfig));
     Path props = write(client, dir.resolve(s.name() + "-client.properties"));
-    List<String> args = new ArrayList<>(List.of(props.toString(), s.ensemble().connectString(s.clientTls()),
+    List<String> args = new ArrayList<>(List.of(props.toString(), connect,
         Integer.toString(settings.znodes()), Integer.toString(settings.syncZnodes()),
         Integer.toString(settings.sessions())));
     if (s.ownBaseline()) {
