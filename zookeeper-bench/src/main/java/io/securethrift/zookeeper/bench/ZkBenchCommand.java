@@ -49,7 +49,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
 
   @Option(names = "--znodes", description = "znodes per asynchronous phase; an iteration is 11 times as many"
       + " operations (default: ${DEFAULT-VALUE})")
-  private int znodes = 1_000;
+  private int znodes = ZkSettings.DEFAULT_ZNODES;
 
   @Option(names = "--sync-znodes", description = "znodes of the synchronous phase, which creates, sets, gets and"
       + " deletes each with one request outstanding (default: ${DEFAULT-VALUE})")

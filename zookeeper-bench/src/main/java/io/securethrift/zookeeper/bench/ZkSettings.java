@@ -27,8 +27,17 @@ import java.util.Objects;
  */
 record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syncZnodes, int sessions,
     StoppingRule stoppingRule, int warmupRounds, Path output) {
-  /** Adaptive to +/-3 points within 270 s of the command's start. */
-  static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(270), 5, 0);
+  /**
+   * 2,500 znodes, 27,500 operations per iteration. At 1,000, an asynchronous phase lasted 15 to 30 ms on this
+   * project's machine, and with CPU read to the nanosecond its per-round ratios still moved by 9 to 13 % (one standard
+   * deviation), too much for +/-3 points in the rounds a run affords.
+   */
+  static final int DEFAULT_ZNODES = 2_500;
+  /**
+   * Adaptive to +/-3 points within 420 s of the command's start: rounds of the default iterations take about 11 s,
+   * after about 55 s of start-up.
+   */
+  static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(420), 5, 0);
   /**
    * One warm-up round. In three idle default runs, zk-bench's first two measured rounds were somewhat noisier than the
    * later ones (their wall-time overheads scattered about 1.5 times as widely; CPU per operation hardly more), but
