@@ -1,10 +1,10 @@
 package io.securethrift.benchstats;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -66,7 +66,8 @@ final class ThreadClocks {
         try {
           runTime = runTime(thread);
           compiler = compilerByThread.computeIfAbsent(tid, t -> isCompiler(thread));
-        } catch (NoSuchFileException | IllegalStateException ended) {
+        } catch (IOException | UncheckedIOException ended) {
+          // A thread that ended after the listing: its files are gone (ENOENT) or answer ESRCH, "No such process".
           continue;
         }
         now.put(tid, runTime);
@@ -100,7 +101,7 @@ final class ThreadClocks {
     try {
       return Files.readString(thread.resolve("comm"), StandardCharsets.US_ASCII).contains(COMPILER_THREAD);
     } catch (IOException ended) {
-      throw new IllegalStateException(ended);
+      throw new UncheckedIOException(ended);
     }
   }
 
