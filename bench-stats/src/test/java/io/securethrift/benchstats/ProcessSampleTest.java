@@ -23,16 +23,10 @@ class ProcessSampleTest {
 
   @Test
   void measuresAChildProcessCpuAndWrittenBytesAsTheOsAccountsThem() throws Exception {
-    Process child = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), BusyChild.class.getName(), dir.resolve("out").toString()))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-        StandardCharsets.UTF_8)); Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
-      assertEquals("ready", out.readLine());
+    Child child = new Child();
+    try (child) {
       ProcessSample before = ProcessSample.of(child.pid());
-      in.write("work 600 3000000\n");
-      in.flush();
-      assertTrue(out.readLine().startsWith("done"));
+      child.run("work 600 3000000");
       ProcessSample used = ProcessSample.of(child.pid()).minus(before);
 
       // 600 ms on the burning thread, plus whatever the JVM's own threads did meanwhile (JIT, GC).
@@ -49,14 +43,9 @@ class ProcessSampleTest {
       assertTrue(ProcessSample.of(child.pid()).jitNanos() > 0, "a JVM compiles something before it says ready");
 
       // The JDK's own account of the same process agrees to within a few clock ticks.
-      long jdk = child.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
+      long jdk = child.process.toHandle().info().totalCpuDuration().orElseThrow().toNanos();
       long ours = ProcessSample.of(child.pid()).cpuNanos();
       assertTrue(Math.abs(jdk - ours) <= Duration.ofMillis(50).toNanos(), "jdk " + jdk + " vs /proc " + ours);
-    } finally {
-      child.getOutputStream().close();
-      if (!child.waitFor(30, TimeUnit.SECONDS)) {
-        child.destroyForcibly().waitFor();
-      }
     }
     assertThrows(IllegalStateException.class, () -> ProcessSample.of(child.pid()).cpuNanos(),
         "an exited process cannot be sampled");
@@ -64,34 +53,21 @@ class ProcessSampleTest {
 
   @Test
   void countsCpuToTheNanosecondAndKeepsWhatEndedThreadsUsed() throws Exception {
-    Process child = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), BusyChild.class.getName(), dir.resolve("out").toString()))
-        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-        StandardCharsets.UTF_8)); Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
-      assertEquals("ready", out.readLine());
+    Child child = new Child();
+    try (child) {
       // 13 ms bursts: in ticks of 10 ms, most differences would read 10 ms, below what the burning thread alone used.
       for (int burst = 0; burst < 5; burst++) {
         ProcessSample before = ProcessSample.of(child.pid());
-        in.write("work 13 1\n");
-        in.flush();
-        assertTrue(out.readLine().startsWith("done"));
+        child.run("work 13 1");
         long used = ProcessSample.of(child.pid()).minus(before).cpuNanos();
         assertTrue(used >= Duration.ofMillis(13).toNanos() && used < Duration.ofMillis(500).toNanos(),
             "burst " + burst + ": " + used + " ns");
       }
       // A thread that burns 300 ms and ends before the next sample: its time is still counted (the OS total's).
       ProcessSample before = ProcessSample.of(child.pid());
-      in.write("thread 300 1\n");
-      in.flush();
-      assertTrue(out.readLine().startsWith("done"));
+      child.run("thread 300 1");
       long used = ProcessSample.of(child.pid()).minus(before).cpuNanos();
       assertTrue(used >= Duration.ofMillis(290).toNanos() && used < Duration.ofSeconds(2).toNanos(), used + " ns");
-    } finally {
-      child.getOutputStream().close();
-      if (!child.waitFor(30, TimeUnit.SECONDS)) {
-        child.destroyForcibly().waitFor();
-      }
     }
   }
 
@@ -103,5 +79,46 @@ class ProcessSampleTest {
     assertTrue(used.gcCount() >= 1, used.toString());
     assertTrue(used.gcMillis() >= 0 && used.cpuNanos() >= 0, used.toString());
     assertEquals(ProcessSample.UNKNOWN, ProcessSample.unknown().minus(before).cpuNanos());
+  }
+
+  /** A {@link BusyChild} JVM that has said it is ready; closing its input ends it. */
+  private final class Child implements AutoCloseable {
+    final Process process;
+    private final BufferedReader out;
+    private final Writer in;
+
+    Child() throws Exception {
+      process = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+          System.getProperty("java.class.path"), BusyChild.class.getName(), dir.resolve("out").toString()))
+          .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+      out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+      in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+      try {
+        assertEquals("ready", out.readLine());
+      } catch (Exception | AssertionError e) {
+        process.destroyForcibly().waitFor();
+        throw e;
+      }
+    }
+
+    long pid() {
+      return process.pid();
+    }
+
+    /** Sends one command line and waits for the child's {@code done}. */
+    void run(String command) throws Exception {
+      in.write(command + "\n");
+      in.flush();
+      assertTrue(out.readLine().startsWith("done"), command);
+    }
+
+    @Override
+    public void close() throws Exception {
+      in.close();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+      out.close();
+    }
   }
 }

@@ -158,8 +158,9 @@ final class ZkBenchmark {
     boolean plainPort = !clientTls || !shape.quorumTls();
     LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(mode.config(serverKeys, trust, PASSWORD))
         .clientPort(plainPort).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
-        .tickTime(2000).jvmOptions(List.of(FIXED_HEAP, "-Xmx512m", "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"),
-            GcLog.option(gcLogs), ProcessSample.KEEP_COMPILER_THREADS)).start();
+        .tickTime(2000).jvmOptions(List.of(FIXED_HEAP, "-Xmx512m",
+            "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"), GcLog.option(gcLogs),
+            ProcessSample.KEEP_COMPILER_THREADS)).start();
     return new Starting(shape, mode, zk, gcLogs);
   }
 
