@@ -60,6 +60,10 @@ class CallFailureTest {
     assertEquals(TTransportException.END_OF_FILE, e.getType());
     assertTrue(e.getMessage().startsWith("reading from 127.0.0.1:"), e.getMessage());
     assertTrue(e.getMessage().endsWith(" failed: connection closed by the peer"), e.getMessage());
+    // The message names the peer; the stack is the cause's, libthrift's own end of file where the read found it.
+    assertEquals(0, e.getStackTrace().length, "the naming wrapper fills no stack trace of its own");
+    assertTrue(e.getCause() instanceof TTransportException, String.valueOf(e.getCause()));
+    assertTrue(e.getCause().getStackTrace().length > 0, "the cause keeps the trace of the failed read");
   }
 
   @Test
