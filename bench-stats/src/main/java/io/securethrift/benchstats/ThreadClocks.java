@@ -22,7 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * threads' clocks account for (a thread that started and ended in between), takes the OS total's difference instead.
  */
 final class ThreadClocks {
-  /** The processes this JVM follows, by pid; a pid reused by a new process starts over (another start time). */
+  /**
+   * The processes this JVM follows, by pid; a pid reused by a new process starts over (another start time). Entries
+   * stay for the JVM's life: a benchmark samples a few dozen processes, each entry a map of its threads.
+   */
   private static final Map<Long, ThreadClocks> FOLLOWED = new ConcurrentHashMap<>();
   /** What HotSpot's JIT compiler threads' names ({@code C1 CompilerThread0}, {@code C2 CompilerThread0}) hold. */
   private static final String COMPILER_THREAD = "CompilerThre";
