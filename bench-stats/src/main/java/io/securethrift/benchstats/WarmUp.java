@@ -39,6 +39,15 @@ public final class WarmUp {
       + " ${DEFAULT-VALUE}).")
   private int rounds;
 
+  /**
+   * How many times as long as a warm round the first round, of cold JVMs, is taken to be when forecasting the second:
+   * no more than it was in any run measured (ingest-bench's default took 77 to 85 s against 8 to 14 s for later
+   * rounds; zk-bench's 22 to 24 s against 7 to 10 s). Forecasting the second round at the first one's pace left every
+   * default ingest-bench run with one warm-up round of three, and the rounds measured after it came out up to 1.9
+   * times dearer against their baselines than the later ones.
+   */
+  static final int COLD_ROUND_FACTOR = 3;
+
   /** One round of a benchmark: every target's iterations, their rows numbered {@code round}. */
   @FunctionalInterface
   public interface Round {
@@ -69,10 +78,10 @@ public final class WarmUp {
   /**
    * Runs up to {@code count} warm-up rounds, numbered {@code 1 - count} to {@code 0}, and returns their rows. The
    * first always runs; each later one only while it and the {@value Bootstrap#MIN_ROUNDS} measured rounds an
-   * interval needs, at the pace of the last round, still end within {@code rule}'s time budget: on a slow machine
-   * the run then measures after a shorter warm-up rather than ending without an interval. (Not the rule's minimum
-   * rounds: the first warm-up round, of cold JVMs, takes two to three times as long as the rounds after it, and
-   * would make that forecast leave out the warm-up of a default run.)
+   * interval needs, at the pace of the last round ({@link #COLD_ROUND_FACTOR} times faster after the first), still
+   * end within {@code rule}'s time budget: on a slow machine the run then measures after a shorter warm-up rather
+   * than ending without an interval. (Not the rule's minimum rounds, which would leave out the warm-up of a default
+   * run.)
    *
    * @param elapsed the time the run's budget has used so far, also the clock that times the rounds
    * @param progress where a line goes after each round, and when the rest of the warm-up is left out
@@ -82,7 +91,8 @@ public final class WarmUp {
     List<Measurement> rows = new ArrayList<>();
     Duration last = Duration.ZERO;
     for (int i = 1; i <= count; i++) {
-      Duration needed = last.multipliedBy(1L + Bootstrap.MIN_ROUNDS);
+      Duration pace = i == 2 ? last.dividedBy(COLD_ROUND_FACTOR) : last;
+      Duration needed = pace.multipliedBy(1L + Bootstrap.MIN_ROUNDS);
       if (i > 1 && elapsed.get().plus(needed).compareTo(rule.maxTime()) > 0) {
         progress.accept(String.format(Locale.ROOT, "warm-up stopped after %d of %d rounds: another, and the %d"
             + " measured rounds an interval needs, would pass the %d s budget", i - 1, count, Bootstrap.MIN_ROUNDS,

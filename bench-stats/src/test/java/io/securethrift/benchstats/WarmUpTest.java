@@ -69,6 +69,24 @@ class WarmUpTest {
     assertEquals(List.of(-2, -1, 0), fixed, "a fixed number of rounds has no budget");
   }
 
+  @Test
+  void theSecondRoundIsForecastAtAWarmPaceNotTheColdFirstRoundsOne() throws Exception {
+    List<Integer> ran = new ArrayList<>();
+    List<String> progress = new ArrayList<>();
+    // As a default ingest-bench run: 20 s used before, a cold first round of 85 s, then rounds of 12 s. At 105 s the
+    // first round's pace would forecast 105 + 4 x 85 = 445 s; a third of it, 105 + 4 x 28 = 218 s, fits the budget.
+    AtomicReference<Duration> clock = new AtomicReference<>(Duration.ofSeconds(20));
+    WarmUp.Round coldThenWarm = r -> {
+      ran.add(r);
+      clock.set(clock.get().plus(Duration.ofSeconds(ran.size() == 1 ? 85 : 12)));
+      return List.of(new Measurement("g", "none", r, Map.of("cost", 1.0)));
+    };
+    WarmUp.run(3, coldThenWarm, new StoppingRule(3, Duration.ofSeconds(280), 5, 0), clock::get, progress::add);
+
+    assertEquals(List.of(-2, -1, 0), ran, progress.toString());
+    assertEquals(Duration.ofSeconds(129), clock.get());
+  }
+
   @Command(name = "bench")
   static final class Bench {
     @Mixin
