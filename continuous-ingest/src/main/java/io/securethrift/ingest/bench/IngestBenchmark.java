@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.benchstats.Bootstrap;
+import io.securethrift.benchstats.Forks;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.Overhead;
 import io.securethrift.benchstats.PairedAnalysis;
@@ -282,7 +283,7 @@ public final class IngestBenchmark {
 
   /**
    * One round: every target's iterations in the same order, numbered {@code round}. A warm-up round runs every fork
-   * of a target, so each has compiled its paths before it is measured; a measured round runs one ({@link #forkOf}).
+   * of a target, so each has compiled its paths before it is measured; a measured round runs one ({@link Forks#measuring}).
    */
   private List<Measurement> round(Map<TargetKey, List<IngestBackend.Target>> targets, IngestOptions options,
       int round) throws IOException {
@@ -294,21 +295,11 @@ public final class IngestBenchmark {
           done.addAll(iterations(t.getKey(), forks.get(fork), fork, options, round));
         }
       } else {
-        int fork = forkOf(round, forks.size());
+        int fork = Forks.measuring(round, forks.size());
         done.addAll(iterations(t.getKey(), forks.get(fork), fork, options, round));
       }
     }
     return done;
-  }
-
-  /**
-   * The fork a measured round runs: the forks take the rounds in turn two at a time (rounds 1 and 2 the first, 3 and 4
-   * the second, ...), so that every fork runs as many rounds with the baseline's turn first as with the level's. Going
-   * first costs more (in three idle runs the level's ratio came out 0.01 to 0.15 higher in the rounds where it took
-   * the first turn); one round each would tie each fork to one order.
-   */
-  static int forkOf(int round, int forks) {
-    return Math.floorMod((round - 1) / 2, forks);
   }
 
   /**

@@ -59,6 +59,11 @@ public final class ZkBenchCommand implements Callable<Integer> {
       + " measurement (default: ${DEFAULT-VALUE})")
   private int sessions = 3;
 
+  @Option(names = "--forks", description = "ensembles (each with its client JVM) per shape and mode, taking the"
+      + " measured rounds in turn two at a time, so that one ensemble's lasting differences count as noise; every"
+      + " warm-up round runs on all of them (default: ${DEFAULT-VALUE})")
+  private int forks = ZkSettings.DEFAULT_FORKS;
+
   @Mixin
   private StoppingOptions stopping = new StoppingOptions(ZkSettings.DEFAULT_STOPPING);
 
@@ -109,7 +114,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
         .findFirst().orElseThrow(() -> new ConfigException("--modes", "'" + label + "' is not a mode; accepted: "
             + Arrays.stream(BenchMode.values()).map(BenchMode::label).collect(Collectors.joining(", ")))))
         .collect(Collectors.toList());
-    return new ZkSettings(s, m, znodes, syncZnodes, sessions, stopping.rule(), warmUp.rounds(), output);
+    return new ZkSettings(s, m, znodes, syncZnodes, sessions, forks, stopping.rule(), warmUp.rounds(), output);
   }
 
   /** {@code zk-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */

@@ -1,6 +1,7 @@
 package io.securethrift.zookeeper.bench;
 
 import io.securethrift.benchstats.Bootstrap;
+import io.securethrift.benchstats.Forks;
 import io.securethrift.benchstats.MeasuredRounds;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.Overhead;
@@ -35,9 +36,10 @@ import java.util.stream.IntStream;
 import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
- * Runs zk-bench: for every shape and mode one ensemble (each server a child JVM) and one client JVM, warm-up rounds
- * ({@link WarmUp}, one by default), then rounds of one iteration per target in the same order every round, so drift
- * of the machine hits every mode alike. Around each iteration it samples the CPU time of the client and of every server
+ * Runs zk-bench: for every shape and mode {@link ZkSettings#forks()} ensembles (each server a child JVM), each with
+ * its client JVM, warm-up rounds on all of them ({@link WarmUp}, two by default), then rounds of one iteration per
+ * shape and mode, on one of its forks ({@link Forks}), in the same order every round, so drift of the machine hits
+ * every mode alike. Around each iteration it samples the CPU time of the client and of every server
  * from the operating system, and their garbage collection; each mode's overhead is its cost divided by its shape's
  * {@code none} in the same round (wall time per asynchronous operation, latency per synchronous request, client plus
  * server CPU per operation), and rounds are added until the wall and CPU intervals are as narrow as asked or the time
@@ -67,10 +69,11 @@ final class ZkBenchmark {
     this.progress = progress;
   }
 
-  /** One shape and mode: its ensemble, its client JVM and the client's GC totals at the last answer. */
+  /** One fork of a shape and mode: its ensemble, its client JVM and the client's GC totals at the last answer. */
   private static final class Target {
     final Shape shape;
     final BenchMode mode;
+    final int fork;
     final LocalEnsemble ensemble;
     final ChildJvm client;
     final Path gcLogs;
@@ -78,9 +81,11 @@ final class ZkBenchmark {
     final boolean ownBaseline;
     long[] clientGc = {0, 0};
 
-    Target(Shape shape, BenchMode mode, LocalEnsemble ensemble, ChildJvm client, Path gcLogs, boolean ownBaseline) {
+    Target(Shape shape, BenchMode mode, int fork, LocalEnsemble ensemble, ChildJvm client, Path gcLogs,
+        boolean ownBaseline) {
       this.shape = shape;
       this.mode = mode;
+      this.fork = fork;
       this.ensemble = ensemble;
       this.client = client;
       this.gcLogs = gcLogs;
@@ -109,7 +114,9 @@ final class ZkBenchmark {
       try {
         for (Shape shape : settings.shapes()) {
           for (BenchMode mode : settings.modes(shape)) {
-            starting.add(launch(shape, mode, dir, serverKeys, trust));
+            for (int fork = 0; fork < settings.forks(); fork++) {
+              starting.add(launch(shape, mode, fork, dir, serverKeys, trust));
+            }
           }
         }
         for (Starting s : starting) {
@@ -130,9 +137,13 @@ final class ZkBenchmark {
   }
 
   /** An ensemble launched and not yet waited for. */
-  private record Starting(Shape shape, BenchMode mode, LocalEnsemble ensemble, Path gcLogs) {
+  private record Starting(Shape shape, BenchMode mode, int fork, LocalEnsemble ensemble, Path gcLogs) {
     String name() {
-      return shape.label() + "-" + mode.label();
+      return name(shape, mode, fork);
+    }
+
+    static String name(Shape shape, BenchMode mode, int fork) {
+      return shape.label() + "-" + mode.label() + "-fork-" + (fork + 1);
     }
 
     boolean clientTls() {
@@ -151,9 +162,9 @@ final class ZkBenchmark {
    */
   private static final String FIXED_HEAP = "-Xms512m";
 
-  private static Starting launch(Shape shape, BenchMode mode, Path dir, Path serverKeys, Path trust)
+  private static Starting launch(Shape shape, BenchMode mode, int fork, Path dir, Path serverKeys, Path trust)
       throws IOException {
-    Path gcLogs = Files.createDirectories(dir.resolve(shape.label() + "-" + mode.label() + "-gc"));
+    Path gcLogs = Files.createDirectories(dir.resolve(Starting.name(shape, mode, fork) + "-gc"));
     boolean clientTls = mode.tls() && shape.clientTls();
     boolean plainPort = !clientTls || !shape.quorumTls();
     LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(mode.config(serverKeys, trust, PASSWORD))
@@ -161,7 +172,7 @@ final class ZkBenchmark {
         .tickTime(2000).jvmOptions(List.of(FIXED_HEAP, "-Xmx512m",
             "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"), GcLog.option(gcLogs),
             ProcessSample.KEEP_COMPILER_THREADS)).start();
-    return new Starting(shape, mode, zk, gcLogs);
+    return new Starting(shape, mode, fork, zk, gcLogs);
   }
 
   /** Waits for the ensemble to serve and starts its client. */
@@ -192,7 +203,7 @@ final class ZkBenchmark {
         .jvmOptions(List.of(FIXED_HEAP, "-Xmx512m", ProcessSample.KEEP_COMPILER_THREADS))
         .args(args).log(dir.resolve(s.name() + "-client.log")).talk().start();
     step(s.name() + ": " + s.shape().servers() + " server(s) serving, client started");
-    return new Target(s.shape(), s.mode(), s.ensemble(), jvm, s.gcLogs(), s.ownBaseline());
+    return new Target(s.shape(), s.mode(), s.fork(), s.ensemble(), jvm, s.gcLogs(), s.ownBaseline());
   }
 
   private ZkReport measure(List<Target> targets, RunInfo.Start start) throws IOException {
@@ -215,11 +226,16 @@ final class ZkBenchmark {
     return settings.shapes().stream().map(Shape::describe).collect(Collectors.toList());
   }
 
-  /** One round: every target's iterations in the same order, numbered {@code round}. */
+  /**
+   * One round: every target's iterations in the same order, numbered {@code round}; a warm-up round on every fork, a
+   * measured round on one ({@link Forks#measuring}).
+   */
   private List<Measurement> round(List<Target> targets, int round) throws IOException {
     List<Measurement> rows = new ArrayList<>();
     for (Target t : targets) {
-      rows.addAll(iterations(t, round));
+      if (round <= 0 || t.fork == Forks.measuring(round, settings.forks())) {
+        rows.addAll(iterations(t, round));
+      }
     }
     return rows;
   }
@@ -265,10 +281,10 @@ final class ZkBenchmark {
   private Measurement row(Target t, int round, boolean baseline, LineRecord answer, ProcessSample clientUsed,
       ProcessSample serversUsed, LineRecord sessions) {
     String variant = baseline ? PairedAnalysis.ownBaseline(t.mode.label(), BASELINE) : t.mode.label();
-    Measurement row = ZkRow.of(t.shape.label(), variant, round, settings.znodes(), settings.syncZnodes(),
+    Measurement row = ZkRow.of(t.shape.label(), variant, t.fork, round, settings.znodes(), settings.syncZnodes(),
         answer, clientUsed, serversUsed, sessions);
-    step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + ": "
-        + ZkRow.describe(row));
+    step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + (settings.forks() > 1 ? " (fork " + (t.fork + 1)
+        + ")" : "") + ": " + ZkRow.describe(row));
     return row;
   }
 

@@ -9,13 +9,15 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The raw row of one zk-bench iteration, its columns named here: the asynchronous phases' wall time and operations
- * (and each phase's time), the synchronous phase's total and p50/p99 latency per operation type, the median time of
- * a fresh session and, over TLS, the {@link HandshakeProbe}'s resumption figures, and each side's CPU (user,
- * system, and the JIT compiler's part of it), garbage collection and bytes through read and write system calls, the
- * server side summed over every server of the ensemble.
+ * The raw row of one zk-bench iteration, its columns named here: the fork that ran it, the asynchronous phases' wall
+ * time and operations (and each phase's time), the synchronous phase's total and p50/p99 latency per operation type,
+ * the median time of a fresh session and, over TLS, the {@link HandshakeProbe}'s resumption figures, and each side's
+ * CPU (user, system, and the JIT compiler's part of it), garbage collection and bytes through read and write system
+ * calls, the server side summed over every server of the ensemble.
  */
 final class ZkRow {
+  /** Which of a mode's ensembles ran the iteration, counted from 0 ({@link ZkSettings#forks()}). */
+  static final String FORK = "fork";
   static final String WALL_MS = "wall_ms";
   static final String OPS = "ops";
   static final String SYNC_MS = "sync_ms";
@@ -57,9 +59,10 @@ final class ZkRow {
    * @param servers what the ensemble's processes used together
    * @param sessions the client's answer to {@code SESSIONS}, null when none were opened
    */
-  static Measurement of(String shape, String mode, int round, int znodes, int syncZnodes, LineRecord answer,
-      ProcessSample client, ProcessSample servers, LineRecord sessions) {
+  static Measurement of(String shape, String mode, int fork, int round, int znodes, int syncZnodes,
+      LineRecord answer, ProcessSample client, ProcessSample servers, LineRecord sessions) {
     Map<String, Number> v = new LinkedHashMap<>();
+    v.put(FORK, fork);
     double wall = 0;
     for (String phase : Workload.PHASES) {
       wall += answer.getDouble(phaseColumn(phase));

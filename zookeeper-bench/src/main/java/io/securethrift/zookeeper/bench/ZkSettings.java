@@ -20,12 +20,14 @@ import java.util.Objects;
  * @param znodes znodes per asynchronous phase
  * @param syncZnodes znodes of the synchronous phase (one outstanding request)
  * @param sessions fresh sessions opened and timed per iteration
+ * @param forks ensembles (with their client JVMs) per shape and mode, which take the measured rounds in turn
+ *     ({@link io.securethrift.benchstats.Forks})
  * @param stoppingRule when the run stops adding rounds: after a fixed number, or once every wall and CPU interval is
  *     within its precision target or the time is up (the budget counts start-up and warm-up)
  * @param warmupRounds rounds run first like measured ones and never analysed (see {@link WarmUp}); 0 for none
  * @param output where the JSON, CSV and HTML results go
  */
-record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syncZnodes, int sessions,
+record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syncZnodes, int sessions, int forks,
     StoppingRule stoppingRule, int warmupRounds, Path output) {
   /**
    * 2,500 znodes, 27,500 operations per iteration. At 1,000, an asynchronous phase lasted 15 to 30 ms on this
@@ -39,12 +41,22 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
    */
   static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(420), 5, 0);
   /**
-   * One warm-up round. In three idle default runs, zk-bench's first two measured rounds were somewhat noisier than the
-   * later ones (their wall-time overheads scattered about 1.5 times as widely; CPU per operation hardly more), but
-   * they also took two to three times as long as a late round (22 to 24 s against 7 to 10 s): a second warm-up round
-   * would have cost about three measured rounds, and left the intervals wider, not narrower.
+   * Two warm-up rounds, on every fork. In three idle default runs with one warm-up round (and one ensemble per mode),
+   * each JVM's second iteration, the first measured, was still far from warm: that round took 32 s where later ones
+   * took 8, and client-port TLS 1.2 on JSSE came out at 1.75 to 2.0 times its baseline's CPU against 1.33 to 1.37 in
+   * the later rounds. With two forks taking the rounds in turn, one warm-up round would leave each fork's second
+   * iteration among the measured ones.
    */
-  static final int DEFAULT_WARMUP_ROUNDS = 1;
+  static final int DEFAULT_WARMUP_ROUNDS = 2;
+  /**
+   * Two ensembles per shape and mode. With one, three idle default runs agreed on client-port TLS but not on quorum
+   * TLS, whose baseline is another ensemble: its overheads moved by 6 to 10 points between the runs, one run lower
+   * on every quorum row, while each run's interval was about +/-4 points wide. That is a lasting difference between
+   * two ensembles, which the rounds of one pair of them cannot show.
+   */
+  static final int DEFAULT_FORKS = 2;
+  /** The most forks a run takes: every fork of every mode is a set of JVMs alive for the whole run. */
+  static final int MAX_FORKS = 4;
 
   ZkSettings {
     shapes = List.copyOf(shapes);
@@ -64,6 +76,9 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
     atLeast("--znodes", znodes, 1);
     atLeast("--sync-znodes", syncZnodes, 1);
     atLeast("--sessions", sessions, 0);
+    if (forks < 1 || forks > MAX_FORKS) {
+      throw new ConfigException("--forks", forks + " is outside 1 to " + MAX_FORKS);
+    }
     atLeast("--warmup-rounds", warmupRounds, 0);
     Objects.requireNonNull(stoppingRule, "stoppingRule");
     Objects.requireNonNull(output, "output");
@@ -89,9 +104,10 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
 
   String describe() {
     return String.format(Locale.ROOT, "zk-bench: %,d znodes of 100 bytes per asynchronous phase (%,d operations),"
-        + " %,d synchronous requests, %d fresh sessions per iteration; %s, then %s; Netty client and"
+        + " %,d synchronous requests, %d fresh sessions per iteration; %s; %s, then %s; Netty client and"
         + " servers, each in its own JVM, mutual TLS", znodes, ZkRow.OPS_PER_ZNODE * znodes,
-        Workload.SYNC_OPS.size() * syncZnodes, sessions, WarmUp.describe(warmupRounds),
+        Workload.SYNC_OPS.size() * syncZnodes, sessions, forks == 1 ? "one ensemble per mode" : forks
+        + " ensembles per mode taking the rounds in turn", WarmUp.describe(warmupRounds),
         stoppingRule.describe("wall and CPU interval"));
   }
 
@@ -102,6 +118,7 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
     m.put("znodes", znodes);
     m.put("syncZnodes", syncZnodes);
     m.put("sessions", sessions);
+    m.put("forks", forks);
     m.putAll(stoppingRule.settings());
     m.put("warmupRounds", warmupRounds);
     return m;

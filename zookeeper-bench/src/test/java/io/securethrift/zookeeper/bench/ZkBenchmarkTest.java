@@ -14,6 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -45,7 +48,7 @@ class ZkBenchmarkTest {
     StringBuilder out = new StringBuilder();
     int code = run(cli, out, "--shapes", "client-tls,quorum-tls", "--modes",
         "none,tls13-jsse,tls12-conscrypt,tls13-openssl", "--znodes", "40", "--sync-znodes", "10", "--sessions", "2",
-        "--rounds", "3", "--output", output.toString());
+        "--forks", "1", "--rounds", "3", "--output", output.toString());
     assertEquals(0, code, out.toString());
 
     ResultsFile r = ResultsFile.fromJson(Files.readString(output.resolve("zk-results.json")));
@@ -68,6 +71,7 @@ class ZkBenchmarkTest {
     }
     for (Measurement m : r.rows()) {
       String what = m.group() + " " + m.variant() + " round " + m.round() + ": " + m.values();
+      assertEquals(0, m.value(ZkRow.FORK), what);
       assertEquals(440, m.value(ZkRow.OPS), what);
       assertEquals(40, m.value(ZkRow.SYNC_OPS), what);
       boolean ownBaseline = m.variant().endsWith("/none");
@@ -126,6 +130,28 @@ class ZkBenchmarkTest {
         && updated.endsWith("\n\nafter\n"), updated);
     for (Map<String, Object> m : r.summary()) {
       assertTrue(((Number) m.get("client_cpu_us_per_op")).doubleValue() >= 0, m.toString());
+    }
+  }
+
+  @Test
+  void forksAllWarmUpAndTakeTheMeasuredRoundsInTurnTwoAtATime() throws Exception {
+    StringBuilder out = new StringBuilder();
+    int code = run(new CommandLine(new ZkBenchCommand()), out, "--shapes", "client-tls", "--modes", "none,tls12-jsse",
+        "--forks", "2", "--znodes", "40", "--sync-znodes", "10", "--sessions", "0", "--rounds", "4", "--output",
+        output.toString());
+    assertEquals(0, code, out.toString());
+
+    ResultsFile r = ResultsFile.fromJson(Files.readString(output.resolve("zk-results.json")));
+    assertEquals(2, ((Number) r.settings().get("forks")).intValue());
+    Map<Integer, Set<Integer>> forksOfRound = new TreeMap<>();
+    for (Measurement m : r.rows()) {
+      forksOfRound.computeIfAbsent(m.round(), k -> new TreeSet<>()).add((int) m.value(ZkRow.FORK));
+    }
+    assertEquals(Map.of(0, Set.of(0, 1), 1, Set.of(0), 2, Set.of(0), 3, Set.of(1), 4, Set.of(1)), forksOfRound);
+    assertEquals(2 * 3 + 4 * 3, r.rows().size(), "none, tls12-jsse and its own baseline: on both ensembles in the"
+        + " warm-up, on one in each measured round");
+    for (Overhead o : r.overheads()) {
+      assertTrue(o.interval().bounded(), "four rounds of the two forks give an interval: " + o);
     }
   }
 
