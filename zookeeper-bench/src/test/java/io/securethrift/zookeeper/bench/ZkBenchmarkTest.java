@@ -48,7 +48,7 @@ class ZkBenchmarkTest {
     StringBuilder out = new StringBuilder();
     int code = run(cli, out, "--shapes", "client-tls,quorum-tls", "--modes",
         "none,tls13-jsse,tls12-conscrypt,tls13-openssl", "--znodes", "40", "--sync-znodes", "10", "--sessions", "2",
-        "--forks", "1", "--rounds", "3", "--output", output.toString());
+        "--forks", "1", "--warmup-rounds", "1", "--rounds", "3", "--output", output.toString());
     assertEquals(0, code, out.toString());
 
     ResultsFile r = ResultsFile.fromJson(Files.readString(output.resolve("zk-results.json")));
@@ -137,8 +137,8 @@ class ZkBenchmarkTest {
   void forksAllWarmUpAndTakeTheMeasuredRoundsInTurnTwoAtATime() throws Exception {
     StringBuilder out = new StringBuilder();
     int code = run(new CommandLine(new ZkBenchCommand()), out, "--shapes", "client-tls", "--modes", "none,tls12-jsse",
-        "--forks", "2", "--znodes", "40", "--sync-znodes", "10", "--sessions", "0", "--rounds", "4", "--output",
-        output.toString());
+        "--forks", "2", "--znodes", "40", "--sync-znodes", "10", "--sessions", "0", "--warmup-rounds", "1",
+        "--rounds", "4", "--output", output.toString());
     assertEquals(0, code, out.toString());
 
     ResultsFile r = ResultsFile.fromJson(Files.readString(output.resolve("zk-results.json")));
