@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
@@ -36,6 +38,8 @@ import org.apache.zookeeper.client.ZKClientConfig;
 public final class LocalEnsemble implements AutoCloseable {
   private static final String HOST = "127.0.0.1";
   private static final String NOT_SERVING = "not currently serving requests";
+  /** Every port {@link Builder#start()} has handed out in this JVM (see {@code freePorts}). */
+  private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
   /** Between two {@code srvr} probes while waiting; a probe of a port nobody listens on returns at once. */
   private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
@@ -249,14 +253,25 @@ public final class LocalEnsemble implements AutoCloseable {
       }
     }
 
-    /** Ports free now; held open together so no two are the same, then released for the servers to bind. */
+    /**
+     * Ports free now and never handed out before in this JVM; held open together so no two are the same, then
+     * released for the servers to bind. Without the second condition, ensembles started side by side (zk-bench starts
+     * a dozen before any is waited for) were given a port another had just released and not yet bound: the kernel
+     * picks a free port at random, and among some 150 ports two came out the same in about one run in ten.
+     */
     private static int[] freePorts(int count) {
       List<ServerSocket> sockets = new ArrayList<>();
       try {
-        for (int i = 0; i < count; i++) {
-          sockets.add(new ServerSocket(0, 1, InetAddress.getByName(HOST)));
+        int[] ports = new int[count];
+        int found = 0;
+        while (found < count) {
+          ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST));
+          sockets.add(socket);
+          if (HANDED_OUT.add(socket.getLocalPort())) {
+            ports[found++] = socket.getLocalPort();
+          }
         }
-        return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
+        return ports;
       } catch (IOException e) {
         throw new UncheckedIOException("no free port on " + HOST, e);
       } finally {

@@ -33,11 +33,12 @@ import java.util.Locale;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
- * Runs zk-bench: for every shape and mode {@link ZkSettings#forks()} ensembles (each server a child JVM), each with
- * its client JVM, warm-up rounds on all of them ({@link WarmUp}, two by default), then rounds of one iteration per
+ * Runs zk-bench: for every shape and mode {@link ZkSettings#forks(Shape)} ensembles (each server a child JVM), each
+ * with its client JVM, warm-up rounds on all of them ({@link WarmUp}, two by default), then rounds of one iteration per
  * shape and mode, on one of its forks ({@link Forks}), in the same order every round, so drift of the machine hits
  * every mode alike. Around each iteration it samples the CPU time of the client and of every server
  * from the operating system, and their garbage collection; each mode's overhead is its cost divided by its shape's
@@ -114,7 +115,7 @@ final class ZkBenchmark {
       try {
         for (Shape shape : settings.shapes()) {
           for (BenchMode mode : settings.modes(shape)) {
-            for (int fork = 0; fork < settings.forks(); fork++) {
+            for (int fork = 0; fork < settings.forks(shape); fork++) {
               starting.add(launch(shape, mode, fork, dir, serverKeys, trust));
             }
           }
@@ -159,8 +160,9 @@ final class ZkBenchmark {
   /**
    * Every JVM's heap at its maximum from the start, as ingest-bench's servers: a heap that grows in one collection
    * and is given back in another puts the kernel's work of handing the memory over into whichever iteration it meets.
+   * 256 MB, for 36 JVMs in a default run: with 512 MB each took about 490 MB of memory.
    */
-  private static final String FIXED_HEAP = "-Xms512m";
+  private static final List<String> FIXED_HEAP = List.of("-Xms256m", "-Xmx256m");
 
   private static Starting launch(Shape shape, BenchMode mode, int fork, Path dir, Path serverKeys, Path trust)
       throws IOException {
@@ -169,9 +171,9 @@ final class ZkBenchmark {
     boolean plainPort = !clientTls || !shape.quorumTls();
     LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(mode.config(serverKeys, trust, PASSWORD))
         .clientPort(plainPort).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
-        .tickTime(2000).jvmOptions(List.of(FIXED_HEAP, "-Xmx512m",
+        .tickTime(2000).jvmOptions(Stream.concat(FIXED_HEAP.stream(), Stream.of(
             "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"), GcLog.option(gcLogs),
-            ProcessSample.KEEP_COMPILER_THREADS)).start();
+            ProcessSample.KEEP_COMPILER_THREADS)).toList()).start();
     return new Starting(shape, mode, fork, zk, gcLogs);
   }
 
@@ -200,7 +202,7 @@ final class ZkBenchmark {
       args.add(s.gcLogs().toAbsolutePath().toString());
     }
     ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client")
-        .jvmOptions(List.of(FIXED_HEAP, "-Xmx512m", ProcessSample.KEEP_COMPILER_THREADS))
+        .jvmOptions(FIXED_HEAP).jvmOptions(List.of(ProcessSample.KEEP_COMPILER_THREADS))
         .args(args).log(dir.resolve(s.name() + "-client.log")).talk().start();
     step(s.name() + ": " + s.shape().servers() + " server(s) serving, client started");
     return new Target(s.shape(), s.mode(), s.fork(), s.ensemble(), jvm, s.gcLogs(), s.ownBaseline());
@@ -233,7 +235,7 @@ final class ZkBenchmark {
   private List<Measurement> round(List<Target> targets, int round) throws IOException {
     List<Measurement> rows = new ArrayList<>();
     for (Target t : targets) {
-      if (round <= 0 || t.fork == Forks.measuring(round, settings.forks())) {
+      if (round <= 0 || t.fork == Forks.measuring(round, settings.forks(t.shape))) {
         rows.addAll(iterations(t, round));
       }
     }
@@ -283,7 +285,7 @@ final class ZkBenchmark {
     String variant = baseline ? PairedAnalysis.ownBaseline(t.mode.label(), BASELINE) : t.mode.label();
     Measurement row = ZkRow.of(t.shape.label(), variant, t.fork, round, settings.znodes(), settings.syncZnodes(),
         answer, clientUsed, serversUsed, sessions);
-    step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + (settings.forks() > 1 ? " (fork " + (t.fork + 1)
+    step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + (settings.forks(t.shape) > 1 ? " (fork " + (t.fork + 1)
         + ")" : "") + ": " + ZkRow.describe(row));
     return row;
   }
