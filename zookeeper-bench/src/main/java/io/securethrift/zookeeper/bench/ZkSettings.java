@@ -36,8 +36,8 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
    */
   static final int DEFAULT_ZNODES = 2_500;
   /**
-   * Adaptive to +/-3 points within 420 s of the command's start: rounds of the default iterations take about 11 s,
-   * after about 55 s of start-up.
+   * Adaptive to +/-3 points within 420 s of the command's start: rounds of the default iterations take 8 to 9 s,
+   * after about 45 s of start-up and 95 s of warm-up, so a run has about 30 measured rounds.
    */
   static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(420), 5, 0);
   /**
