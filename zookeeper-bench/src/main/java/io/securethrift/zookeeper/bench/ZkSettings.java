@@ -93,8 +93,8 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
   /**
    * The ensembles each of a shape's modes runs: {@link #forks()} where TLS is between the servers, so that a mode
    * and its baseline cannot share processes; one in {@code client-tls}, whose modes take turns with their baseline in
-   * their own processes. Two ensembles per mode there as well started 48 JVMs, which filled the 24 GB of this
-   * project's machine, and the warm-up took 238 s of the 420.
+   * their own processes. Two ensembles per mode there as well started 48 JVMs, which with 512 MB heaps used 19.8 of
+   * this project's machine's 24 GB four minutes in and still rising, and the warm-up took 238 s of the 420.
    */
   int forks(Shape shape) {
     return shape.quorumTls() ? forks : 1;
