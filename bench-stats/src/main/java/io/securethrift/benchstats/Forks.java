@@ -1,10 +1,10 @@
 package io.securethrift.benchstats;
 
 /**
- * Forks, as JMH has them: a benchmark runs each mode in several sets of processes (JVMs), which take the measured rounds
- * in turn, so that one set's lasting offset (how its JIT compiled the paths, how its collector sized the heap, which
- * server of an ensemble leads) counts as noise in the per-round ratios instead of staying hidden in every round. Every
- * warm-up round runs on every fork, so each has compiled its paths before it is measured.
+ * Forks, as JMH has them: a benchmark runs each mode in several sets of processes (JVMs), which take the measured
+ * rounds in turn, so that one set's lasting offset (how its JIT compiled the paths, how its collector sized the heap,
+ * which server of an ensemble leads) counts as noise in the per-round ratios instead of staying hidden in every round.
+ * Every warm-up round runs on every fork, so each has compiled its paths before it is measured.
  */
 public final class Forks {
   private Forks() {}

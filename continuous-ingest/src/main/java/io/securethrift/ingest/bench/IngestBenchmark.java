@@ -283,7 +283,8 @@ public final class IngestBenchmark {
 
   /**
    * One round: every target's iterations in the same order, numbered {@code round}. A warm-up round runs every fork
-   * of a target, so each has compiled its paths before it is measured; a measured round runs one ({@link Forks#measuring}).
+   * of a target, so each has compiled its paths before it is measured; a measured round runs one
+   * ({@link Forks#measuring}).
    */
   private List<Measurement> round(Map<TargetKey, List<IngestBackend.Target>> targets, IngestOptions options,
       int round) throws IOException {

@@ -285,8 +285,8 @@ final class ZkBenchmark {
     String variant = baseline ? PairedAnalysis.ownBaseline(t.mode.label(), BASELINE) : t.mode.label();
     Measurement row = ZkRow.of(t.shape.label(), variant, t.fork, round, settings.znodes(), settings.syncZnodes(),
         answer, clientUsed, serversUsed, sessions);
-    step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + (settings.forks(t.shape) > 1 ? " (fork " + (t.fork + 1)
-        + ")" : "") + ": " + ZkRow.describe(row));
+    String fork = settings.forks(t.shape) > 1 ? " (fork " + (t.fork + 1) + ")" : "";
+    step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + fork + ": " + ZkRow.describe(row));
     return row;
   }
 
