@@ -74,11 +74,7 @@ public final class EmbeddedBackend implements IngestBackend {
             BenchMode.NONE.config(environment.security(), false));
         clientArgs.addAll(List.of(baselineClient.toString(), ready.get(WorkerProtocol.BASELINE_PORT)));
       }
-      // The client's heap, and its young generation, have one size too: left to the JVM, the young generation was
-      // sized differently in each pair, and the baseline's turns collected 1.6 to 3.5 times per iteration depending
-      // on the pair (three idle runs), a lasting difference between pairs that no round can average out.
-      ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf, clientArgs,
-          List.of("-Xms1g", "-Xmn256m"));
+      ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf, clientArgs, List.of());
       return new WorkerTarget(server, client, paired, false);
     } catch (IOException | RuntimeException e) {
       server.close();
