@@ -37,7 +37,7 @@ import java.util.stream.Stream;
 import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
- * Runs zk-bench: for every shape and mode {@link ZkSettings#forks()} ensembles (each server a child JVM), each
+ * Runs zk-bench: for every shape and mode {@link ZkSettings#forks(Shape)} ensembles (each server a child JVM), each
  * with its client JVM, warm-up rounds on all of them ({@link WarmUp}, two by default), then rounds of one iteration per
  * shape and mode, on one of its forks ({@link Forks}), in the same order every round, so drift of the machine hits
  * every mode alike. Around each iteration it samples the CPU time of the client and of every server
@@ -115,7 +115,7 @@ final class ZkBenchmark {
       try {
         for (Shape shape : settings.shapes()) {
           for (BenchMode mode : settings.modes(shape)) {
-            for (int fork = 0; fork < settings.forks(); fork++) {
+            for (int fork = 0; fork < settings.forks(shape); fork++) {
               starting.add(launch(shape, mode, fork, dir, serverKeys, trust));
             }
           }
@@ -235,7 +235,7 @@ final class ZkBenchmark {
   private List<Measurement> round(List<Target> targets, int round) throws IOException {
     List<Measurement> rows = new ArrayList<>();
     for (Target t : targets) {
-      if (round <= 0 || t.fork == Forks.measuring(round, settings.forks())) {
+      if (round <= 0 || t.fork == Forks.measuring(round, settings.forks(t.shape))) {
         rows.addAll(iterations(t, round));
       }
     }
@@ -285,7 +285,7 @@ final class ZkBenchmark {
     String variant = baseline ? PairedAnalysis.ownBaseline(t.mode.label(), BASELINE) : t.mode.label();
     Measurement row = ZkRow.of(t.shape.label(), variant, t.fork, round, settings.znodes(), settings.syncZnodes(),
         answer, clientUsed, serversUsed, sessions);
-    String fork = settings.forks() > 1 ? " (fork " + (t.fork + 1) + ")" : "";
+    String fork = settings.forks(t.shape) > 1 ? " (fork " + (t.fork + 1) + ")" : "";
     step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + fork + ": " + ZkRow.describe(row));
     return row;
   }

@@ -20,8 +20,8 @@ import java.util.Objects;
  * @param znodes znodes per asynchronous phase
  * @param syncZnodes znodes of the synchronous phase (one outstanding request)
  * @param sessions fresh sessions opened and timed per iteration
- * @param forks ensembles (with their client JVMs) per shape and mode, which take the measured rounds in turn
- *     ({@link io.securethrift.benchstats.Forks})
+ * @param forks ensembles (with their client JVMs) per mode of a shape whose baseline is another ensemble, which take
+ *     the measured rounds in turn ({@link io.securethrift.benchstats.Forks}; see {@link #forks(Shape)})
  * @param stoppingRule when the run stops adding rounds: after a fixed number, or once every wall and CPU interval is
  *     within its precision target or the time is up (the budget counts start-up and warm-up)
  * @param warmupRounds rounds run first like measured ones and never analysed (see {@link WarmUp}); 0 for none
@@ -49,11 +49,10 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
    */
   static final int DEFAULT_WARMUP_ROUNDS = 2;
   /**
-   * Two ensembles per shape and mode. With one, three idle default runs agreed on client-port TLS but not on quorum
-   * TLS: its overheads moved by 6 to 10 points between the runs, one run lower on every quorum row, while each run's
-   * interval was about +/-4 points wide. With two for quorum-tls only, quorum CPU agreed, and half the client-tls
-   * rows missed, each by an interval ending up to 1.6 points short of another run's estimate: a lasting difference
-   * between one mode's JVMs and the next run's, which the rounds of one set of them cannot show.
+   * Two ensembles per mode where the baseline is another ensemble. With one, three idle default runs agreed on
+   * client-port TLS but not on quorum TLS: its overheads moved by 6 to 10 points between the runs, one run lower on
+   * every quorum row, while each run's interval was about +/-4 points wide. That is a lasting difference between two
+   * ensembles, which the rounds of one pair of them cannot show.
    */
   static final int DEFAULT_FORKS = 2;
   /** The most forks a run takes: every fork of every mode is a set of JVMs alive for the whole run. */
@@ -91,6 +90,16 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
     }
   }
 
+  /**
+   * The ensembles each of a shape's modes runs: {@link #forks()} where TLS is between the servers, so that a mode
+   * and its baseline cannot share processes; one in {@code client-tls}, whose modes take turns with their baseline in
+   * their own processes. Two ensembles per mode there as well started 48 JVMs, which with 512 MB heaps used 19.8 of
+   * this project's machine's 24 GB four minutes in and still rising, and the warm-up took 238 s of the 420.
+   */
+  int forks(Shape shape) {
+    return shape.quorumTls() ? forks : 1;
+  }
+
   /** The modes a shape runs in this run, baseline first. */
   List<BenchMode> modes(Shape shape) {
     return modesOf(shape, modes);
@@ -108,7 +117,7 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
         + " %,d synchronous requests, %d fresh sessions per iteration; %s; %s, then %s; Netty client and"
         + " servers, each in its own JVM, mutual TLS", znodes, ZkRow.OPS_PER_ZNODE * znodes,
         Workload.SYNC_OPS.size() * syncZnodes, sessions, forks == 1 ? "one ensemble per mode" : forks
-        + " ensembles per mode taking the rounds in turn", WarmUp.describe(warmupRounds),
+        + " ensembles per quorum-TLS mode taking the rounds in turn", WarmUp.describe(warmupRounds),
         stoppingRule.describe("wall and CPU interval"));
   }
 

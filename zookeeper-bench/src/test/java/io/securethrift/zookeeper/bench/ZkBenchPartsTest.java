@@ -70,7 +70,8 @@ class ZkBenchPartsTest {
     assertTrue(e.getMessage().contains("--forks") && e.getMessage().contains("outside 1 to 4"), e.getMessage());
     assertThrows(ConfigException.class, () -> settings("--forks", "5"));
     ZkSettings defaults = settings();
-    assertEquals(2, defaults.forks(), "two ensembles per shape and mode");
+    assertEquals(2, defaults.forks(Shape.QUORUM_TLS), "two ensembles per mode where the baseline is another one");
+    assertEquals(1, defaults.forks(Shape.CLIENT_TLS), "one where the baseline shares the mode's processes");
     assertEquals(List.of(Shape.CLIENT_TLS, Shape.QUORUM_TLS), defaults.shapes());
     assertEquals(List.of(BenchMode.NONE, BenchMode.TLS12_JSSE, BenchMode.TLS13_JSSE),
         defaults.modes(Shape.QUORUM_TLS), "no Conscrypt or openssl mode where quorum TLS is JSSE whatever the engine");
