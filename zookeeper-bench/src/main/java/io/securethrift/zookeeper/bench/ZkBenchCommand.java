@@ -59,9 +59,10 @@ public final class ZkBenchCommand implements Callable<Integer> {
       + " measurement (default: ${DEFAULT-VALUE})")
   private int sessions = 3;
 
-  @Option(names = "--forks", description = "ensembles (each with its client JVM) per shape and mode, taking the"
-      + " measured rounds in turn two at a time, so that one ensemble's lasting differences count as noise; every"
-      + " warm-up round runs on all of them (default: ${DEFAULT-VALUE})")
+  @Option(names = "--forks", description = "ensembles (each with its client JVM) per mode of quorum-tls and both,"
+      + " whose baseline is another ensemble, taking the measured rounds in turn two at a time, so that one"
+      + " ensemble's lasting differences count as noise; every warm-up round runs on all of them; client-tls, whose"
+      + " modes take turns with their baseline in their own processes, runs one (default: ${DEFAULT-VALUE})")
   private int forks = ZkSettings.DEFAULT_FORKS;
 
   @Mixin
