@@ -29,21 +29,30 @@ public final class Bootstrap {
 
   /** The overhead in percent that per-round {@code ratios} show, with its 95 % interval. */
   public static Interval overhead(double[] ratios, long seed) {
+    return overhead(ratios, seed, 1);
+  }
+
+  /**
+   * As {@link #overhead(double[], long)}, with the interval {@code widening} times as wide about the estimate: the
+   * share of the uncertainty the rounds cannot show (their forks' offsets, {@link ForkOffsets}).
+   */
+  public static Interval overhead(double[] ratios, long seed, double widening) {
     double[] logs = logs(ratios);
     double mean = mean(logs);
     if (logs.length < MIN_ROUNDS) {
       return Interval.unbounded(percent(mean));
     }
-    double[] means = resampledMeans(logs, new SplittableRandom(seed));
+    double[] means = resampledMeans(logs, widening, new SplittableRandom(seed));
     Arrays.sort(means);
     return new Interval(percent(mean), percent(quantile(means, LOWER)), percent(quantile(means, UPPER)));
   }
 
   /**
    * How many points the overhead of {@code b} exceeds that of {@code a}, with its 95 % interval, for two independent
-   * runs (each resampled on its own).
+   * runs (each resampled on its own, each widened as its own interval was: see {@link #overhead(double[], long,
+   * double)}).
    */
-  public static Interval difference(double[] a, double[] b, long seed) {
+  public static Interval difference(double[] a, double wideningA, double[] b, double wideningB, long seed) {
     double[] logsA = logs(a);
     double[] logsB = logs(b);
     double estimate = percent(mean(logsB)) - percent(mean(logsA));
@@ -51,8 +60,8 @@ public final class Bootstrap {
       return Interval.unbounded(estimate);
     }
     SplittableRandom random = new SplittableRandom(seed);
-    double[] meansA = resampledMeans(logsA, random);
-    double[] meansB = resampledMeans(logsB, random);
+    double[] meansA = resampledMeans(logsA, wideningA, random);
+    double[] meansB = resampledMeans(logsB, wideningB, random);
     double[] differences = new double[RESAMPLES];
     for (int i = 0; i < RESAMPLES; i++) {
       differences[i] = percent(meansB[i]) - percent(meansA[i]);
@@ -66,10 +75,13 @@ public final class Bootstrap {
     return Arrays.stream(ratios).map(r -> (r - 1) * 100).toArray();
   }
 
-  private static double[] resampledMeans(double[] logs, SplittableRandom random) {
+  private static double[] resampledMeans(double[] logs, double widening, SplittableRandom random) {
+    if (!(widening >= 1) || Double.isInfinite(widening)) {
+      throw new IllegalArgumentException("an interval's widening must be finite and at least 1, got " + widening);
+    }
     int n = logs.length;
     double mean = mean(logs);
-    double widen = Math.sqrt(n / (n - 1.0)) * studentQuantile(n - 1) / Z_975;
+    double widen = widening * Math.sqrt(n / (n - 1.0)) * studentQuantile(n - 1) / Z_975;
     double[] means = new double[RESAMPLES];
     for (int r = 0; r < RESAMPLES; r++) {
       double sum = 0;

@@ -30,7 +30,7 @@ public final class Compare {
             x.interval().format(), "(not in B)"));
         continue;
       }
-      Interval d = Bootstrap.difference(x.ratios(), y.ratios(), SEED);
+      Interval d = Bootstrap.difference(x.ratios(), x.widening(), y.ratios(), y.widening(), SEED);
       out.append(String.format(Locale.ROOT, "%-12s %-16s %-6s %-26s %-26s %-24s %s%n", x.group(), x.variant(),
           x.metric(), x.interval().format(), y.interval().format(),
           String.format(Locale.ROOT, "%+.1f %s", d.estimate(), d.bounds()),

@@ -7,6 +7,9 @@ package io.securethrift.benchstats;
  * Every warm-up round runs on every fork, so each has compiled its paths before it is measured.
  */
 public final class Forks {
+  /** The raw rows' column naming the fork (from 0) that measured a row. */
+  public static final String COLUMN = "fork";
+
   private Forks() {}
 
   /**

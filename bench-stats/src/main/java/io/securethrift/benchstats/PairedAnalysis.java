@@ -1,12 +1,14 @@
 package io.securethrift.benchstats;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
 
 /**
  * Per-round paired overheads: in every group, every variant's cost in round r is divided by the baseline's cost in
@@ -18,7 +20,8 @@ import java.util.function.ToDoubleFunction;
  * {@link #ownBaseline}, for example {@code tls/none}), that variant is divided by those instead. Separate processes
  * (JVMs above all) differ by several percent for the same work, for as long as they live: how their JIT compiled the
  * code, how their collector sized the heap. Pairing by round cannot cancel that; pairing inside the same processes
- * does.
+ * does. What is left of it, the offset a variant's own processes (its fork, the rows' {@link Forks#COLUMN}) keep
+ * against each other, widens the variant's interval ({@link ForkOffsets}).
  */
 public final class PairedAnalysis {
   private static final String OWN = "/";
@@ -35,10 +38,14 @@ public final class PairedAnalysis {
   public static List<Overhead> overheads(List<Measurement> rows, String baseline, String metric,
       ToDoubleFunction<Measurement> cost, long seed) {
     Map<String, Map<String, Map<Integer, Double>>> byGroup = new LinkedHashMap<>();
+    Map<String, Map<String, Map<Integer, Integer>>> forks = new LinkedHashMap<>();
     for (Measurement m : rows) {
       if (!m.warmUp()) {
         byGroup.computeIfAbsent(m.group(), g -> new LinkedHashMap<>())
             .computeIfAbsent(m.variant(), v -> new LinkedHashMap<>()).put(m.round(), cost.applyAsDouble(m));
+        double fork = m.value(Forks.COLUMN);
+        forks.computeIfAbsent(m.group(), g -> new LinkedHashMap<>()).computeIfAbsent(m.variant(),
+            v -> new LinkedHashMap<>()).put(m.round(), Double.isNaN(fork) ? 0 : (int) fork);
       }
     }
     List<Overhead> result = new ArrayList<>();
@@ -47,13 +54,23 @@ public final class PairedAnalysis {
       if (base == null) {
         throw new IllegalArgumentException("group " + group + " has no rows of the baseline " + baseline);
       }
+      Map<String, ForkOffsets.Rounds> paired = new LinkedHashMap<>();
       variants.forEach((variant, costs) -> {
         if (!variant.equals(baseline) && !isOwnBaseline(variant, baseline)) {
           Map<Integer, Double> own = variants.get(ownBaseline(variant, baseline));
-          double[] ratios = ratios(own != null ? own : base, costs);
-          result.add(new Overhead(group, variant, metric, ratios,
-              ratios.length == 0 ? Interval.unbounded(Double.NaN) : Bootstrap.overhead(ratios, seed)));
+          Map<Integer, Double> against = own != null ? own : base;
+          List<Integer> rounds = rounds(against, costs);
+          paired.put(variant, new ForkOffsets.Rounds(
+              rounds.stream().mapToDouble(r -> Math.log(costs.get(r) / against.get(r))).toArray(),
+              rounds.stream().mapToInt(forks.get(group).get(variant)::get).toArray()));
         }
+      });
+      ForkOffsets.Estimate offsets = ForkOffsets.variance(List.copyOf(paired.values()));
+      paired.forEach((variant, rounds) -> {
+        double[] ratios = Arrays.stream(rounds.logs()).map(Math::exp).toArray();
+        double widening = ForkOffsets.widening(rounds, offsets);
+        result.add(new Overhead(group, variant, metric, ratios, widening, ratios.length == 0
+            ? Interval.unbounded(Double.NaN) : Bootstrap.overhead(ratios, seed, widening)));
       });
     });
     return result;
@@ -84,10 +101,15 @@ public final class PairedAnalysis {
    * round, so it is left out, and {@link Overhead#rounds()} shows how many remained.
    */
   public static double[] ratios(Map<Integer, Double> baseline, Map<Integer, Double> variant) {
+    return rounds(baseline, variant).stream().mapToDouble(r -> variant.get(r) / baseline.get(r)).toArray();
+  }
+
+  /** The rounds {@link #ratios} uses, in order. */
+  private static List<Integer> rounds(Map<Integer, Double> baseline, Map<Integer, Double> variant) {
     Set<Integer> rounds = new LinkedHashSet<>(variant.keySet());
     rounds.retainAll(baseline.keySet());
     rounds.removeIf(r -> !measured(variant.get(r)) || !measured(baseline.get(r)));
-    return rounds.stream().sorted().mapToDouble(r -> variant.get(r) / baseline.get(r)).toArray();
+    return rounds.stream().sorted().collect(Collectors.toList());
   }
 
   /** Whether {@code cost} is a measurement: positive and finite. */

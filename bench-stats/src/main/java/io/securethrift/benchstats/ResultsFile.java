@@ -62,6 +62,7 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
       m.put("halfWidth", o.interval().halfWidth());
       m.put("real", o.interval().excludesZero());
       m.put("ratios", o.ratios());
+      m.put("widening", o.widening());
       list.add(m);
     }
     root.put("overheads", list);
@@ -145,8 +146,9 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
       Map<String, Object> m = (Map<String, Object>) o;
       double[] ratios = ((List<Object>) required(m, "ratios")).stream().mapToDouble(x -> ((Number) x).doubleValue())
           .toArray();
+      // Files written before intervals carried the forks' offsets have no widening: theirs was 1.
       overheads.add(new Overhead((String) required(m, group), (String) required(m, variant),
-          (String) required(m, "metric"), ratios,
+          (String) required(m, "metric"), ratios, m.get("widening") == null ? 1 : number(m.get("widening")),
           new Interval(number(m.get("estimate")), number(m.get("low")), number(m.get("high")))));
     }
     List<Measurement> rows = new ArrayList<>();

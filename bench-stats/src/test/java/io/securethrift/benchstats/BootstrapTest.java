@@ -102,11 +102,16 @@ class BootstrapTest {
   void differenceOfTwoRunsIsRealOnlyWhenItsIntervalLeavesOutZero() {
     double[] a = {1.10, 1.12, 1.09, 1.11, 1.10, 1.08};
     double[] b = {1.31, 1.29, 1.30, 1.33, 1.28, 1.30};
-    Interval real = Bootstrap.difference(a, b, 3);
+    Interval real = Bootstrap.difference(a, 1, b, 1, 3);
     assertEquals(Bootstrap.overhead(b, 0).estimate() - Bootstrap.overhead(a, 0).estimate(), real.estimate(), 1e-9);
     assertTrue(real.excludesZero() && real.low() > 15 && real.high() < 25, real.format());
     double[] c = {1.12, 1.08, 1.10, 1.09, 1.11, 1.10};
-    assertFalse(Bootstrap.difference(a, c, 3).excludesZero(), Bootstrap.difference(a, c, 3).format());
+    assertFalse(Bootstrap.difference(a, 1, c, 1, 3).excludesZero(), Bootstrap.difference(a, 1, c, 1, 3).format());
+    // Each run's widening (its forks' offsets) widens the difference as it widened that run's own interval.
+    Interval widened = Bootstrap.difference(a, 3, b, 3, 3);
+    assertEquals(real.estimate(), widened.estimate(), 1e-9);
+    assertTrue(widened.halfWidth() > 2.5 * real.halfWidth(), widened.format() + " against " + real.format());
+    assertThrows(IllegalArgumentException.class, () -> Bootstrap.overhead(a, 3, 0.5));
   }
 
   private static Map<Integer, Double> rounds(double... costs) {

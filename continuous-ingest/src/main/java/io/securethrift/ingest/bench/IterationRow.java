@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.benchstats.Forks;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.ingest.client.IngestResult;
@@ -17,7 +18,7 @@ import java.util.Map;
 final class IterationRow {
   static final String WALL_MS = "wall_ms";
   /** Which of a mode's JVM pairs ran the iteration, counted from 0. */
-  static final String FORK = "fork";
+  static final String FORK = Forks.COLUMN;
   static final String ENTRIES = "entries";
   static final String PAYLOAD_BYTES = "payload_bytes";
   static final String CLIENT = "client_";

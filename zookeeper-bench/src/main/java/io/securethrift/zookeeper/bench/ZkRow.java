@@ -1,5 +1,6 @@
 package io.securethrift.zookeeper.bench;
 
+import io.securethrift.benchstats.Forks;
 import io.securethrift.benchstats.Measurement;
 import io.securethrift.benchstats.ProcessSample;
 import io.securethrift.core.testing.LineRecord;
@@ -17,7 +18,7 @@ import java.util.Map;
  */
 final class ZkRow {
   /** Which of a mode's ensembles ran the iteration, counted from 0 ({@link ZkSettings#forks()}). */
-  static final String FORK = "fork";
+  static final String FORK = Forks.COLUMN;
   static final String WALL_MS = "wall_ms";
   static final String OPS = "ops";
   static final String SYNC_MS = "sync_ms";
