@@ -13,8 +13,9 @@ import java.util.stream.Collectors;
  * repeated: for every group, variant and metric, each run's overhead with its interval, the spread of the estimates,
  * and a verdict. Runs agree on a metric with tolerance T when every estimate lies within T points of the estimates'
  * midpoint (a spread of at most 2T) and every run's interval covers every other run's estimate; metrics without a
- * tolerance are shown and not judged. Written as Markdown, for the documents the benchmarks' {@code docs} commands
- * keep (see {@link DocsSection}).
+ * tolerance are shown and not judged. Below the table, per metric, how honest the intervals were against the runs'
+ * differences ({@link Calibration}), and how many rows honest intervals would have covered. Written as Markdown,
+ * for the documents the benchmarks' {@code docs} commands keep (see {@link DocsSection}).
  */
 public final class Agreement {
   private final List<ResultsFile> runs;
@@ -109,14 +110,14 @@ public final class Agreement {
     if (spread > 2 * tolerance) {
       return new Row(group, variant, metric, intervals, spread, Verdict.TOO_FAR_APART);
     }
-    for (Interval a : intervals) {
-      for (Interval b : intervals) {
-        if (b.estimate() < a.low() || b.estimate() > a.high()) {
-          return new Row(group, variant, metric, intervals, spread, Verdict.NOT_COVERED);
-        }
-      }
-    }
-    return new Row(group, variant, metric, intervals, spread, Verdict.AGREE);
+    return new Row(group, variant, metric, intervals, spread, covered(intervals) ? Verdict.AGREE
+        : Verdict.NOT_COVERED);
+  }
+
+  /** Whether every interval covers every other run's estimate. */
+  private static boolean covered(List<Interval> intervals) {
+    return intervals.stream().allMatch(a -> intervals.stream()
+        .allMatch(b -> b.estimate() >= a.low() && b.estimate() <= a.high()));
   }
 
   /** Whether every judged row agrees. */
@@ -155,6 +156,38 @@ public final class Agreement {
     s.append(off.isEmpty() ? " Every judged row agrees.\n" : " Not agreeing: " + off.stream()
         .map(r -> r.group() + " " + r.variant() + " " + r.metric() + " (" + r.verdict() + ")")
         .collect(Collectors.joining(", ")) + ".\n");
+    if (runs.size() > 1) {
+      s.append('\n').append(calibration(rows));
+    }
+    return s.toString();
+  }
+
+  /**
+   * Per judged metric, how the intervals fared against the runs' differences ({@link Calibration}): how many rows
+   * passed the coverage test against how many exactly honest intervals would pass, and Q / df.
+   */
+  private String calibration(List<Row> rows) {
+    double perRow = Calibration.allCovered(runs.size());
+    StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "How honest the intervals are: were every"
+        + " interval exactly a 95 %% interval, all of a row's %d intervals would cover the other runs' estimates in"
+        + " %.0f %% of rows, since the runs' estimates each move by their own noise. The runs' differences against"
+        + " their intervals, Cochran's Q per degree of freedom on the log scale, is 1 on average for honest"
+        + " intervals.%n", runs.size(), 100 * perRow));
+    for (String metric : tolerances.keySet().stream().sorted().collect(Collectors.toList())) {
+      List<List<Interval>> judged = rows.stream().filter(r -> r.metric().equals(metric))
+          .filter(r -> !r.intervals().contains(null)
+              && r.intervals().stream().allMatch(i -> i.bounded() && i.high() > i.low()))
+          .map(Row::intervals).collect(Collectors.toList());
+      if (judged.isEmpty()) {
+        continue;
+      }
+      long covered = judged.stream().filter(Agreement::covered).count();
+      Calibration c = Calibration.of(judged);
+      s.append(String.format(Locale.ROOT, "- %s: %d of %d rows covered (honest intervals: %.1f expected, all %d"
+          + " with probability %.1f %%); Q/df %.2f on %d degrees of freedom (honest intervals exceed %.2f one time"
+          + " in 20).%n", metric, covered, judged.size(), perRow * judged.size(), judged.size(),
+          100 * Math.pow(perRow, judged.size()), c.ratio(), c.degrees(), c.upperBound()));
+    }
     return s.toString();
   }
 
