@@ -1,5 +1,7 @@
 package io.securethrift.benchstats;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -184,11 +186,16 @@ public final class Agreement {
       long covered = judged.stream().filter(Agreement::covered).count();
       Calibration c = Calibration.of(judged);
       s.append(String.format(Locale.ROOT, "- %s: %d of %d rows covered (honest intervals: %.1f expected, all %d"
-          + " with probability %.1f %%); Q/df %.2f on %d degrees of freedom (honest intervals exceed %.2f one time"
+          + " with probability %s %%); Q/df %.2f on %d degrees of freedom (honest intervals exceed %.2f one time"
           + " in 20).%n", metric, covered, judged.size(), perRow * judged.size(), judged.size(),
-          100 * Math.pow(perRow, judged.size()), c.ratio(), c.degrees(), c.upperBound()));
+          twoDigits(100 * Math.pow(perRow, judged.size())), c.ratio(), c.degrees(), c.upperBound()));
     }
     return s.toString();
+  }
+
+  /** A percentage to two significant digits, so that 0.05 % of eighteen rows does not print as 0.0 %. */
+  private static String twoDigits(double percent) {
+    return new BigDecimal(percent).round(new MathContext(2)).toPlainString();
   }
 
   private static String describe(ResultsFile r) {

@@ -31,7 +31,7 @@ class AgreementTest {
         + " | +21.0 % [+18.0, +24.0] | 2.0 | agree |"), md);
     assertTrue(md.contains("Tolerances: cpu ±3 points, wall ±5 points. Every judged row agrees."), md);
     assertTrue(md.contains("all of a row's 3 intervals would cover the other runs' estimates in 65 % of rows"), md);
-    assertTrue(md.contains("- cpu: 1 of 1 rows covered (honest intervals: 0.7 expected, all 1 with probability 65.2"
+    assertTrue(md.contains("- cpu: 1 of 1 rows covered (honest intervals: 0.7 expected, all 1 with probability 65"
         + " %); Q/df "), md);
     assertTrue(md.startsWith("- Run 1 (`run-1.json`): commit abc123, started 2026-01-01T00:00:00Z, load average"
         + " 0.5 → 0.7, 100.0 s, stopped PRECISE"), md);
