@@ -37,43 +37,51 @@ public final class PairedAnalysis {
    */
   public static List<Overhead> overheads(List<Measurement> rows, String baseline, String metric,
       ToDoubleFunction<Measurement> cost, long seed) {
-    Map<String, Map<String, Map<Integer, Double>>> byGroup = new LinkedHashMap<>();
-    Map<String, Map<String, Map<Integer, Integer>>> forks = new LinkedHashMap<>();
+    Map<String, Map<String, Map<Integer, Measurement>>> byGroup = new LinkedHashMap<>();
     for (Measurement m : rows) {
       if (!m.warmUp()) {
         byGroup.computeIfAbsent(m.group(), g -> new LinkedHashMap<>())
-            .computeIfAbsent(m.variant(), v -> new LinkedHashMap<>()).put(m.round(), cost.applyAsDouble(m));
-        double fork = m.value(Forks.COLUMN);
-        forks.computeIfAbsent(m.group(), g -> new LinkedHashMap<>()).computeIfAbsent(m.variant(),
-            v -> new LinkedHashMap<>()).put(m.round(), Double.isNaN(fork) ? 0 : (int) fork);
+            .computeIfAbsent(m.variant(), v -> new LinkedHashMap<>()).put(m.round(), m);
       }
     }
     List<Overhead> result = new ArrayList<>();
     byGroup.forEach((group, variants) -> {
-      Map<Integer, Double> base = variants.get(baseline);
+      Map<String, Map<Integer, Double>> costs = new LinkedHashMap<>();
+      variants.forEach((variant, byRound) -> {
+        Map<Integer, Double> c = new LinkedHashMap<>();
+        byRound.forEach((round, m) -> c.put(round, cost.applyAsDouble(m)));
+        costs.put(variant, c);
+      });
+      Map<Integer, Double> base = costs.get(baseline);
       if (base == null) {
         throw new IllegalArgumentException("group " + group + " has no rows of the baseline " + baseline);
       }
-      Map<String, ForkOffsets.Rounds> paired = new LinkedHashMap<>();
-      variants.forEach((variant, costs) -> {
+      Map<String, double[]> ratios = new LinkedHashMap<>();
+      Map<String, ForkOffsets.Rounds> forks = new LinkedHashMap<>();
+      costs.forEach((variant, own) -> {
         if (!variant.equals(baseline) && !isOwnBaseline(variant, baseline)) {
-          Map<Integer, Double> own = variants.get(ownBaseline(variant, baseline));
-          Map<Integer, Double> against = own != null ? own : base;
-          List<Integer> rounds = rounds(against, costs);
-          paired.put(variant, new ForkOffsets.Rounds(
-              rounds.stream().mapToDouble(r -> Math.log(costs.get(r) / against.get(r))).toArray(),
-              rounds.stream().mapToInt(forks.get(group).get(variant)::get).toArray()));
+          Map<Integer, Double> against = costs.getOrDefault(ownBaseline(variant, baseline), base);
+          List<Integer> rounds = rounds(against, own);
+          double[] r = rounds.stream().mapToDouble(k -> own.get(k) / against.get(k)).toArray();
+          ratios.put(variant, r);
+          forks.put(variant, new ForkOffsets.Rounds(Arrays.stream(r).map(Math::log).toArray(),
+              rounds.stream().mapToInt(k -> fork(variants.get(variant).get(k))).toArray()));
         }
       });
-      ForkOffsets.Estimate offsets = ForkOffsets.variance(List.copyOf(paired.values()));
-      paired.forEach((variant, rounds) -> {
-        double[] ratios = Arrays.stream(rounds.logs()).map(Math::exp).toArray();
-        double widening = ForkOffsets.widening(rounds, offsets);
-        result.add(new Overhead(group, variant, metric, ratios, widening, ratios.length == 0
-            ? Interval.unbounded(Double.NaN) : Bootstrap.overhead(ratios, seed, widening)));
+      ForkOffsets.Estimate offsets = ForkOffsets.variance(List.copyOf(forks.values()));
+      ratios.forEach((variant, r) -> {
+        double widening = ForkOffsets.widening(forks.get(variant), offsets);
+        result.add(new Overhead(group, variant, metric, r, widening,
+            r.length == 0 ? Interval.unbounded(Double.NaN) : Bootstrap.overhead(r, seed, widening)));
       });
     });
     return result;
+  }
+
+  /** The fork that measured {@code m} (its {@link Forks#COLUMN}); 0 for rows of a benchmark without forks. */
+  private static int fork(Measurement m) {
+    double fork = m.value(Forks.COLUMN);
+    return Double.isNaN(fork) ? 0 : (int) fork;
   }
 
   /**
