@@ -146,9 +146,8 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
       Map<String, Object> m = (Map<String, Object>) o;
       double[] ratios = ((List<Object>) required(m, "ratios")).stream().mapToDouble(x -> ((Number) x).doubleValue())
           .toArray();
-      // Files written before intervals carried the forks' offsets have no widening: theirs was 1.
       overheads.add(new Overhead((String) required(m, group), (String) required(m, variant),
-          (String) required(m, "metric"), ratios, m.get("widening") == null ? 1 : number(m.get("widening")),
+          (String) required(m, "metric"), ratios, widening(m.get("widening")),
           new Interval(number(m.get("estimate")), number(m.get("low")), number(m.get("high")))));
     }
     List<Measurement> rows = new ArrayList<>();
@@ -173,6 +172,21 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
       throw new IllegalArgumentException("not a benchmark result file: no \"" + key + "\"");
     }
     return v;
+  }
+
+  /**
+   * An overhead's widening ({@link Overhead#widening}): 1 in files written before intervals carried the forks'
+   * offsets, which have none; otherwise a number of at least 1, since {@code compare} widens by it.
+   */
+  private static double widening(Object o) {
+    if (o == null) {
+      return 1;
+    }
+    if (!(o instanceof Number n) || !(n.doubleValue() >= 1) || Double.isInfinite(n.doubleValue())) {
+      throw new IllegalArgumentException("not a benchmark result file: an overhead's \"widening\" must be a finite"
+          + " number of at least 1, got " + (o instanceof Number ? o : "a " + o.getClass().getSimpleName()));
+    }
+    return n.doubleValue();
   }
 
   private static double number(Object o) {

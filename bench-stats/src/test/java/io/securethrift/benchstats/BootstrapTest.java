@@ -111,7 +111,8 @@ class BootstrapTest {
     Interval widened = Bootstrap.difference(a, 3, b, 3, 3);
     assertEquals(real.estimate(), widened.estimate(), 1e-9);
     assertTrue(widened.halfWidth() > 2.5 * real.halfWidth(), widened.format() + " against " + real.format());
-    assertThrows(IllegalArgumentException.class, () -> Bootstrap.overhead(a, 3, 0.5));
+    assertEquals("an interval's widening must be finite and at least 1, got 0.5",
+        assertThrows(IllegalArgumentException.class, () -> Bootstrap.overhead(a, 3, 0.5)).getMessage());
   }
 
   private static Map<Integer, Double> rounds(double... costs) {

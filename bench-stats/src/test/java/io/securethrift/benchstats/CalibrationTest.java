@@ -31,8 +31,9 @@ class CalibrationTest {
     // Chi-squared's 95 % quantile is 23.685 on 14 degrees of freedom.
     assertEquals(23.685 / 14, Calibration.of(rows(7, 3, 1, new Random(1))).upperBound(), 2e-3);
     assertTrue(Double.isNaN(Calibration.of(List.of()).ratio()));
-    assertThrows(IllegalArgumentException.class,
-        () -> Calibration.of(List.of(List.of(Interval.unbounded(5), interval(0.1, 0.01)))));
+    assertEquals("a run's interval must be bounded and wider than a point, got +5.0 % [n/a]",
+        assertThrows(IllegalArgumentException.class,
+            () -> Calibration.of(List.of(List.of(Interval.unbounded(5), interval(0.1, 0.01))))).getMessage());
   }
 
   @Test

@@ -42,7 +42,9 @@ class ForkOffsetsTest {
     assertEquals(new ForkOffsets.Estimate(0, 0), ForkOffsets.variance(List.of(oneFork)));
     assertEquals(1, ForkOffsets.widening(oneFork, new ForkOffsets.Estimate(0.01, 7)));
     assertEquals(new ForkOffsets.Estimate(0, 0), ForkOffsets.variance(List.of()));
-    assertThrows(IllegalArgumentException.class, () -> new ForkOffsets.Rounds(new double[2], new int[3]));
+    assertEquals("2 rounds but 3 forks",
+        assertThrows(IllegalArgumentException.class, () -> new ForkOffsets.Rounds(new double[2], new int[3]))
+            .getMessage());
   }
 
   /**

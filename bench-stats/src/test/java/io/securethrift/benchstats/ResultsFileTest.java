@@ -45,6 +45,25 @@ class ResultsFileTest {
   }
 
   @Test
+  void wideningIsReadBackAndOneInOlderFilesAndABadOneIsNamed() {
+    String json = run(1.10, 1.30, 1).toJson();
+    assertTrue(json.matches("(?s).*\"widening\":\\s*1\\b.*"), json);
+    String older = json.replaceAll(",\\s*\"widening\":\\s*1(\\.0)?", "");
+    assertTrue(!older.contains("widening"), older);
+    ResultsFile read = ResultsFile.fromJson(older);
+    assertTrue(read.overheads().stream().allMatch(o -> o.widening() == 1), "files without it read as 1");
+    assertEquals(1.7, ResultsFile.fromJson(json.replaceFirst("(\"widening\":\\s*)1(\\.0)?", "$11.7"))
+        .overheads().get(0).widening());
+    for (String bad : List.of("0.5", "\"wide\"")) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ResultsFile.fromJson(json.replaceFirst("(\"widening\":\\s*)1(\\.0)?", "$1" + bad)));
+      assertTrue(e.getMessage().startsWith("not a benchmark result file: an overhead's \"widening\" must be a finite"
+          + " number of at least 1, got "), e.getMessage());
+      assertTrue(e.getMessage().endsWith(bad.equals("0.5") ? "got 0.5" : "got a String"), e.getMessage());
+    }
+  }
+
+  @Test
   void compareMarksOnlyTheDifferenceOutsideTheNoise() throws Exception {
     Path a = Files.writeString(dir.resolve("a.json"), run(1.10, 1.30, 1).toJson());
     Path b = Files.writeString(dir.resolve("b.json"), run(1.10, 1.60, 2).toJson());
