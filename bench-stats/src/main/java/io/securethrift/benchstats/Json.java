@@ -101,8 +101,11 @@ public final class Json {
   }
 
   private static final class Parser {
+    /** Result files nest four deep; a deeper text would only exhaust the stack of this recursive reader. */
+    private static final int MAX_DEPTH = 64;
     private final String s;
     private int pos;
+    private int depth;
 
     Parser(String s) {
       this.s = s;
@@ -114,6 +117,9 @@ public final class Json {
         throw error("end of text where a value was expected");
       }
       char c = s.charAt(pos);
+      if ((c == '{' || c == '[') && ++depth > MAX_DEPTH) {
+        throw error("objects and arrays nested deeper than " + MAX_DEPTH);
+      }
       return switch (c) {
         case '{' -> object();
         case '[' -> array();
@@ -130,6 +136,7 @@ public final class Json {
       pos++;
       space();
       if (peek('}')) {
+        depth--;
         return map;
       }
       do {
@@ -141,6 +148,7 @@ public final class Json {
         space();
       } while (peek(','));
       expect('}');
+      depth--;
       return map;
     }
 
@@ -149,6 +157,7 @@ public final class Json {
       pos++;
       space();
       if (peek(']')) {
+        depth--;
         return list;
       }
       do {
@@ -156,6 +165,7 @@ public final class Json {
         space();
       } while (peek(','));
       expect(']');
+      depth--;
       return list;
     }
 
@@ -174,6 +184,9 @@ public final class Json {
           out.append(c);
           continue;
         }
+        if (pos >= s.length()) {
+          throw error("unterminated string");
+        }
         char e = s.charAt(pos++);
         switch (e) {
           case 'n' -> out.append('\n');
@@ -182,6 +195,9 @@ public final class Json {
           case 'b' -> out.append('\b');
           case 'f' -> out.append('\f');
           case 'u' -> {
+            if (pos + 4 > s.length() || !s.substring(pos, pos + 4).chars().allMatch(h -> Character.digit(h, 16) >= 0)) {
+              throw error("\\u not followed by four hex digits");
+            }
             out.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16));
             pos += 4;
           }

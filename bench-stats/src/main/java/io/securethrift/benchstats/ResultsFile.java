@@ -122,14 +122,23 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
     if (!Files.isReadable(file)) {
       throw new IllegalArgumentException(file + " cannot be read; give " + tool + " result files (JSON)");
     }
+    return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString(), tool);
+  }
+
+  /**
+   * Reads {@code text}, a result file of {@code tool} named {@code source} in errors.
+   *
+   * @throws IllegalArgumentException naming {@code source} when it is not a result file or was written by another tool
+   */
+  static ResultsFile parse(String text, String source, String tool) {
     ResultsFile r;
     try {
-      r = fromJson(Files.readString(file, StandardCharsets.UTF_8));
+      r = fromJson(text);
     } catch (IllegalArgumentException | ClassCastException e) {
-      throw new IllegalArgumentException(file + " is not a result file of " + tool + ": " + e.getMessage());
+      throw new IllegalArgumentException(source + " is not a result file of " + tool + ": " + e.getMessage());
     }
     if (!tool.equals(r.tool())) {
-      throw new IllegalArgumentException(file + " was written by " + r.tool() + ", not " + tool);
+      throw new IllegalArgumentException(source + " was written by " + printable(r.tool()) + ", not " + tool);
     }
     return r;
   }
@@ -137,27 +146,31 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
   /** Reads a document {@link #toJson} wrote; a document of another shape is refused naming what is missing. */
   @SuppressWarnings("unchecked")
   public static ResultsFile fromJson(String text) {
-    Map<String, Object> root = (Map<String, Object>) Json.parse(text);
-    Map<String, Object> labels = (Map<String, Object>) required(root, "labels");
-    String group = (String) required(labels, "group");
-    String variant = (String) required(labels, "variant");
+    Map<String, Object> root = as(Json.parse(text), Map.class, "the document");
+    Map<String, Object> labels = as(required(root, "labels"), Map.class, "\"labels\"");
+    String group = as(required(labels, "group"), String.class, "\"group\"");
+    String variant = as(required(labels, "variant"), String.class, "\"variant\"");
     List<Overhead> overheads = new ArrayList<>();
-    for (Object o : (List<Object>) required(root, "overheads")) {
-      Map<String, Object> m = (Map<String, Object>) o;
-      double[] ratios = ((List<Object>) required(m, "ratios")).stream().mapToDouble(x -> ((Number) x).doubleValue())
+    List<Object> written = as(required(root, "overheads"), List.class, "\"overheads\"");
+    for (Object o : written) {
+      Map<String, Object> m = as(o, Map.class, "an overhead");
+      List<Object> r = as(required(m, "ratios"), List.class, "\"ratios\"");
+      double[] ratios = r.stream().mapToDouble(x -> ResultsFile.<Number>as(x, Number.class, "a ratio").doubleValue())
           .toArray();
-      overheads.add(new Overhead((String) required(m, group), (String) required(m, variant),
-          (String) required(m, "metric"), ratios, widening(m.get("widening")),
+      overheads.add(new Overhead(as(required(m, group), String.class, "an overhead's group"),
+          as(required(m, variant), String.class, "an overhead's variant"),
+          as(required(m, "metric"), String.class, "\"metric\""), ratios, widening(m.get("widening")),
           new Interval(number(m.get("estimate")), number(m.get("low")), number(m.get("high")))));
     }
     List<Measurement> rows = new ArrayList<>();
-    for (Object o : (List<Object>) root.getOrDefault("rows", List.of())) {
-      Map<String, Object> m = new LinkedHashMap<>((Map<String, Object>) o);
-      String g = (String) m.remove(group);
-      String v = (String) m.remove(variant);
+    List<Object> raw = as(root.getOrDefault("rows", List.of()), List.class, "\"rows\"");
+    for (Object o : raw) {
+      Map<String, Object> m = new LinkedHashMap<>(ResultsFile.<Map<String, Object>>as(o, Map.class, "a row"));
+      String g = as(m.remove(group), String.class, "a row's group");
+      String v = as(m.remove(variant), String.class, "a row's variant");
       int round = (int) number(m.remove("round"));
       Map<String, Number> values = new LinkedHashMap<>();
-      m.forEach((k, x) -> values.put(k, x == null ? Double.NaN : (Number) x));
+      m.forEach((k, x) -> values.put(k, x == null ? Double.NaN : as(x, Number.class, "a row's value")));
       rows.add(new Measurement(g, v, round, values));
     }
     return new ResultsFile((String) root.get("tool"), (Map<String, Object>) root.getOrDefault("info", Map.of()),
@@ -166,12 +179,36 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
         (List<Map<String, Object>>) root.getOrDefault("summary", List.of()), rows);
   }
 
+  /** {@code value} as a {@code type}, or a refusal saying {@code what} was not one. */
+  @SuppressWarnings("unchecked")
+  private static <T> T as(Object value, Class<?> type, String what) {
+    if (!type.isInstance(value)) {
+      String kind = type == Map.class ? "an object" : type == List.class ? "an array" : type == String.class
+          ? "a string" : "a number";
+      throw new IllegalArgumentException("not a benchmark result file: " + what + " is not " + kind);
+    }
+    return (T) value;
+  }
+
   private static Object required(Map<String, Object> m, String key) {
     Object v = m.get(key);
     if (v == null) {
-      throw new IllegalArgumentException("not a benchmark result file: no \"" + key + "\"");
+      throw new IllegalArgumentException("not a benchmark result file: no \"" + printable(key) + "\"");
     }
     return v;
+  }
+
+  /**
+   * A name read from a file (a tool, a label), fit for one line of an error: control characters as '?', at most 40
+   * characters.
+   */
+  private static String printable(String name) {
+    if (name == null) {
+      return "nothing";
+    }
+    String shown = name.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+        .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+    return shown.length() > 40 ? shown.substring(0, 40) + "..." : shown;
   }
 
   /**

@@ -45,6 +45,30 @@ class ResultsFileTest {
   }
 
   @Test
+  void brokenOrHostileFilesAreRefusedNamingWhatIsWrongOnOneLine() {
+    Map<String, String> refused = new LinkedHashMap<>();
+    refused.put("{\"a\": \"x\\", "JSON: unterminated string at offset 9");
+    refused.put("{\"a\": \"\\u12\"}", "JSON: \\u not followed by four hex digits at offset 9");
+    refused.put("[".repeat(65), "JSON: objects and arrays nested deeper than 64 at offset 64");
+    refused.put("[1, 2]", "not a benchmark result file: the document is not an object");
+    refused.put("{\"labels\": {\"group\": \"s\u001b[2Jx\", \"variant\": \"v\"}, \"overheads\": [{}]}",
+        "not a benchmark result file: no \"ratios\"");
+    refused.put("{\"labels\": {\"group\": \"s\u001b[2Jx\", \"variant\": \"v\"}, \"overheads\": [{\"ratios\": []}]}",
+        "not a benchmark result file: no \"s?[2Jx\"");
+    refused.put("{\"labels\": {\"group\": \"g\", \"variant\": \"v\"}, \"overheads\": [null]}",
+        "not a benchmark result file: an overhead is not an object");
+    refused.put("{\"labels\": {\"group\": \"g\", \"variant\": \"v\"}, \"overheads\": [{\"ratios\": [\"1\"]}]}",
+        "not a benchmark result file: a ratio is not a number");
+    refused.forEach((text, message) -> assertEquals("run.json is not a result file of bench: " + message,
+        assertThrows(IllegalArgumentException.class, () -> ResultsFile.parse(text, "run.json", "bench"))
+            .getMessage(), text));
+    String otherTool = "{\"tool\": \"zk\\nFAKE LOG LINE\", \"labels\": {\"group\": \"g\", \"variant\": \"v\"},"
+        + " \"overheads\": []}";
+    assertEquals("run.json was written by zk?FAKE LOG LINE, not bench", assertThrows(IllegalArgumentException.class,
+        () -> ResultsFile.parse(otherTool, "run.json", "bench")).getMessage());
+  }
+
+  @Test
   void wideningIsReadBackAndOneInOlderFilesAndABadOneIsNamed() {
     String json = run(1.10, 1.30, 1).toJson();
     assertTrue(json.matches("(?s).*\"widening\":\\s*1\\b.*"), json);
