@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
  * Whether several runs of one benchmark give the same answer, the test both benchmarks' issues set for a default run
  * repeated: for every group, variant and metric, each run's overhead with its interval, the spread of the estimates,
  * and a verdict. Runs agree on a metric with tolerance T when every estimate lies within T points of the estimates'
- * midpoint (a spread of at most 2T) and every run's interval covers every other run's estimate; metrics without a
- * tolerance are shown and not judged. Below the table, per metric, how honest the intervals were against the runs'
+ * midpoint (a spread of at most 2T) and, where coverage is judged, every run's interval covers every other run's
+ * estimate; metrics without a tolerance are shown and not judged. Below the table, per metric, how honest the intervals were against the runs'
  * differences ({@link Calibration}), and how many rows honest intervals would have covered. Written as Markdown,
  * for the documents the benchmarks' {@code docs} commands keep (see {@link DocsSection}).
  */
@@ -23,13 +23,17 @@ public final class Agreement {
   private final List<ResultsFile> runs;
   private final List<String> names;
   private final Map<String, Double> tolerances;
+  private final boolean coverageJudged;
 
   /**
    * @param runs the runs, in the order they were made
    * @param names a name for each run (its file, say)
    * @param tolerances points allowed per metric name (for example {@code cpu} 3, {@code wall} 5)
+   * @param coverageJudged whether a row within its tolerance must also have every interval cover every other run's
+   *     estimate to agree; either way the calibration below the table counts the rows that do
    */
-  public Agreement(List<ResultsFile> runs, List<String> names, Map<String, Double> tolerances) {
+  public Agreement(List<ResultsFile> runs, List<String> names, Map<String, Double> tolerances,
+      boolean coverageJudged) {
     if (runs.isEmpty() || runs.size() != names.size()) {
       throw new IllegalArgumentException("give at least one run and a name for each (" + runs.size() + " runs, "
           + names.size() + " names)");
@@ -37,6 +41,7 @@ public final class Agreement {
     this.runs = List.copyOf(runs);
     this.names = List.copyOf(names);
     this.tolerances = Map.copyOf(tolerances);
+    this.coverageJudged = coverageJudged;
   }
 
   /**
@@ -112,7 +117,7 @@ public final class Agreement {
     if (spread > 2 * tolerance) {
       return new Row(group, variant, metric, intervals, spread, Verdict.TOO_FAR_APART);
     }
-    return new Row(group, variant, metric, intervals, spread, covered(intervals) ? Verdict.AGREE
+    return new Row(group, variant, metric, intervals, spread, !coverageJudged || covered(intervals) ? Verdict.AGREE
         : Verdict.NOT_COVERED);
   }
 
@@ -153,6 +158,9 @@ public final class Agreement {
     s.append('\n').append(tolerances.entrySet().stream().sorted(Map.Entry.comparingByKey())
         .map(e -> String.format(Locale.ROOT, "%s ±%.0f points", e.getKey(), e.getValue()))
         .collect(Collectors.joining(", ", "Tolerances: ", ".")));
+    if (!coverageJudged) {
+      s.append(" A row within its tolerance agrees whether or not its intervals cover each other's estimates.");
+    }
     List<Row> off = rows.stream()
         .filter(r -> r.verdict() != Verdict.AGREE && r.verdict() != Verdict.NOT_JUDGED).collect(Collectors.toList());
     s.append(off.isEmpty() ? " Every judged row agrees.\n" : " Not agreeing: " + off.stream()

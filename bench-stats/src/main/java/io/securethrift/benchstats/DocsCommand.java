@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
  * The {@code docs FILE.md RESULTS.json...} subcommand every benchmark shares: replaces the document's section of the
  * tool ({@link DocsSection}) with the runs' agreement ({@link Agreement}, when there are several) and the last run's
  * tables, so that the figures in the docs are always runs', never copied by hand. A benchmark subclasses it with its
- * own {@code @Command} (name and description), its tool name, its tables and its tolerances.
+ * own {@code @Command} (name and description), its tool name, its tables, its tolerances and whether coverage is
+ * judged.
  */
 public abstract class DocsCommand implements Callable<Integer> {
   private final String tool;
@@ -49,6 +50,14 @@ public abstract class DocsCommand implements Callable<Integer> {
   /** Points each metric of {@code runs} may differ by between runs that agree; a metric left out is not judged. */
   protected abstract Map<String, Double> tolerances(List<ResultsFile> runs);
 
+  /**
+   * Whether runs within their tolerances must also have intervals covering each other's estimates to agree
+   * ({@link Agreement}); yes unless the tool's done criterion asks for the tolerances alone.
+   */
+  protected boolean coverageJudged() {
+    return true;
+  }
+
   @Override
   public Integer call() throws IOException {
     try {
@@ -56,7 +65,7 @@ public abstract class DocsCommand implements Callable<Integer> {
       for (Path file : results) {
         runs.add(ResultsFile.read(file, tool));
       }
-      section().write(document, results, tool, tolerances(runs), tables);
+      section().write(document, results, tool, tolerances(runs), coverageJudged(), tables);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, document.toString());
     }

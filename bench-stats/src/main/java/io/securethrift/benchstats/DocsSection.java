@@ -41,21 +41,21 @@ public record DocsSection(String begin, String end) {
 
   /**
    * Writes runs into {@code document}'s section: a single run's tables, or, for several, whether they agree
-   * ({@link Agreement}, with {@code tolerances}) followed by the last run's tables.
+   * ({@link Agreement}, with {@code tolerances} and {@code coverageJudged}) followed by the last run's tables.
    *
    * @param files the runs' result files, oldest first, as {@code tool} wrote them (they also name the runs)
    * @param tables the tool's tables of one run
    * @throws IllegalArgumentException when a file is not the tool's result file or the document lacks the markers
    */
   public void write(Path document, List<Path> files, String tool, Map<String, Double> tolerances,
-      Function<ResultsFile, String> tables) throws IOException {
+      boolean coverageJudged, Function<ResultsFile, String> tables) throws IOException {
     List<ResultsFile> runs = new ArrayList<>();
     for (Path file : files) {
       runs.add(ResultsFile.read(file, tool));
     }
     ResultsFile last = runs.get(runs.size() - 1);
     String section = runs.size() < 2 ? tables.apply(last) : "### Agreement of " + runs.size() + " runs\n\n"
-        + new Agreement(runs, Agreement.names(files), tolerances).markdown() + "\n### The last run\n\n"
+        + new Agreement(runs, Agreement.names(files), tolerances, coverageJudged).markdown() + "\n### The last run\n\n"
         + tables.apply(last);
     String text = Files.readString(document, StandardCharsets.UTF_8);
     Files.writeString(document, replace(text, section, document.toString()), StandardCharsets.UTF_8);

@@ -39,14 +39,23 @@ class AgreementTest {
 
   @Test
   void eachWayOfDisagreeingIsNamed() {
-    // cpu: 7 points apart, more than twice the tolerance; wall: close, but run 2's narrow interval misses run 1's.
-    Agreement a = agreement(run(new Interval(20, 17, 23), new Interval(30, 26, 34)),
-        run(new Interval(27, 24, 30), new Interval(33, 32.5, 33.5)));
+    // cpu: 7 points apart, more than twice the tolerance; wall: close, but run 2's narrow interval misses run 1's,
+    // which only a judge of coverage holds against them.
+    ResultsFile[] runs = {run(new Interval(20, 17, 23), new Interval(30, 26, 34)),
+        run(new Interval(27, 24, 30), new Interval(33, 32.5, 33.5))};
+    Agreement a = agreement(runs);
     assertFalse(a.agree());
     assertEquals(List.of(Agreement.Verdict.TOO_FAR_APART, Agreement.Verdict.NOT_COVERED),
         a.rows().stream().map(Agreement.Row::verdict).toList());
     assertTrue(a.markdown().contains("Not agreeing: tls jsse cpu (estimates too far apart), tls jsse wall (an interval"
         + " misses another run's estimate)."), a.markdown());
+
+    Agreement tolerancesAlone = new Agreement(List.of(runs), List.of("run-1.json", "run-2.json"), TOLERANCES, false);
+    assertEquals(List.of(Agreement.Verdict.TOO_FAR_APART, Agreement.Verdict.AGREE),
+        tolerancesAlone.rows().stream().map(Agreement.Row::verdict).toList());
+    assertTrue(tolerancesAlone.markdown().contains("Not agreeing: tls jsse cpu (estimates too far apart).")
+        && tolerancesAlone.markdown().contains("agrees whether or not its intervals cover each other's estimates")
+        && tolerancesAlone.markdown().contains("- wall: 0 of 1 rows covered"), tolerancesAlone.markdown());
 
     Agreement unbounded = agreement(run(Interval.unbounded(20), new Interval(30, 26, 34)),
         run(new Interval(20, 17, 23)));
@@ -58,10 +67,10 @@ class AgreementTest {
   @Test
   void metricsWithoutToleranceAreShownNotJudged() {
     Agreement a = new Agreement(List.of(run(new Interval(5, 1, 9)), run(new Interval(50, 45, 55))),
-        List.of("a.json", "b.json"), Map.of("wall", 5.0));
+        List.of("a.json", "b.json"), Map.of("wall", 5.0), true);
     assertEquals(Agreement.Verdict.NOT_JUDGED, a.rows().get(0).verdict());
     assertTrue(a.agree());
-    assertThrows(IllegalArgumentException.class, () -> new Agreement(List.of(), List.of(), TOLERANCES));
+    assertThrows(IllegalArgumentException.class, () -> new Agreement(List.of(), List.of(), TOLERANCES, true));
     assertEquals(List.of("run-1/results.json", "results.json"),
         Agreement.names(List.of(Path.of("/tmp/run-1/results.json"), Path.of("results.json"))));
   }
@@ -82,7 +91,7 @@ class AgreementTest {
     for (int i = 1; i <= runs.length; i++) {
       names.add("run-" + i + ".json");
     }
-    return new Agreement(List.of(runs), names, TOLERANCES);
+    return new Agreement(List.of(runs), names, TOLERANCES, true);
   }
 
   /** A run of variant "jsse" in group "tls" with a CPU and, when given, a wall overhead. */

@@ -150,5 +150,14 @@ public final class ZkBenchCommand implements Callable<Integer> {
     protected Map<String, Double> tolerances(List<ResultsFile> runs) {
       return Map.of(ZkBenchmark.CPU, 3.0, ZkBenchmark.WALL, 5.0);
     }
+
+    /**
+     * No: zk-precision's done criterion is the tolerances alone. The coverage count still shows below the table,
+     * and how few rows honest intervals pass it (65 % each with three runs) is why the table does not ask it.
+     */
+    @Override
+    protected boolean coverageJudged() {
+      return false;
+    }
   }
 }

@@ -127,6 +127,19 @@ class ZkBenchPartsTest {
         err.toString());
   }
 
+  @Test
+  void docsJudgeRunsOnTheirTolerancesAlone() throws Exception {
+    Path a = dir.resolve("a.json");
+    Files.writeString(a, report().results().toJson(), StandardCharsets.UTF_8);
+    Path doc = dir.resolve("zookeeper.md");
+    Files.writeString(doc, ZkBenchCommand.DocsCommand.BEGIN + "\n" + ZkBenchCommand.DocsCommand.END + "\n",
+        StandardCharsets.UTF_8);
+    assertEquals(0, new CommandLine(new ZkBenchCommand()).execute("docs", doc.toString(), a.toString(), a.toString()));
+    String written = Files.readString(doc, StandardCharsets.UTF_8);
+    assertTrue(written.contains("Tolerances: cpu ±3 points, wall ±5 points. A row within its tolerance agrees whether or"
+        + " not its intervals cover each other's estimates. Every judged row agrees."), written);
+  }
+
   /** Five rounds of made-up rows: TLS 10 % slower on quorum-tls, its CPU 20 % higher. */
   private static ZkReport report() {
     List<Measurement> rows = new ArrayList<>();
