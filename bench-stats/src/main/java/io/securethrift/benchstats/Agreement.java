@@ -15,9 +15,10 @@ import java.util.stream.Collectors;
  * repeated: for every group, variant and metric, each run's overhead with its interval, the spread of the estimates,
  * and a verdict. Runs agree on a metric with tolerance T when every estimate lies within T points of the estimates'
  * midpoint (a spread of at most 2T) and, where coverage is judged, every run's interval covers every other run's
- * estimate; metrics without a tolerance are shown and not judged. Below the table, per metric, how honest the intervals were against the runs'
- * differences ({@link Calibration}), and how many rows honest intervals would have covered. Written as Markdown,
- * for the documents the benchmarks' {@code docs} commands keep (see {@link DocsSection}).
+ * estimate; metrics without a tolerance are shown and not judged. Below the table, per metric, how honest the
+ * intervals were against the runs' differences ({@link Calibration}), and how many rows honest intervals would have
+ * covered. Written as Markdown, for the documents the benchmarks' {@code docs} commands keep (see
+ * {@link DocsSection}).
  */
 public final class Agreement {
   private final List<ResultsFile> runs;

@@ -134,7 +134,8 @@ class ZkBenchPartsTest {
     Path doc = dir.resolve("zookeeper.md");
     Files.writeString(doc, ZkBenchCommand.DocsCommand.BEGIN + "\n" + ZkBenchCommand.DocsCommand.END + "\n",
         StandardCharsets.UTF_8);
-    assertEquals(0, new CommandLine(new ZkBenchCommand()).execute("docs", doc.toString(), a.toString(), a.toString()));
+    assertEquals(0,
+        new CommandLine(new ZkBenchCommand()).execute("docs", doc.toString(), a.toString(), a.toString()));
     String written = Files.readString(doc, StandardCharsets.UTF_8);
     assertTrue(written.contains("Tolerances: cpu ±3 points, wall ±5 points. A row within its tolerance agrees whether or"
         + " not its intervals cover each other's estimates. Every judged row agrees."), written);
