@@ -134,7 +134,7 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
     ResultsFile r;
     try {
       r = fromJson(text);
-    } catch (IllegalArgumentException | ClassCastException e) {
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(source + " is not a result file of " + tool + ": " + e.getMessage());
     }
     if (!tool.equals(r.tool())) {
@@ -160,7 +160,8 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
       overheads.add(new Overhead(as(required(m, group), String.class, "an overhead's group"),
           as(required(m, variant), String.class, "an overhead's variant"),
           as(required(m, "metric"), String.class, "\"metric\""), ratios, widening(m.get("widening")),
-          new Interval(number(m.get("estimate")), number(m.get("low")), number(m.get("high")))));
+          new Interval(number(m.get("estimate"), "an overhead's \"estimate\""),
+              number(m.get("low"), "an overhead's \"low\""), number(m.get("high"), "an overhead's \"high\""))));
     }
     List<Measurement> rows = new ArrayList<>();
     List<Object> raw = as(root.getOrDefault("rows", List.of()), List.class, "\"rows\"");
@@ -168,15 +169,19 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
       Map<String, Object> m = new LinkedHashMap<>(ResultsFile.<Map<String, Object>>as(o, Map.class, "a row"));
       String g = as(m.remove(group), String.class, "a row's group");
       String v = as(m.remove(variant), String.class, "a row's variant");
-      int round = (int) number(m.remove("round"));
+      int round = (int) number(m.remove("round"), "a row's \"round\"");
       Map<String, Number> values = new LinkedHashMap<>();
       m.forEach((k, x) -> values.put(k, x == null ? Double.NaN : as(x, Number.class, "a row's value")));
       rows.add(new Measurement(g, v, round, values));
     }
-    return new ResultsFile((String) root.get("tool"), (Map<String, Object>) root.getOrDefault("info", Map.of()),
-        (Map<String, Object>) root.getOrDefault("settings", Map.of()), group, variant,
-        (String) labels.get("baseline"), (String) root.get("stopped"), number(root.get("precision")), overheads,
-        (List<Map<String, Object>>) root.getOrDefault("summary", List.of()), rows);
+    List<Object> summary = as(root.getOrDefault("summary", List.of()), List.class, "\"summary\"");
+    summary.forEach(line -> as(line, Map.class, "a summary line"));
+    return new ResultsFile(optional(root.get("tool"), String.class, "\"tool\""),
+        as(root.getOrDefault("info", Map.of()), Map.class, "\"info\""),
+        as(root.getOrDefault("settings", Map.of()), Map.class, "\"settings\""), group, variant,
+        optional(labels.get("baseline"), String.class, "\"baseline\""),
+        optional(root.get("stopped"), String.class, "\"stopped\""), number(root.get("precision"), "\"precision\""),
+        overheads, (List<Map<String, Object>>) (List<?>) summary, rows);
   }
 
   /** {@code value} as a {@code type}, or a refusal saying {@code what} was not one. */
@@ -188,6 +193,11 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
       throw new IllegalArgumentException("not a benchmark result file: " + what + " is not " + kind);
     }
     return (T) value;
+  }
+
+  /** {@code value} as a {@code type} like {@link #as}, or null when the file leaves it out. */
+  private static <T> T optional(Object value, Class<?> type, String what) {
+    return value == null ? null : as(value, type, what);
   }
 
   private static Object required(Map<String, Object> m, String key) {
@@ -226,7 +236,8 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
     return n.doubleValue();
   }
 
-  private static double number(Object o) {
-    return o == null ? Double.NaN : ((Number) o).doubleValue();
+  /** {@code o} as a number, NaN when the file leaves it out (null), or a refusal saying {@code what} was not one. */
+  private static double number(Object o, String what) {
+    return o == null ? Double.NaN : ResultsFile.<Number>as(o, Number.class, what).doubleValue();
   }
 }

@@ -59,6 +59,19 @@ class ResultsFileTest {
         "not a benchmark result file: an overhead is not an object");
     refused.put("{\"labels\": {\"group\": \"g\", \"variant\": \"v\"}, \"overheads\": [{\"ratios\": [\"1\"]}]}",
         "not a benchmark result file: a ratio is not a number");
+    String labels = "\"labels\": {\"group\": \"g\", \"variant\": \"v\"}";
+    refused.put("{" + labels + ", \"overheads\": [{\"g\": \"a\", \"v\": \"b\", \"metric\": \"cpu\", \"ratios\": [],"
+        + " \"estimate\": \"12 %\"}]}", "not a benchmark result file: an overhead's \"estimate\" is not a number");
+    refused.put("{" + labels + ", \"overheads\": [], \"rows\": [{\"g\": \"a\", \"v\": \"b\", \"round\": \"1\"}]}",
+        "not a benchmark result file: a row's \"round\" is not a number");
+    refused.put("{\"tool\": 7, " + labels + ", \"overheads\": []}",
+        "not a benchmark result file: \"tool\" is not a string");
+    refused.put("{" + labels + ", \"overheads\": [], \"info\": []}",
+        "not a benchmark result file: \"info\" is not an object");
+    refused.put("{" + labels + ", \"overheads\": [], \"summary\": [1]}",
+        "not a benchmark result file: a summary line is not an object");
+    refused.put("{" + labels + ", \"overheads\": [], \"precision\": true}",
+        "not a benchmark result file: \"precision\" is not a number");
     refused.forEach((text, message) -> assertEquals("run.json is not a result file of bench: " + message,
         assertThrows(IllegalArgumentException.class, () -> ResultsFile.parse(text, "run.json", "bench"))
             .getMessage(), text));

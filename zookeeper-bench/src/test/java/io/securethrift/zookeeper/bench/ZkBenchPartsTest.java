@@ -137,8 +137,8 @@ class ZkBenchPartsTest {
     assertEquals(0,
         new CommandLine(new ZkBenchCommand()).execute("docs", doc.toString(), a.toString(), a.toString()));
     String written = Files.readString(doc, StandardCharsets.UTF_8);
-    assertTrue(written.contains("Tolerances: cpu ±3 points, wall ±5 points. A row within its tolerance agrees whether or"
-        + " not its intervals cover each other's estimates. Every judged row agrees."), written);
+    assertTrue(written.contains("Tolerances: cpu ±3 points, wall ±5 points. A row within its tolerance agrees whether"
+        + " or not its intervals cover each other's estimates. Every judged row agrees."), written);
   }
 
   /** Five rounds of made-up rows: TLS 10 % slower on quorum-tls, its CPU 20 % higher. */
