@@ -60,7 +60,7 @@ final class ClientPrivacy {
       }
       return null;
     }
-    if (privacy == SaslPrivacy.AES_GCM_PREFERRED && remembered(peer)) {
+    if (sasl.negotiatesPrivacy() || privacy == SaslPrivacy.AES_GCM_PREFERRED && remembered(peer)) {
       return null;
     }
     byte[] hello = PrivacyExchange.hello();

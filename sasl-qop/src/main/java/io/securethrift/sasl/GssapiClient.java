@@ -161,8 +161,14 @@ final class GssapiClient implements SaslClient {
         return bit;
       }
     }
-    throw new SaslException("No common protection layer between client and server: the client accepts "
-        + props.qop + ", the server offers " + SecurityLayer.describe(offered));
+    String refusal = QopLists.noCommonLevel(props.qop, SecurityLayer.describe(offered));
+    if ((offered & SecurityLayer.AES_GCM) != 0 && props.qop.contains(QualityOfProtection.AUTH_CONF)) {
+      // The server requires AES-GCM (securethrift.sasl.privacy=aes-gcm there), and this client cannot use it.
+      refusal += "; the server requires AES-GCM for auth-conf, which this client does not use ("
+          + GssLayer.PRIVACY + "=" + props.privacy + (GcmKeys.available() ? "" : ", and this Java runtime has no"
+          + " X25519") + "): set aes-gcm-preferred here, or aes-gcm-preferred on the server";
+    }
+    throw new SaslException(refusal);
   }
 
   private byte[] finishKeys(byte[] token) throws SaslException {

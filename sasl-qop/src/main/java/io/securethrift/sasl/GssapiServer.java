@@ -57,8 +57,8 @@ final class GssapiServer implements SaslServer {
           Krb5Contexts.MECHANISM, GSSCredential.ACCEPT_ONLY);
       context = manager.createContext(credential);
     } catch (GSSException e) {
-      throw new SaslException("cannot accept Kerberos connections as " + (name == null ? "any service" : name)
-          + ": " + e.getMessage(), e);
+      throw new SaslException(e.getMessage() + " (Kerberos acceptor "
+          + (name == null ? "for any service" : name) + ")", e);
     }
   }
 

@@ -16,6 +16,7 @@ import io.securethrift.core.spi.MessageLayer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.AccessController;
+import java.util.HashMap;
 import java.util.Map;
 import javax.security.auth.Subject;
 import javax.security.auth.callback.CallbackHandler;
@@ -41,7 +42,7 @@ final class SaslClientLayer implements MessageLayer {
   private final Limits limits;
   private final SaslMechanism mechanism;
   private final SaslClientFactory factory;
-  private final Map<String, String> properties;
+  private final Map<String, Object> properties;
   private final KeytabLogin login;
   private final CallbackHandler callbacks;
   private final ProtectionWarnings warnings;
@@ -55,8 +56,7 @@ final class SaslClientLayer implements MessageLayer {
     this.mechanism = settings.mechanism();
     this.factory = SaslFactories.client(mechanism, ConfigProperty.SASL_MECHANISM.key(), mechanism.mechanismName());
     if (mechanism == SaslMechanism.GSSAPI) {
-      // The server's levels are hidden inside GSSAPI; asking for all lets the client see one and name it.
-      this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(QopLists.widened(settings.qop())));
+      this.properties = gssProperties(settings);
       this.callbacks = null;
       this.login = settings.kerberosPrincipal().map(principal -> KeytabLogin.start(principal,
           settings.kerberosKeytab().orElseThrow(), settings.renewalPeriod())).orElse(null);
@@ -71,6 +71,15 @@ final class SaslClientLayer implements MessageLayer {
     }
     this.warnings = new ProtectionWarnings("client", config, mechanism == SaslMechanism.DIGEST_MD5);
     this.privacy = new ClientPrivacy(settings.privacy(), limits);
+  }
+
+  /** What securethrift's GSSAPI mechanism takes from the settings: the levels, the privacy and its cipher provider. */
+  static Map<String, Object> gssProperties(SaslSettings settings) {
+    Map<String, Object> props = new HashMap<>();
+    props.put(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
+    props.put(GssLayer.PRIVACY, settings.privacy().token());
+    settings.privacyProvider().ifPresent(p -> props.put(GssapiProperties.CIPHER_PROVIDER, p));
+    return Map.copyOf(props);
   }
 
   @Override
@@ -102,9 +111,10 @@ final class SaslClientLayer implements MessageLayer {
       PrivacyExchange.Keys keys = privacy.exchange(stream, endpoint, result.qop(), streamIdentity.remoteAddress(),
           serverName);
       boolean conf = result.qop() == QualityOfProtection.AUTH_CONF;
+      boolean gcm = keys != null || endpoint.aesGcm() != null;
       PeerIdentity identity = result.describe(identities.from(streamIdentity)
           .principal(settings.serverPrimary() + "/" + serverName))
-          .privacy(!conf ? null : keys != null ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS).build();
+          .privacy(!conf ? null : gcm ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS).build();
       return new SaslTransport(stream, SaslData.client(endpoint, identity, limits, keys,
           settings.privacyProvider().orElse(null)), limits);
     } catch (TTransportException e) {

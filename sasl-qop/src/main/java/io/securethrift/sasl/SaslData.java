@@ -5,6 +5,7 @@ import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.spi.SaslDataCodec;
 import java.security.GeneralSecurityException;
@@ -30,11 +31,20 @@ final class SaslData implements SaslDataCodec {
    */
   static final int RECORD = 64 * 1024 - GcmRecords.TAG;
   private static final byte[] EMPTY = new byte[0];
+  /**
+   * The longest DIGEST-MD5 token an empty message makes: 8 bytes of 3DES padding, a 10-byte MAC, the 2-byte message
+   * type and the 4-byte sequence number. The JDK's DIGEST-MD5 returns nothing for a token whose MAC fails (RFC 2831
+   * says to discard it), so a longer token that unwraps to nothing was altered.
+   */
+  private static final int DIGEST_EMPTY_TOKEN = 24;
 
   private final SaslEndpoint sasl;
   private final boolean wraps;
   private final int tokenSize;
-  private final int recordSize;
+  /** Plain bytes per outgoing AES-GCM record. */
+  private int recordSize;
+  /** The largest incoming AES-GCM record, tag included. */
+  private int maxRecord;
   /** Where the AES-GCM cipher comes from; null means the JVM's provider list. */
   private final Provider provider;
   private PeerIdentity identity;
@@ -55,6 +65,7 @@ final class SaslData implements SaslDataCodec {
     this.wraps = identity.qop().orElseThrow().wrapsMessages();
     this.tokenSize = wraps ? rawSendSize(sasl, limits.maxFrameSize()) : limits.maxFrameSize();
     this.recordSize = Math.min(RECORD, limits.maxFrameSize() - GcmRecords.TAG);
+    this.maxRecord = recordSize + GcmRecords.TAG;
   }
 
   /** A client's data phase: GCM records under {@code keys} from a completed exchange, else the mechanism's wrap. */
@@ -63,6 +74,8 @@ final class SaslData implements SaslDataCodec {
     SaslData data = new SaslData(sasl, identity, identity, limits, provider);
     if (keys != null) {
       data.start(keys.keyLength(), keys.clientToServer, keys.serverToClient);
+    } else {
+      data.startInBand(limits);
     }
     return data;
   }
@@ -74,11 +87,28 @@ final class SaslData implements SaslDataCodec {
    */
   static SaslData server(SaslEndpoint sasl, PeerIdentity gssIdentity, PeerIdentity gcmIdentity, Limits limits,
       SaslPrivacy privacy, Provider provider) {
-    boolean exchange = privacy.speaksAesGcm() && gssIdentity.qop().orElseThrow() == QualityOfProtection.AUTH_CONF;
-    SaslData data = new SaslData(sasl, privacy == SaslPrivacy.AES_GCM ? gcmIdentity : gssIdentity, gcmIdentity,
-        limits, provider);
+    boolean exchange = privacy.speaksAesGcm() && gssIdentity.qop().orElseThrow() == QualityOfProtection.AUTH_CONF
+        && !sasl.negotiatesPrivacy();
+    boolean gcm = privacy == SaslPrivacy.AES_GCM || sasl.aesGcm() != null;
+    SaslData data = new SaslData(sasl, gcm ? gcmIdentity : gssIdentity, gcmIdentity, limits, provider);
     data.awaitingHello = exchange ? privacy : null;
+    data.startInBand(limits);
     return data;
+  }
+
+  /**
+   * AES-GCM records that the mechanism itself negotiated (securethrift's GSSAPI), if it did. Outgoing records are cut
+   * to the peer's max buffer like tokens; incoming ones are bounded by the frame limit alone, as tokens are, since
+   * libthrift's transports wrap each message whole whatever the max buffer says.
+   */
+  private void startInBand(Limits limits) {
+    GssLayer gcm = sasl.aesGcm();
+    if (gcm != null) {
+      sealer = gcm.sealer();
+      opener = gcm.opener();
+      recordSize = tokenSize;
+      maxRecord = limits.maxFrameSize();
+    }
   }
 
   private void start(int keyLength, byte[] sealing, byte[] opening) {
@@ -144,7 +174,12 @@ final class SaslData implements SaslDataCodec {
 
   private byte[] unwrapToken(byte[] payload, int length) throws TTransportException {
     try {
-      return sasl.unwrap(payload, 0, length);
+      byte[] plain = sasl.unwrap(payload, 0, length);
+      if (plain.length == 0 && length > DIGEST_EMPTY_TOKEN
+          && identity.mechanism().filter(SaslMechanism.DIGEST_MD5.mechanismName()::equals).isPresent()) {
+        throw new SaslException("DIGEST-MD5 token of " + length + " bytes failed its MAC");
+      }
+      return plain;
     } catch (SaslException | RuntimeException e) {
       // The JDK's DIGEST-MD5 unwrap throws NegativeArraySizeException or ArrayIndexOutOfBoundsException on tokens
       // shorter than its trailer: those are forged frames too.
@@ -206,10 +241,9 @@ final class SaslData implements SaslDataCodec {
   }
 
   private void checkRecordLength(int length) throws TTransportException {
-    if (length > recordSize + GcmRecords.TAG) {
+    if (length > maxRecord) {
       throw new TTransportException(TTransportException.CORRUPTED_DATA, "AES-GCM record of " + length + " bytes from "
-          + identity.remoteAddress() + " is larger than the " + (recordSize + GcmRecords.TAG) + " bytes a record"
-          + " may take");
+          + identity.remoteAddress() + " is larger than the " + maxRecord + " bytes a record may take");
     }
   }
 

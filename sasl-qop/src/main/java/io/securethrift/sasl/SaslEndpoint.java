@@ -38,9 +38,12 @@ final class SaslEndpoint {
   private final Function<String, Object> properties;
   private final Disposer disposer;
   private final Supplier<String> authorizationId;
+  /** The data phase of securethrift's GSSAPI mechanism once complete; null for any other mechanism. */
+  private final Supplier<GssLayer> gssLayer;
 
   private SaslEndpoint(Evaluator evaluator, BooleanSupplier complete, Codec wrap, Codec unwrap,
-      Function<String, Object> properties, Disposer disposer, Supplier<String> authorizationId) {
+      Function<String, Object> properties, Disposer disposer, Supplier<String> authorizationId,
+      Supplier<GssLayer> gssLayer) {
     this.evaluator = evaluator;
     this.complete = complete;
     this.wrap = wrap;
@@ -48,18 +51,21 @@ final class SaslEndpoint {
     this.properties = properties;
     this.disposer = disposer;
     this.authorizationId = authorizationId;
+    this.gssLayer = gssLayer;
   }
 
   /** A client mechanism, evaluating challenges as {@code subject} (directly when null). */
   static SaslEndpoint client(SaslClient sasl, Subject subject) {
     return new SaslEndpoint(token -> as(subject, () -> sasl.evaluateChallenge(token)), sasl::isComplete, sasl::wrap,
-        sasl::unwrap, sasl::getNegotiatedProperty, sasl::dispose, () -> null);
+        sasl::unwrap, sasl::getNegotiatedProperty, sasl::dispose, () -> null,
+        sasl instanceof GssapiClient ? ((GssapiClient) sasl)::layer : null);
   }
 
   /** A server mechanism, evaluating responses as {@code subject} (directly when null). */
   static SaslEndpoint server(SaslServer sasl, Subject subject) {
     return new SaslEndpoint(token -> as(subject, () -> sasl.evaluateResponse(token)), sasl::isComplete, sasl::wrap,
-        sasl::unwrap, sasl::getNegotiatedProperty, sasl::dispose, sasl::getAuthorizationID);
+        sasl::unwrap, sasl::getNegotiatedProperty, sasl::dispose, sasl::getAuthorizationID,
+        sasl instanceof GssapiServer ? ((GssapiServer) sasl)::layer : null);
   }
 
   byte[] evaluate(byte[] token) throws SaslException {
@@ -85,6 +91,20 @@ final class SaslEndpoint {
   /** Who the peer authenticated as, on a server once negotiation is complete; null on a client. */
   String authorizationId() {
     return authorizationId.get();
+  }
+
+  /**
+   * Whether the mechanism negotiates securethrift's AES-GCM privacy itself (securethrift's GSSAPI), so no separate key
+   * exchange follows it.
+   */
+  boolean negotiatesPrivacy() {
+    return gssLayer != null;
+  }
+
+  /** The AES-GCM layer a complete mechanism negotiated; null when it wraps with its own tokens. */
+  GssLayer aesGcm() {
+    GssLayer layer = gssLayer == null ? null : gssLayer.get();
+    return layer != null && layer.sealer() != null ? layer : null;
   }
 
   void dispose() {

@@ -2,7 +2,6 @@ package io.securethrift.sasl;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.SaslMechanism;
-import io.securethrift.core.internal.RuntimeModules;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.Map;
@@ -13,9 +12,10 @@ import javax.security.sasl.SaslClientFactory;
 import javax.security.sasl.SaslServerFactory;
 
 /**
- * The JDK's SASL factories, looked up once per mechanism. {@code Sasl.createSaslClient} enumerates every security
- * provider on each call, which costs more than the rest of a cached-ticket GSSAPI handshake; the factory it finds is
- * stateless and thread-safe, so it is kept.
+ * The SASL factories securethrift's transports use: its own GSSAPI mechanism ({@link GssapiFactory}), which runs on
+ * every Java runtime, and the JDK's for the others, looked up once per mechanism. {@code Sasl.createSaslClient}
+ * enumerates every security provider on each call, which costs more than the rest of a cached-ticket handshake; the
+ * factory it finds is stateless and thread-safe, so it is kept.
  */
 final class SaslFactories {
   private static final Map<String, SaslClientFactory> CLIENTS = new ConcurrentHashMap<>();
@@ -28,7 +28,8 @@ final class SaslFactories {
    * {@code asked} (why the configuration needs it) and, for GSSAPI on a trimmed runtime, names the missing module.
    */
   static SaslClientFactory client(SaslMechanism mechanism, String key, String asked) {
-    SaslClientFactory factory = lookUpClient(mechanism.mechanismName());
+    SaslClientFactory factory = mechanism == SaslMechanism.GSSAPI ? GssapiFactory.INSTANCE
+        : lookUpClient(mechanism.mechanismName());
     if (factory == null) {
       throw notInstalled(mechanism, "client", key, asked);
     }
@@ -37,14 +38,15 @@ final class SaslFactories {
 
   /** Fails as {@link #client(SaslMechanism, String, String)} does unless this JVM has a server factory of it. */
   static void requireServer(SaslMechanism mechanism, String key, String asked) {
-    if (lookUpServer(mechanism.mechanismName()) == null) {
+    if (mechanism != SaslMechanism.GSSAPI && lookUpServer(mechanism.mechanismName()) == null) {
       throw notInstalled(mechanism, "server", key, asked);
     }
   }
 
   /** The server factory of a mechanism {@link #requireServer} has checked, or that every JDK has (DIGEST-MD5). */
   static SaslServerFactory server(String mechanism) {
-    SaslServerFactory factory = lookUpServer(mechanism);
+    SaslServerFactory factory = SaslMechanism.GSSAPI.mechanismName().equals(mechanism) ? GssapiFactory.INSTANCE
+        : lookUpServer(mechanism);
     if (factory == null) {
       throw new IllegalStateException("no SASL server implementation of " + mechanism + " is installed in this JVM");
     }
@@ -74,11 +76,7 @@ final class SaslFactories {
   }
 
   private static ConfigException notInstalled(SaslMechanism mechanism, String side, String key, String asked) {
-    String problem = asked + ", but this JVM has no SASL " + side + " implementation of " + mechanism.mechanismName();
-    // The usual cause on a trimmed runtime: the JDK's GSSAPI mechanism lives outside java.security.sasl.
-    if (mechanism == SaslMechanism.GSSAPI && !RuntimeModules.loaded(RuntimeModules.GSSAPI_SASL)) {
-      problem += ": " + RuntimeModules.missing("the JDK's GSSAPI SASL mechanism", RuntimeModules.GSSAPI_SASL);
-    }
-    return new ConfigException(key, problem);
+    return new ConfigException(key, asked + ", but this JVM has no SASL " + side + " implementation of "
+        + mechanism.mechanismName());
   }
 }

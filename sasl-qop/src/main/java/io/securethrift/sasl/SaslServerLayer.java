@@ -38,7 +38,7 @@ import org.apache.thrift.transport.TTransportException;
 final class SaslServerLayer implements MessageLayer {
   private final SaslSettings settings;
   private final Limits limits;
-  private final Map<String, String> gssProperties;
+  private final Map<String, Object> gssProperties;
   private final Map<String, String> digestProperties;
   private final KeytabLogin login;
   private final String gssProtocol;
@@ -54,7 +54,7 @@ final class SaslServerLayer implements MessageLayer {
     // Parsed here only to fail at start-up on a typo; the service parses its own copy to check each request.
     ImpersonationRules.from(config);
     String qop = QualityOfProtection.toSaslProperty(settings.qop());
-    this.gssProperties = Map.of(Sasl.QOP, qop);
+    this.gssProperties = SaslClientLayer.gssProperties(settings);
     this.digestProperties = Map.of(Sasl.QOP, qop,
         Sasl.STRENGTH, DigestCiphers.strengthProperty(settings.digestMinStrength()));
     this.secrets = settings.delegationTokenSecrets().orElse(null);

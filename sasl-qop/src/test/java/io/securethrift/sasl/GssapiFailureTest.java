@@ -68,7 +68,7 @@ class GssapiFailureTest {
       TTransportException e = assertThrows(TTransportException.class,
           () -> factory.open(SaslConfigs.HOST, server.port()));
       assertEquals("SASL GSSAPI negotiation with localhost failed: no SASL quality of protection acceptable to both"
-          + " sides: client accepts [auth, auth-int], server offers auth-conf and none of the client's levels",
+          + " sides: client accepts [auth, auth-int], server offers [auth-conf]",
           e.getMessage());
     }
     serverStillServes();
@@ -102,7 +102,7 @@ class GssapiFailureTest {
         .kerberosLogin(user.principal(), user.keytab()).build();
     ConfigException e = assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config));
     assertTrue(e.getMessage().startsWith("securethrift.sasl.kerberos.principal: not-a-service@" + kdc.realm()
-        + " cannot accept Kerberos connections as not-a-service/localhost: Failure to initialize security context: "),
+        + " cannot accept Kerberos connections as not-a-service/localhost: No valid credentials provided"),
         e.getMessage());
     assertTrue(e.getMessage().endsWith("; a server logs in as its service principal primary/host@REALM, with the host"
         + " spelled as clients address it"), e.getMessage());

@@ -27,4 +27,17 @@ final class SaslWire {
     in.readFully(payload);
     return status + ":" + new String(payload, StandardCharsets.UTF_8);
   }
+
+  /** Reads one negotiation message's payload, failing (with what came instead) unless its status is {@code status}. */
+  static byte[] expect(Socket socket, int status) throws IOException {
+    DataInputStream in = new DataInputStream(socket.getInputStream());
+    int got = in.readUnsignedByte();
+    byte[] payload = new byte[in.readInt()];
+    in.readFully(payload);
+    if (got != status) {
+      throw new IOException("expected status " + status + ", got " + got + ":"
+          + new String(payload, StandardCharsets.UTF_8));
+    }
+    return payload;
+  }
 }
