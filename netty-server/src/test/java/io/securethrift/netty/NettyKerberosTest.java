@@ -15,7 +15,6 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.testing.Await;
-import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.kdc.EmbeddedKdc;
@@ -50,7 +49,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /** GSSAPI against a real KDC on the non-blocking server: this project's clients, libthrift's, and idle peers. */
 @ExtendWith({KdcExtension.class, CertificateAuthorityExtension.class})
-@RequiresGssapiSasl
 class NettyKerberosTest {
   private static final char[] PASSWORD = "changeit".toCharArray();
 

@@ -14,7 +14,6 @@ import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testing.LegacyThriftPeer;
-import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.kdc.EmbeddedKdc;
@@ -136,7 +135,6 @@ class NettyLegacyClientTest {
   }
 
   @Test
-  @RequiresGssapiSasl
   void saslCallsAtEveryQop(EmbeddedKdc kdc) throws Exception {
     KerberosIdentity service = kdc.servicePrincipal("accumulo", "localhost");
     KerberosIdentity client = kdc.principal("client");

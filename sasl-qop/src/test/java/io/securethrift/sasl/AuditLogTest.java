@@ -19,7 +19,6 @@ import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.Await;
-import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.kdc.EmbeddedKdc;
@@ -55,7 +54,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * naming the principal and the protection.
  */
 @ExtendWith({KdcExtension.class, CertificateAuthorityExtension.class})
-@RequiresGssapiSasl
 class AuditLogTest {
   private static final char[] PASSWORD = "changeit".toCharArray();
   private static final Duration WAIT = Duration.ofSeconds(60);

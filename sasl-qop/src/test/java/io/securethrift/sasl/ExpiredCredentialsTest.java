@@ -11,7 +11,6 @@ import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testing.Await;
-import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * with a message naming the server (host:port), the principal and when the ticket expired: the "expired credentials"
  * case of a failed call, against a real GSSAPI server.
  */
-@RequiresGssapiSasl
 class ExpiredCredentialsTest {
   private static final Duration LIFETIME = Duration.ofSeconds(2);
 

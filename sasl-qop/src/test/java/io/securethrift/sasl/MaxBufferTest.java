@@ -9,7 +9,6 @@ import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testing.Await;
-import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.kdc.EmbeddedKdc;
@@ -35,7 +34,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * completely is refused during the negotiation, with the same clear reason on both sides.
  */
 @ExtendWith(KdcExtension.class)
-@RequiresGssapiSasl
 class MaxBufferTest {
   /** The JDK's wrapping overhead for the test KDC's keys: a buffer of this size or less carries no payload. */
   private static final int OVERHEAD = 69;

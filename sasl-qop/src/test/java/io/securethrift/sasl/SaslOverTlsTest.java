@@ -1,6 +1,5 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.LogCapture;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,7 +30,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /** sasl-over-tls end to end: TLS (from the test CA) protects the bytes, Kerberos authenticates the caller. */
 @ExtendWith({KdcExtension.class, CertificateAuthorityExtension.class})
-@RequiresGssapiSasl
 class SaslOverTlsTest {
   private static final char[] PASSWORD = "changeit".toCharArray();
 

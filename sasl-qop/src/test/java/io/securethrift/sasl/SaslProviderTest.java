@@ -12,6 +12,7 @@ import io.securethrift.core.testing.GssapiSasl;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
+import io.securethrift.kdc.KerberosIdentity;
 import io.securethrift.kdc.KerberosLogin;
 import java.nio.charset.StandardCharsets;
 import java.security.Provider;
@@ -53,8 +54,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SaslProviderTest {
   private static final int LARGE = 200 * 1024;
 
-  /** Whose GSSAPI mechanism one end runs. */
-  enum Mechanism { OURS, JDK }
+  /** Whose GSSAPI mechanism one end runs: securethrift's, the JDK's, or whichever {@code Sasl} finds first. */
+  enum Mechanism { OURS, JDK, LOOKED_UP }
 
   @AfterEach
   void removeProvider() {
@@ -175,17 +176,27 @@ class SaslProviderTest {
     return new String(bytes, StandardCharsets.ISO_8859_1);
   }
 
-  /** An open libthrift client transport to {@code port} running {@code mechanism}'s GSSAPI client. */
+  /** An open libthrift client transport to {@code port} running {@code mechanism}'s GSSAPI client, as {@code user}. */
   private static TSaslClientTransport client(EmbeddedKdc kdc, Mechanism mechanism, QualityOfProtection qop, int port,
       Map<String, String> extra) throws Exception {
-    Subject subject = KerberosLogin.login(SaslConfigs.client(kdc));
+    return client(SaslConfigs.client(kdc), mechanism, qop, port, extra);
+  }
+
+  static TSaslClientTransport client(KerberosIdentity user, Mechanism mechanism, QualityOfProtection qop, int port,
+      Map<String, String> extra) throws Exception {
+    Subject subject = KerberosLogin.login(user);
     Map<String, String> props = new java.util.HashMap<>(LibthriftPeers.props(qop));
     props.putAll(extra);
     return LibthriftPeers.as(subject, () -> {
-      SaslClientFactory factory = mechanism == Mechanism.OURS ? GssapiFactory.INSTANCE : jdkFactory();
-      SaslClient sasl = factory.createSaslClient(new String[] {"GSSAPI"}, null, "accumulo", SaslConfigs.HOST, props,
-          null);
-      TSaslClientTransport transport = new TSaslClientTransport(sasl, new TSocket(SaslConfigs.HOST, port));
+      TSocket socket = new TSocket(SaslConfigs.HOST, port);
+      TSaslClientTransport transport;
+      if (mechanism == Mechanism.LOOKED_UP) {
+        transport = new TSaslClientTransport("GSSAPI", null, "accumulo", SaslConfigs.HOST, props, null, socket);
+      } else {
+        SaslClientFactory factory = mechanism == Mechanism.OURS ? GssapiFactory.INSTANCE : jdkFactory();
+        transport = new TSaslClientTransport(factory.createSaslClient(new String[] {"GSSAPI"}, null, "accumulo",
+            SaslConfigs.HOST, props, null), socket);
+      }
       transport.open();
       return transport;
     });
@@ -200,12 +211,16 @@ class SaslProviderTest {
    * A libthrift TThreadPoolServer taking GSSAPI through {@code TSaslServerTransport.Factory}, which finds the
    * mechanism with {@code Sasl.createSaslServer}: securethrift's when the provider is installed, else the JDK's.
    */
-  private static final class Server implements AutoCloseable {
+  static final class Server implements AutoCloseable {
     private final EchoServer echo;
     private final BlockingQueue<SaslServer> accepted = new LinkedBlockingQueue<>();
 
     Server(EmbeddedKdc kdc, QualityOfProtection qop, Map<String, String> extra) throws Exception {
-      Subject subject = KerberosLogin.login(SaslConfigs.service(kdc));
+      this(SaslConfigs.service(kdc), qop, extra);
+    }
+
+    Server(KerberosIdentity service, QualityOfProtection qop, Map<String, String> extra) throws Exception {
+      Subject subject = KerberosLogin.login(service);
       Map<String, String> props = new java.util.HashMap<>(LibthriftPeers.props(qop));
       props.putAll(extra);
       TSaslServerTransport.Factory sasl = new TSaslServerTransport.Factory();

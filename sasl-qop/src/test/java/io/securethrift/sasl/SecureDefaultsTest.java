@@ -1,6 +1,5 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.LogCapture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,7 +27,6 @@ class SecureDefaultsTest {
       + " securethrift.mode=sasl-over-tls (logged once per factory)";
 
   @Test
-  @RequiresGssapiSasl
   void kerberosWithoutAQopSettingIsEncryptedAndWarnsNothing(EmbeddedKdc kdc) throws Exception {
     KerberosIdentity service = SaslConfigs.service(kdc);
     KerberosIdentity client = SaslConfigs.client(kdc);
