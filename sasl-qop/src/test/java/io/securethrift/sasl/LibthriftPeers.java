@@ -9,6 +9,8 @@ import java.security.PrivilegedExceptionAction;
 import java.util.Map;
 import javax.security.auth.Subject;
 import javax.security.sasl.Sasl;
+import javax.security.sasl.SaslClient;
+import javax.security.sasl.SaslException;
 import org.apache.thrift.server.TThreadPoolServer;
 import org.apache.thrift.transport.TSaslClientTransport;
 import org.apache.thrift.transport.TSaslServerTransport;
@@ -59,6 +61,17 @@ final class LibthriftPeers {
       return null;
     });
     return transport;
+  }
+
+  /**
+   * The GSSAPI client a stock peer gets from {@code Sasl} on this runtime: the JDK's, or, on a runtime without it
+   * ({@code jdk.security.jgss}), securethrift's, as it would with {@link SecureThriftSaslProvider} installed.
+   */
+  static SaslClient gssapiClient(Map<String, ?> props) throws SaslException {
+    SaslClient client = Sasl.createSaslClient(new String[] {"GSSAPI"}, null, "accumulo", SaslConfigs.HOST, props,
+        null);
+    return client != null ? client : GssapiFactory.INSTANCE.createSaslClient(new String[] {"GSSAPI"}, null,
+        "accumulo", SaslConfigs.HOST, props, null);
   }
 
   static <T> T as(Subject subject, PrivilegedExceptionAction<T> action) throws TTransportException {

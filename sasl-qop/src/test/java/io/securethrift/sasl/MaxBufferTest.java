@@ -47,8 +47,8 @@ class MaxBufferTest {
         EchoServer server = EchoServer.start(factory);
         FrameSizeRelay relay = new FrameSizeRelay(server.port())) {
       Subject subject = KerberosLogin.login(SaslConfigs.client(kdc));
-      TSaslClientTransport transport = new TSaslClientTransport("GSSAPI", null, "accumulo", SaslConfigs.HOST,
-          Map.of(Sasl.QOP, "auth-conf", Sasl.MAX_BUFFER, Integer.toString(maxBuffer)), null,
+      TSaslClientTransport transport = new TSaslClientTransport(LibthriftPeers.gssapiClient(
+          Map.of(Sasl.QOP, "auth-conf", Sasl.MAX_BUFFER, Integer.toString(maxBuffer))),
           new TSocket(SaslConfigs.HOST, relay.port()));
       if (maxBuffer <= OVERHEAD) {
         TTransportException e = assertThrows(TTransportException.class, () -> LibthriftPeers.as(subject, () -> {
