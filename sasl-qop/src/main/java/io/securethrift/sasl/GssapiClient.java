@@ -29,8 +29,7 @@ import org.ietf.jgss.Oid;
  * completes only on the server's key reply; {@code javax.security.sasl.qop} then reports {@code auth-conf} and
  * {@code securethrift.sasl.privacy} {@code aes-gcm}.
  */
-final class GssapiClient implements SaslClient {
-  static final String MECHANISM = "GSSAPI";
+final class GssapiClient extends GssapiMechanism implements SaslClient {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final byte[] EMPTY = new byte[0];
 
@@ -40,7 +39,6 @@ final class GssapiClient implements SaslClient {
   private final String authorizationId;
   private final GSSContext context;
   private Stage stage = Stage.CONTEXT;
-  private GssLayer layer;
   /** While the key reply is awaited: this side's key pair and secret, and the two messages the keys are bound to. */
   private KeyPair keyPair;
   private byte[] secret;
@@ -71,11 +69,6 @@ final class GssapiClient implements SaslClient {
       throw new SaslException("cannot start a Kerberos context for " + protocol + "@" + serverName + ": "
           + e.getMessage(), e);
     }
-  }
-
-  @Override
-  public String getMechanismName() {
-    return MECHANISM;
   }
 
   @Override
@@ -132,7 +125,7 @@ final class GssapiClient implements SaslClient {
     }
     int ownMax = chosen == SecurityLayer.NONE ? 0 : props.maxBuffer;
     byte[] plain = SecurityLayer.choice(chosen, ownMax, authorizationId);
-    layer = GssLayer.standard(context, chosen, ownMax, serverMaxBuffer);
+    complete(GssLayer.standard(context, chosen, ownMax, serverMaxBuffer));
     stage = Stage.COMPLETE;
     return wrapNegotiation(plain, false);
   }
@@ -180,8 +173,8 @@ final class GssapiClient implements SaslClient {
     if (!keys.confirms(SecurityLayer.confirmation(reply))) {
       throw new SaslException("the server's AES-GCM key confirmation does not match this exchange");
     }
-    layer = GssLayer.aesGcm(context, props.maxBuffer, serverMaxBuffer, keys.clientToServer, keys.serverToClient,
-        props.cipherProvider);
+    complete(GssLayer.aesGcm(context, props.maxBuffer, serverMaxBuffer, keys.clientToServer, keys.serverToClient,
+        props.cipherProvider));
     stage = Stage.COMPLETE;
     return null;
   }
@@ -203,39 +196,7 @@ final class GssapiClient implements SaslClient {
   }
 
   @Override
-  public boolean isComplete() {
-    return stage == Stage.COMPLETE;
-  }
-
-  @Override
-  public byte[] unwrap(byte[] incoming, int offset, int len) throws SaslException {
-    return completed().unwrap(incoming, offset, len);
-  }
-
-  @Override
-  public byte[] wrap(byte[] outgoing, int offset, int len) throws SaslException {
-    return completed().wrap(outgoing, offset, len);
-  }
-
-  @Override
-  public Object getNegotiatedProperty(String propName) {
-    return completed().property(propName);
-  }
-
-  /** The data phase; for securethrift's own transports, which seal AES-GCM records without a copy. */
-  GssLayer layer() {
-    return completed();
-  }
-
-  private GssLayer completed() {
-    if (stage != Stage.COMPLETE) {
-      throw new IllegalStateException("GSSAPI authentication not completed");
-    }
-    return layer;
-  }
-
-  @Override
-  public void dispose() {
-    Krb5Contexts.dispose(context);
+  GSSContext context() {
+    return context;
   }
 }

@@ -16,8 +16,8 @@ import javax.security.sasl.SaslServerFactory;
  */
 final class GssapiFactory implements SaslClientFactory, SaslServerFactory {
   static final GssapiFactory INSTANCE = new GssapiFactory();
-  private static final String[] NAMES = {GssapiClient.MECHANISM};
-  /** Policies Kerberos does not meet: it needs no password, but every connection does not have forward secrecy. */
+  private static final String[] NAMES = {GssapiMechanism.NAME};
+  /** Policies this mechanism cannot promise: forward secrecy (only AES-GCM has it) and passing credentials. */
   private static final String[] UNMET = {Sasl.POLICY_FORWARD_SECRECY, Sasl.POLICY_PASS_CREDENTIALS};
 
   private GssapiFactory() {}
@@ -26,7 +26,7 @@ final class GssapiFactory implements SaslClientFactory, SaslServerFactory {
   public SaslClient createSaslClient(String[] mechanisms, String authorizationId, String protocol,
       String serverName, Map<String, ?> props, CallbackHandler cbh) throws SaslException {
     for (String mechanism : mechanisms) {
-      if (GssapiClient.MECHANISM.equals(mechanism) && meets(props)) {
+      if (GssapiMechanism.NAME.equals(mechanism) && meets(props)) {
         return new GssapiClient(authorizationId, protocol, serverName, props);
       }
     }
@@ -36,7 +36,7 @@ final class GssapiFactory implements SaslClientFactory, SaslServerFactory {
   @Override
   public SaslServer createSaslServer(String mechanism, String protocol, String serverName, Map<String, ?> props,
       CallbackHandler cbh) throws SaslException {
-    return GssapiClient.MECHANISM.equals(mechanism) && meets(props)
+    return GssapiMechanism.NAME.equals(mechanism) && meets(props)
         ? new GssapiServer(protocol, serverName, props, cbh) : null;
   }
 

@@ -29,7 +29,7 @@ import org.ietf.jgss.MessageProp;
  * {@link SecurityLayer#AES_GCM}; under {@code aes-gcm} it carries it instead of GSS confidentiality, so a client that
  * cannot speak AES-GCM finds no common layer.
  */
-final class GssapiServer implements SaslServer {
+final class GssapiServer extends GssapiMechanism implements SaslServer {
   private static final byte[] EMPTY = new byte[0];
 
   private enum Stage { CONTEXT, CLIENT_EMPTY, CHOICE, COMPLETE }
@@ -42,7 +42,6 @@ final class GssapiServer implements SaslServer {
   private int offered;
   private String peer;
   private String authorizationId;
-  private GssLayer layer;
 
   GssapiServer(String protocol, String serverName, Map<String, ?> properties, CallbackHandler callbacks)
       throws SaslException {
@@ -60,11 +59,6 @@ final class GssapiServer implements SaslServer {
       throw new SaslException(e.getMessage() + " (Kerberos acceptor "
           + (name == null ? "for any service" : name) + ")", e);
     }
-  }
-
-  @Override
-  public String getMechanismName() {
-    return GssapiClient.MECHANISM;
   }
 
   @Override
@@ -154,8 +148,8 @@ final class GssapiServer implements SaslServer {
     SecurityLayer.Choice choice = SecurityLayer.parseChoice(plain, offered);
     authorize(choice.authorizationId);
     if (choice.layer != SecurityLayer.AES_GCM) {
-      layer = GssLayer.standard(context, choice.layer, choice.layer == SecurityLayer.NONE ? 0 : props.maxBuffer,
-          choice.maxBuffer);
+      complete(GssLayer.standard(context, choice.layer, choice.layer == SecurityLayer.NONE ? 0 : props.maxBuffer,
+          choice.maxBuffer));
       stage = Stage.COMPLETE;
       return null;
     }
@@ -165,8 +159,8 @@ final class GssapiServer implements SaslServer {
     KeyPair pair = GcmKeys.generate();
     byte[] share = GcmKeys.share(pair);
     GcmKeys keys = GcmKeys.derive(pair.getPrivate(), choice.share, choice.secret, offer, plain, share);
-    layer = GssLayer.aesGcm(context, props.maxBuffer, choice.maxBuffer, keys.serverToClient, keys.clientToServer,
-        props.cipherProvider);
+    complete(GssLayer.aesGcm(context, props.maxBuffer, choice.maxBuffer, keys.serverToClient, keys.clientToServer,
+        props.cipherProvider));
     stage = Stage.COMPLETE;
     byte[] reply = SecurityLayer.keyReply(share, keys.confirmation);
     try {
@@ -199,45 +193,13 @@ final class GssapiServer implements SaslServer {
   }
 
   @Override
-  public boolean isComplete() {
-    return stage == Stage.COMPLETE;
-  }
-
-  @Override
   public String getAuthorizationID() {
-    completed();
+    layer();
     return authorizationId;
   }
 
   @Override
-  public byte[] unwrap(byte[] incoming, int offset, int len) throws SaslException {
-    return completed().unwrap(incoming, offset, len);
-  }
-
-  @Override
-  public byte[] wrap(byte[] outgoing, int offset, int len) throws SaslException {
-    return completed().wrap(outgoing, offset, len);
-  }
-
-  @Override
-  public Object getNegotiatedProperty(String propName) {
-    return completed().property(propName);
-  }
-
-  /** The data phase; for securethrift's own transports, which seal AES-GCM records without a copy. */
-  GssLayer layer() {
-    return completed();
-  }
-
-  private GssLayer completed() {
-    if (stage != Stage.COMPLETE) {
-      throw new IllegalStateException("GSSAPI authentication not completed");
-    }
-    return layer;
-  }
-
-  @Override
-  public void dispose() {
-    Krb5Contexts.dispose(context);
+  GSSContext context() {
+    return context;
   }
 }

@@ -48,7 +48,7 @@ public final class SecureThriftSaslProvider extends Provider {
   /** Hands out the one factory instead of creating one by reflection, which a package-private class would refuse. */
   private static final class FactoryService extends Service {
     FactoryService(Provider provider, String type) {
-      super(provider, type, GssapiClient.MECHANISM, GssapiFactory.class.getName(), null, null);
+      super(provider, type, GssapiMechanism.NAME, GssapiFactory.class.getName(), null, null);
     }
 
     @Override

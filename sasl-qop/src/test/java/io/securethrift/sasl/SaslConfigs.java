@@ -54,8 +54,7 @@ final class SaslConfigs {
 
   /**
    * A GSSAPI server logs in from the service keytab and also knows {@link #TOKEN}, as Accumulo servers do; a
-   * DIGEST-MD5 server has no keytab, since with one it would accept GSSAPI too, which needs a runtime that has the
-   * JDK's GSSAPI SASL mechanism.
+   * DIGEST-MD5 server has no keytab, so it accepts DIGEST-MD5 alone.
    */
   static SecurityConfig server(EmbeddedKdc kdc, SaslMechanism mechanism, QualityOfProtection... qop) {
     if (mechanism == SaslMechanism.DIGEST_MD5) {
