@@ -41,7 +41,7 @@ final class GssLayer {
     this.opener = opener;
   }
 
-  /** A standard layer (none, integrity or confidentiality) over {@code context}, sending to a peer of {@code peerMax}. */
+  /** A standard layer (none, integrity or confidentiality) over {@code context}, sending to {@code peerMaxBuffer}. */
   static GssLayer standard(GSSContext context, int layer, int ownMaxBuffer, int peerMaxBuffer) throws SaslException {
     int raw = 0;
     if (layer != SecurityLayer.NONE) {

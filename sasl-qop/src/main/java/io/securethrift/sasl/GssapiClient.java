@@ -130,7 +130,7 @@ final class GssapiClient extends GssapiMechanism implements SaslClient {
     return wrapNegotiation(plain, false);
   }
 
-  /** The first of this client's levels the server offers and the context supports; AES-GCM for auth-conf if both may. */
+  /** The first of this client's levels the server offers and the context supports; AES-GCM for auth-conf if it may. */
   private int chooseLayer(int offered) throws SaslException {
     for (QualityOfProtection q : props.qop) {
       int bit = SecurityLayer.bit(q);

@@ -12,7 +12,8 @@ import javax.security.sasl.SaslException;
 
 /**
  * What a caller asks of {@link GssapiClient} or {@link GssapiServer} through the SASL properties, read as the JDK's
- * mechanism reads them: {@code javax.security.sasl.qop} (default {@code auth}) and {@code javax.security.sasl.maxbuffer}
+ * mechanism reads them: {@code javax.security.sasl.qop} (default {@code auth}) and
+ * {@code javax.security.sasl.maxbuffer}
  * (default 65536). securethrift adds {@code securethrift.sasl.privacy}: {@code aes-gcm-preferred} (the default, as
  * installing the provider is the opt-in), {@code aes-gcm} or {@code gss}; absent from the properties, as it is for
  * Accumulo, Hadoop or ZooKeeper, it is read from the security property of that name (the provider's security file

@@ -115,7 +115,7 @@ final class GssapiServer extends GssapiMechanism implements SaslServer {
     }
   }
 
-  /** This server's levels that the context supports, with AES-GCM beside (or, under aes-gcm, instead of) GSS privacy. */
+  /** This server's levels the context supports, with AES-GCM beside (or, under aes-gcm, instead of) GSS privacy. */
   private int offeredLayers() throws SaslException {
     List<QualityOfProtection> levels = props.qop;
     int bits = SecurityLayer.bits(levels);
