@@ -98,11 +98,11 @@ public enum ConfigProperty {
       c -> QualityOfProtection.toSaslProperty(c.sasl().qop())),
   SASL_PRIVACY("securethrift.sasl.privacy", Type.CHOICE, "gss",
       Validator.oneOf(SaslPrivacy.values(), SaslPrivacy::token),
-      "How auth-conf encrypts RPCs: gss (the mechanism wraps every frame, as every Thrift SASL peer does), aes-gcm (a"
-          + " key exchange inside the mechanism's encrypted channel, then AES-GCM records; securethrift peers only, a"
-          + " peer that does not answer or does not offer it is refused) or aes-gcm-preferred (aes-gcm when the peer"
-          + " speaks it, else gss; a client reconnects once to fall back). Needs auth-conf in securethrift.sasl.qop;"
-          + " see docs/sasl-privacy.md.",
+      "How auth-conf encrypts RPCs: gss (the mechanism wraps every frame, as every Thrift SASL peer does), aes-gcm"
+          + " (AES-GCM records, between securethrift peers or peers with its SASL provider; GSSAPI agrees the keys"
+          + " inside its Kerberos exchange, DIGEST-MD5 in a key exchange after it; a peer without it is refused) or"
+          + " aes-gcm-preferred (aes-gcm when the peer speaks it, else gss; a DIGEST-MD5 client reconnects once to"
+          + " fall back). Needs auth-conf in securethrift.sasl.qop; see docs/sasl-privacy.md.",
       (b, v) -> b.saslPrivacy(SaslPrivacy.parse(keyOf("SASL_PRIVACY"), v)), c -> c.sasl().privacy().token()),
   SASL_DIGEST_MIN_STRENGTH("securethrift.sasl.digest.min.strength", Type.CHOICE, "high",
       Validator.oneOf(CipherStrength.values(), CipherStrength::token),

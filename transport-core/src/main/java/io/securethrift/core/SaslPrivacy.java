@@ -2,9 +2,10 @@ package io.securethrift.core;
 
 /**
  * How a SASL {@code auth-conf} connection encrypts its data phase ({@code securethrift.sasl.privacy}). {@code gss}
- * wraps every frame with the mechanism (GSSAPI or DIGEST-MD5), as every Thrift SASL peer does. {@code aes-gcm} runs a
- * key exchange inside that wrapped channel right after negotiation and then encrypts with AES-GCM records, between
- * securethrift peers only; {@code aes-gcm-preferred} does so when the peer speaks it and otherwise uses {@code gss}.
+ * wraps every frame with the mechanism (GSSAPI or DIGEST-MD5), as every Thrift SASL peer does. {@code aes-gcm}
+ * encrypts with AES-GCM records under keys agreed inside GSSAPI's security layer exchange, or for DIGEST-MD5 in a key
+ * exchange right after negotiation, between securethrift peers only; {@code aes-gcm-preferred} does so when the peer
+ * speaks it and otherwise uses {@code gss}.
  * docs/sasl-privacy.md describes the protocol.
  */
 public enum SaslPrivacy {
