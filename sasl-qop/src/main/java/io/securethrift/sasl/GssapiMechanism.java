@@ -1,7 +1,12 @@
 package io.securethrift.sasl;
 
+import io.securethrift.core.PeerText;
+import javax.security.sasl.SaslClient;
 import javax.security.sasl.SaslException;
 import org.ietf.jgss.GSSContext;
+import org.ietf.jgss.GSSException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What securethrift's GSSAPI client and server share: the Kerberos context and, once negotiation is complete, the
@@ -9,6 +14,11 @@ import org.ietf.jgss.GSSContext;
  */
 abstract class GssapiMechanism {
   static final String NAME = "GSSAPI";
+  /**
+   * One DEBUG line per completed negotiation, so an operator of code that only reaches the mechanism through
+   * {@code Sasl} (Accumulo, Hadoop, ZooKeeper) can see which layer each connection got.
+   */
+  private static final Logger LOG = LoggerFactory.getLogger(GssapiMechanism.class);
   private GssLayer layer;
 
   /** The Kerberos context this side negotiates on. */
@@ -17,6 +27,21 @@ abstract class GssapiMechanism {
   /** Ends negotiation with {@code negotiated} as the data phase. */
   final void complete(GssLayer negotiated) {
     this.layer = negotiated;
+    if (LOG.isDebugEnabled()) {
+      Object privacy = negotiated.property(GssLayer.PRIVACY);
+      boolean client = this instanceof SaslClient;
+      LOG.debug("GSSAPI {} negotiated {}{} with {}", client ? "client" : "server", negotiated.qop(),
+          privacy == null ? "" : "/" + privacy, peer(client));
+    }
+  }
+
+  /** The other side's principal, for the log. */
+  private String peer(boolean client) {
+    try {
+      return PeerText.sanitize(String.valueOf(client ? context().getTargName() : context().getSrcName()));
+    } catch (GSSException e) {
+      return "an unnamed peer";
+    }
   }
 
   public final String getMechanismName() {

@@ -48,10 +48,19 @@ final class GssapiProperties {
           QualityOfProtection.parseList(Sasl.QOP, qop == null ? "auth" : qop.toString()),
           maxBuffer(p.get(Sasl.MAX_BUFFER)),
           privacy == null ? SaslPrivacy.AES_GCM_PREFERRED : SaslPrivacy.parse(GssLayer.PRIVACY, privacy.toString()),
-          provider instanceof Provider ? (Provider) provider : null);
+          provider instanceof Provider ? (Provider) provider : null).checked();
     } catch (ConfigException e) {
       throw new SaslException(e.getMessage(), e);
     }
+  }
+
+  /** Refuses {@code aes-gcm} where this runtime cannot run the AES-GCM layer's key exchange. */
+  private GssapiProperties checked() throws SaslException {
+    if (privacy == SaslPrivacy.AES_GCM && !GcmKeys.available()) {
+      throw new SaslException(GssLayer.PRIVACY + "=aes-gcm, but this Java runtime has no X25519 (module"
+          + " jdk.crypto.ec before Java 22), which its key exchange needs; add the module, or set aes-gcm-preferred");
+    }
+    return this;
   }
 
   private static int maxBuffer(Object value) throws SaslException {

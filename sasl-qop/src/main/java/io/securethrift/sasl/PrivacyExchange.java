@@ -8,9 +8,10 @@ import java.util.Arrays;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * The two messages of the AES-GCM key exchange ({@code securethrift.sasl.privacy}) and the keys they yield. Both
- * travel as the first data frame each way, wrapped by the SASL mechanism at {@code auth-conf}, so they are as secret
- * and as tamper-proof as the Kerberos (or DIGEST-MD5) session; docs/sasl-privacy.md has the diagram.
+ * The two messages of DIGEST-MD5's AES-GCM key exchange ({@code securethrift.sasl.privacy}) and the keys they yield
+ * (GSSAPI agrees its keys inside its own exchange: {@link GcmKeys}). Both travel as the first data frame each way,
+ * wrapped by DIGEST-MD5 at {@code auth-conf}, so they are as secret and as tamper-proof as its session;
+ * docs/sasl-privacy.md has the diagram.
  *
  * <pre>
  * hello  (client): magic F5 53 54 50 | version 1 | type 1 | n | n cipher ids | 32 random bytes

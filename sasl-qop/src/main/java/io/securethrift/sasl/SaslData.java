@@ -21,8 +21,9 @@ import org.apache.thrift.transport.TTransportException;
  * non-blocking servers get it through {@link SaslDataCodec} and frame the bytes themselves.
  *
  * <p>With AES-GCM privacy ({@code securethrift.sasl.privacy}, docs/sasl-privacy.md) frames are {@link GcmRecords}
- * of at most {@link #RECORD} plain bytes instead of tokens: a client starts so once its exchange is done; a server
- * that accepts the exchange looks at the first frame, answers a hello through {@link #takeReply()} and switches.
+ * instead of tokens. securethrift's GSSAPI mechanism negotiates them itself, so both sides start with them; over
+ * DIGEST-MD5 a client starts once its hello exchange is done, and a server that accepts the exchange looks at the
+ * first frame, answers a hello through {@link #takeReply()} and switches.
  */
 final class SaslData implements SaslDataCodec {
   /**

@@ -54,7 +54,7 @@ class GssapiHostileChoiceTest {
                 .saslPrivacy(SaslPrivacy.AES_GCM_PREFERRED).build());
         EchoServer server = EchoServer.start(factory)) {
       Subject subject = KerberosLogin.login(SaslConfigs.client(kdc));
-      String reply = LibthriftPeers.as(subject, () -> sendChoice(server.port(), hex(choiceHex), encrypted));
+      String reply = LibthriftPeers.as(subject, () -> sendChoice(server.port(), Hex.bytes(choiceHex), encrypted));
       assertTrue(reply.startsWith(BAD + ":"), reply);
       assertTrue(reply.contains(expected), reply);
       try (ClientTransportFactory clients = ClientTransportFactory.create(SaslConfigs.client(kdc,
@@ -90,20 +90,5 @@ class GssapiHostileChoiceTest {
     } finally {
       context.dispose();
     }
-  }
-
-  /** Hex with spaces allowed and {@code N*XX} for N copies of byte XX. */
-  private static byte[] hex(String text) {
-    StringBuilder expanded = new StringBuilder();
-    for (String part : text.trim().split("\\s+")) {
-      int star = part.indexOf('*');
-      expanded.append(star < 0 ? part : part.substring(star + 1).repeat(Integer.parseInt(part.substring(0, star))));
-    }
-    String h = expanded.toString();
-    byte[] out = new byte[h.length() / 2];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = (byte) Integer.parseInt(h.substring(2 * i, 2 * i + 2), 16);
-    }
-    return out;
   }
 }

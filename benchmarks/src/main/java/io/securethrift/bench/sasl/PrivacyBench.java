@@ -85,12 +85,18 @@ final class PrivacyBench {
   /** Runs the rounds, writes the result files and returns the Markdown table. */
   String run() throws Exception {
     RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
-    Map<String, EchoFixture> fixtures = new LinkedHashMap<>();
+    Map<String, AutoCloseable> fixtures = new LinkedHashMap<>();
     Map<String, EchoConnection> connections = new LinkedHashMap<>();
     try (SaslKerberos kerberos = new SaslKerberos()) {
       try {
         TlsBenchSetup tls = TlsBenchSetup.create();
         for (String mode : settings.modes()) {
+          if (mode.equals(SaslKerberos.AUTH_CONF_PROVIDER)) {
+            LibthriftSaslFixture fixture = kerberos.libthrift();
+            fixtures.put(mode, fixture);
+            connections.put(mode, fixture.connect());
+            continue;
+          }
           EchoFixture fixture = mode.startsWith(TLS)
               ? EchoFixture.start(tls(tls, mode, true), tls(tls, mode, false))
               : EchoFixture.start(kerberos.server(mode), kerberos.client(mode));
@@ -116,7 +122,7 @@ final class PrivacyBench {
         return markdown(results);
       } finally {
         connections.values().forEach(EchoConnection::close);
-        for (EchoFixture fixture : fixtures.values()) {
+        for (AutoCloseable fixture : fixtures.values()) {
           fixture.close();
         }
       }

@@ -22,6 +22,11 @@ final class SaslKerberos implements AutoCloseable {
   static final String AUTH_CONF_GCM_CONSCRYPT = "auth-conf-gcm-conscrypt";
   /** {@link #AUTH_CONF_GCM} with the Amazon Corretto Crypto Provider's (AWS-LC's) AES-GCM on both sides. */
   static final String AUTH_CONF_GCM_ACCP = "auth-conf-gcm-accp";
+  /**
+   * {@code auth-conf} through unmodified libthrift SASL transports on both ends with {@code SecureThriftSaslProvider}
+   * installed ({@link LibthriftSaslFixture}): what unmodified Accumulo gets from the provider.
+   */
+  static final String AUTH_CONF_PROVIDER = "auth-conf-provider";
   private final EmbeddedKdc kdc = EmbeddedKdc.builder().start();
   private final KerberosIdentity service = kdc.servicePrincipal("accumulo", "localhost");
   private final KerberosIdentity client = kdc.principal("bench");
@@ -36,6 +41,11 @@ final class SaslKerberos implements AutoCloseable {
 
   SecurityConfig client(String mode) {
     return mode.equals("none") ? plain() : sasl(mode).kerberosLogin(client.principal(), client.keytab()).build();
+  }
+
+  /** The {@link #AUTH_CONF_PROVIDER} set-up: libthrift's transports, this KDC's service and client. */
+  LibthriftSaslFixture libthrift() throws Exception {
+    return LibthriftSaslFixture.start(service, client);
   }
 
   private static SecurityConfig plain() {
