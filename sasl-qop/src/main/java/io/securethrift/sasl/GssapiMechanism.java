@@ -1,6 +1,9 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.PeerText;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import javax.security.sasl.SaslClient;
 import javax.security.sasl.SaslException;
 import org.ietf.jgss.GSSContext;
@@ -19,6 +22,8 @@ abstract class GssapiMechanism {
    * {@code Sasl} (Accumulo, Hadoop, ZooKeeper) can see which layer each connection got.
    */
   private static final Logger LOG = LoggerFactory.getLogger(GssapiMechanism.class);
+  /** Completed negotiations in this JVM by level, for {@link SecureThriftSaslProvider#negotiations}. */
+  private static final Map<String, LongAdder> NEGOTIATIONS = new ConcurrentHashMap<>();
   private GssLayer layer;
 
   /** The Kerberos context this side negotiates on. */
@@ -27,12 +32,19 @@ abstract class GssapiMechanism {
   /** Ends negotiation with {@code negotiated} as the data phase. */
   final void complete(GssLayer negotiated) {
     this.layer = negotiated;
+    Object privacy = negotiated.property(GssLayer.PRIVACY);
+    String level = negotiated.qop() + (privacy == null ? "" : "/" + privacy);
+    NEGOTIATIONS.computeIfAbsent(level, l -> new LongAdder()).increment();
     if (LOG.isDebugEnabled()) {
-      Object privacy = negotiated.property(GssLayer.PRIVACY);
       boolean client = this instanceof SaslClient;
-      LOG.debug("GSSAPI {} negotiated {}{} with {}", client ? "client" : "server", negotiated.qop(),
-          privacy == null ? "" : "/" + privacy, peer(client));
+      LOG.debug("GSSAPI {} negotiated {} with {}", client ? "client" : "server", level, peer(client));
     }
+  }
+
+  /** How many negotiations this JVM's GSSAPI clients and servers completed at {@code level}. */
+  static long negotiations(String level) {
+    LongAdder count = NEGOTIATIONS.get(level);
+    return count == null ? 0 : count.sum();
   }
 
   /** The other side's principal, for the log. */

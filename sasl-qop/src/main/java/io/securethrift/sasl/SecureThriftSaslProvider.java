@@ -33,7 +33,9 @@ public final class SecureThriftSaslProvider extends Provider {
   }
 
   /**
-   * Places the provider first in this JVM's list unless it is there already.
+   * Places the provider first in this JVM's list unless it is there already. Code that enumerates factories with
+   * {@code Sasl.getSaslServerFactories()} (Hadoop RPC) gets them in no particular order: where it must get this one,
+   * also remove the JDK's GSSAPI provider, {@code Security.removeProvider("JdkSASL")}, as the security file does.
    *
    * @return whether this call installed it
    */
@@ -43,6 +45,15 @@ public final class SecureThriftSaslProvider extends Provider {
     }
     Security.insertProviderAt(new SecureThriftSaslProvider(), 1);
     return true;
+  }
+
+  /**
+   * How many negotiations securethrift's GSSAPI clients and servers in this JVM have completed at {@code level}
+   * (each end of a connection counts once): {@code auth}, {@code auth-int}, {@code auth-conf/gss} or
+   * {@code auth-conf/aes-gcm}. A way to see what the provider gives code that only reaches it through {@code Sasl}.
+   */
+  public static long negotiations(String level) {
+    return GssapiMechanism.negotiations(level);
   }
 
   /** Hands out the one factory instead of creating one by reflection, which a package-private class would refuse. */

@@ -48,6 +48,7 @@ class SaslProviderDropInTest {
       LineRecord answer = child.call(command);
       assertEquals("CONNECTED", answer.kind(), answer.encode());
       assertEquals(SecureThriftSaslProvider.NAME, answer.get("firstProvider"));
+      assertEquals("false", answer.get("jdkSasl"), "the file leaves the JDK's GSSAPI provider out");
       assertEquals("auth-conf aes-gcm", answer.get("clientQop") + " " + answer.get("clientPrivacy"));
       assertEquals("auth-conf aes-gcm", answer.get("serverQop") + " " + answer.get("serverPrivacy"));
     }
@@ -66,6 +67,7 @@ class SaslProviderDropInTest {
           EchoServer.assertEchoes(EchoServer.client(transport), 1000, 200_000);
           SaslServer accepted = server.accepted();
           return LineRecord.of("CONNECTED").with("firstProvider", Security.getProviders()[0].getName())
+              .with("jdkSasl", String.valueOf(Security.getProvider("JdkSASL") != null))
               .with("clientQop", transport.getSaslClient().getNegotiatedProperty(Sasl.QOP))
               .with("clientPrivacy", transport.getSaslClient().getNegotiatedProperty(GssLayer.PRIVACY))
               .with("serverQop", accepted.getNegotiatedProperty(Sasl.QOP))
