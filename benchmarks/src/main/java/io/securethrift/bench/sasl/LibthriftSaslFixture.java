@@ -2,6 +2,8 @@ package io.securethrift.bench.sasl;
 
 import io.securethrift.bench.EchoConnection;
 import io.securethrift.bench.EchoFixture;
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.KerberosIdentity;
 import io.securethrift.kdc.KerberosLogin;
@@ -25,27 +27,33 @@ import org.apache.thrift.transport.TTransportFactory;
  * Unmodified libthrift SASL transports on both ends, GSSAPI at {@code auth-conf}, wired as Accumulo wires them
  * ({@code TSaslServerTransport.Factory} on a {@code TThreadPoolServer}, {@code TSaslClientTransport} on a socket,
  * each finding its mechanism through {@code Sasl}), with {@link SecureThriftSaslProvider} installed in this JVM while
- * the fixture is open: what an Accumulo cluster with the provider on every JVM gets, AES-GCM privacy included.
+ * the fixture is open: with {@code aes-gcm-preferred} privacy, what an Accumulo cluster with the provider on every JVM
+ * gets; with {@code gss}, the standard Kerberos wrap tokens, the same GSS-API calls and bytes as the JDK's mechanism,
+ * which is what unmodified Accumulo gets today.
  */
 final class LibthriftSaslFixture implements AutoCloseable {
-  private static final Map<String, String> PROPS = Map.of(Sasl.QOP, "auth-conf");
-
+  private final Map<String, String> props;
   private final Subject clientSubject;
   private final EchoServer server;
   private final boolean installed;
 
-  private LibthriftSaslFixture(Subject clientSubject, EchoServer server, boolean installed) {
+  private LibthriftSaslFixture(Map<String, String> props, Subject clientSubject, EchoServer server,
+      boolean installed) {
+    this.props = props;
     this.clientSubject = clientSubject;
     this.server = server;
     this.installed = installed;
   }
 
-  static LibthriftSaslFixture start(KerberosIdentity service, KerberosIdentity client) throws Exception {
+  /** @param privacy {@code securethrift.sasl.privacy} on both ends */
+  static LibthriftSaslFixture start(KerberosIdentity service, KerberosIdentity client, SaslPrivacy privacy)
+      throws Exception {
+    Map<String, String> props = Map.of(Sasl.QOP, "auth-conf", ConfigProperty.SASL_PRIVACY.key(), privacy.token());
     boolean installed = SecureThriftSaslProvider.install();
     try {
       Subject serviceSubject = KerberosLogin.login(service);
       TSaslServerTransport.Factory sasl = new TSaslServerTransport.Factory();
-      sasl.addServerDefinition("GSSAPI", "accumulo", EchoFixture.HOST, PROPS, null);
+      sasl.addServerDefinition("GSSAPI", "accumulo", EchoFixture.HOST, props, null);
       TTransportFactory asService = new TTransportFactory() {
         @Override
         public TTransport getTransport(TTransport trans) throws TTransportException {
@@ -55,7 +63,7 @@ final class LibthriftSaslFixture implements AutoCloseable {
       TServerSocket socket = new TServerSocket(0);
       EchoServer server = EchoServer.start(new TThreadPoolServer.Args(socket).transportFactory(asService)
           .processor(EchoServer.processor()), EchoServer.portOf(socket));
-      return new LibthriftSaslFixture(KerberosLogin.login(client), server, installed);
+      return new LibthriftSaslFixture(props, KerberosLogin.login(client), server, installed);
     } catch (Exception | Error e) {
       if (installed) {
         Security.removeProvider(SecureThriftSaslProvider.NAME);
@@ -67,7 +75,7 @@ final class LibthriftSaslFixture implements AutoCloseable {
   /** Opens a libthrift SASL connection (TCP connect plus the GSSAPI handshake) as the client. */
   EchoConnection connect() throws TTransportException {
     TSaslClientTransport transport = as(clientSubject, () -> new TSaslClientTransport("GSSAPI", null, "accumulo",
-        EchoFixture.HOST, PROPS, null, new TSocket(EchoFixture.HOST, server.port())));
+        EchoFixture.HOST, props, null, new TSocket(EchoFixture.HOST, server.port())));
     as(clientSubject, () -> {
       transport.open();
       return null;

@@ -91,8 +91,8 @@ final class PrivacyBench {
       try {
         TlsBenchSetup tls = TlsBenchSetup.create();
         for (String mode : settings.modes()) {
-          if (mode.equals(SaslKerberos.AUTH_CONF_PROVIDER)) {
-            LibthriftSaslFixture fixture = kerberos.libthrift();
+          if (SaslKerberos.onLibthrift(mode)) {
+            LibthriftSaslFixture fixture = kerberos.libthrift(mode);
             fixtures.put(mode, fixture);
             connections.put(mode, fixture.connect());
             continue;

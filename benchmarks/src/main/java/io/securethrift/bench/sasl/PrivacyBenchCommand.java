@@ -17,8 +17,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code sasl-bench privacy}: the privacy modes' echo throughput in paired rounds ({@link PrivacyBench}). */
 @Command(name = "privacy", mixinStandardHelpOptions = true, description = {"Echo throughput of auth-conf with GSS"
-    + " wrap and with AES-GCM privacy (JDK, Conscrypt and Amazon Corretto Crypto Provider ciphers; auth-conf-provider:"
-    + " libthrift's own SASL transports with securethrift's SASL provider), and of TLS on"
+    + " wrap and with AES-GCM privacy (JDK, Conscrypt and Amazon Corretto Crypto Provider ciphers;"
+    + " auth-conf-libthrift and auth-conf-provider: libthrift's own SASL transports with Kerberos wrap, and with"
+    + " securethrift's SASL provider's AES-GCM), and of TLS on"
     + " JSSE and Conscrypt, as ratios to none and to auth-conf with 95 %% intervals: every mode has its own server"
     + " and connection in one JVM, and the modes take turns in every round, so the machine's moments fall on all"
     + " alike. Rounds are added until every interval is within --precision points of cost or --max-time is up."})
@@ -32,7 +33,8 @@ public final class PrivacyBenchCommand implements Callable<Integer> {
   @Option(names = "--modes", split = ",", description = "modes, none and auth-conf among them (default:"
       + " ${DEFAULT-VALUE})")
   private List<String> modes = List.of(PrivacyBench.BASELINE, PrivacyBench.GSS, SaslKerberos.AUTH_CONF_GCM,
-      SaslKerberos.AUTH_CONF_PROVIDER, SaslKerberos.AUTH_CONF_GCM_CONSCRYPT, SaslKerberos.AUTH_CONF_GCM_ACCP,
+      SaslKerberos.AUTH_CONF_LIBTHRIFT, SaslKerberos.AUTH_CONF_PROVIDER, SaslKerberos.AUTH_CONF_GCM_CONSCRYPT,
+      SaslKerberos.AUTH_CONF_GCM_ACCP,
       "tls-jsse", "tls-conscrypt");
   @Option(names = "--sizes", split = ",", description = "echoed payload bytes (default: ${DEFAULT-VALUE})")
   private List<Integer> sizes = List.of(64 << 10, 1 << 20);

@@ -27,6 +27,11 @@ final class SaslKerberos implements AutoCloseable {
    * installed ({@link LibthriftSaslFixture}): what unmodified Accumulo gets from the provider.
    */
   static final String AUTH_CONF_PROVIDER = "auth-conf-provider";
+  /**
+   * {@code auth-conf} through the same libthrift transports with standard Kerberos wrap tokens: the JDK mechanism's
+   * GSS-API calls and bytes, what unmodified Accumulo gets today.
+   */
+  static final String AUTH_CONF_LIBTHRIFT = "auth-conf-libthrift";
   private final EmbeddedKdc kdc = EmbeddedKdc.builder().start();
   private final KerberosIdentity service = kdc.servicePrincipal("accumulo", "localhost");
   private final KerberosIdentity client = kdc.principal("bench");
@@ -43,9 +48,15 @@ final class SaslKerberos implements AutoCloseable {
     return mode.equals("none") ? plain() : sasl(mode).kerberosLogin(client.principal(), client.keytab()).build();
   }
 
-  /** The {@link #AUTH_CONF_PROVIDER} set-up: libthrift's transports, this KDC's service and client. */
-  LibthriftSaslFixture libthrift() throws Exception {
-    return LibthriftSaslFixture.start(service, client);
+  /** Whether {@code mode} runs on libthrift's own transports ({@link LibthriftSaslFixture}). */
+  static boolean onLibthrift(String mode) {
+    return mode.equals(AUTH_CONF_PROVIDER) || mode.equals(AUTH_CONF_LIBTHRIFT);
+  }
+
+  /** A libthrift mode's set-up: libthrift's transports, this KDC's service and client. */
+  LibthriftSaslFixture libthrift(String mode) throws Exception {
+    return LibthriftSaslFixture.start(service, client,
+        mode.equals(AUTH_CONF_PROVIDER) ? SaslPrivacy.AES_GCM_PREFERRED : SaslPrivacy.GSS);
   }
 
   private static SecurityConfig plain() {

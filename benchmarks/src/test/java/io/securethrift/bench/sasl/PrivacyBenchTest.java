@@ -31,19 +31,19 @@ class PrivacyBenchTest {
     Path out = dir.resolve("run");
     StringWriter printed = new StringWriter();
     int code = new CommandLine(new PrivacyBenchCommand()).setOut(new PrintWriter(printed)).execute("--modes",
-        "none,auth-conf,auth-conf-gcm,auth-conf-provider,auth-conf-gcm-accp,tls-conscrypt", "--sizes", "1000,70000", "--seconds",
+        "none,auth-conf,auth-conf-gcm,auth-conf-libthrift,auth-conf-provider,auth-conf-gcm-accp,tls-conscrypt", "--sizes", "1000,70000", "--seconds",
         "0.04", "--turns", "2", "--warm-up", "0.02", "--rounds", "3", "--output", out.toString());
     assertEquals(0, code, printed.toString());
 
     ResultsFile results = ResultsFile.read(out.resolve("privacy-results.json"), PrivacyBench.TOOL);
-    // 2 sizes x 5 modes against none.
-    assertEquals(10, results.overheads().size(), results.overheads().toString());
+    // 2 sizes x 6 modes against none.
+    assertEquals(12, results.overheads().size(), results.overheads().toString());
     for (Overhead o : results.overheads()) {
       assertEquals(3, o.rounds(), o.toString());
       assertTrue(o.interval().bounded(), o.toString());
     }
     // A warm-up and three measured rows per size and mode.
-    assertEquals(2 * 6 * 4, results.rows().size());
+    assertEquals(2 * 7 * 4, results.rows().size());
     for (Measurement row : results.rows()) {
       assertTrue(row.value("echoes") >= 1 && row.value("ns") > 0, row.toString());
       assertEquals(row.group().equals("1000B") ? 1000 : 70_000, row.value("bytes"), row.toString());
@@ -54,6 +54,7 @@ class PrivacyBenchTest {
     String table = printed.toString();
     assertTrue(table.contains("| 70000B | auth-conf-gcm-accp | 3 |"), table);
     assertTrue(table.contains("| 70000B | auth-conf-provider | 3 |"), table);
+    assertTrue(table.contains("| 70000B | auth-conf-libthrift | 3 |"), table);
     assertNull(Security.getProvider(SecureThriftSaslProvider.NAME), "the provider is removed with its fixture");
     assertTrue(table.contains("| 1000B | none | 3 |"), table);
     assertTrue(table.contains("| 70000B | tls-conscrypt | 3 |"), table);
