@@ -2,6 +2,7 @@ package io.securethrift.zookeeper;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
@@ -10,6 +11,11 @@ import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
+import io.securethrift.sasl.SecureThriftSaslProvider;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.Security;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,20 +28,54 @@ import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Id;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Kerberos SASL against the embedded KDC: the server in its own JVM, the clients' JAAS built in code. */
-@RequiresGssapiSasl
+/**
+ * Kerberos SASL against the embedded KDC: the server in its own JVM, the clients' JAAS built in code; once on the
+ * JDK's GSSAPI mechanism, once on securethrift's, installed by its security file in the server's JVM and in code in
+ * this one, as an operator would add it to an unmodified ZooKeeper.
+ */
 class SaslKerberosTest {
+  /** LocalEnsemble's own server JVM options, which a test's options replace. */
+  private static final List<String> SERVER_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC");
+
   @RegisterExtension
   static KdcExtension kdc = KdcExtension.builder().principals("zookeeper/localhost", "alice", "bob").build();
 
   @Test
+  @RequiresGssapiSasl
   void saslAclAdmitsItsPrincipalAndKeepsAnotherOut() throws Exception {
+    aclAdmitsAliceAndKeepsBobOut(SERVER_JVM);
+  }
+
+  @Test
+  void theSameOnSecureThriftsGssapiThroughItsProvider(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("securethrift-sasl.security");
+    try (InputStream in = SecureThriftSaslProvider.class.getResourceAsStream("securethrift-sasl.security")) {
+      Files.copy(in, file);
+    }
+    List<String> serverJvm = new ArrayList<>(SERVER_JVM);
+    serverJvm.add("-Djava.security.properties=" + file);
+    long before = SecureThriftSaslProvider.negotiations("auth");
+    boolean installed = SecureThriftSaslProvider.install();
+    try {
+      aclAdmitsAliceAndKeepsBobOut(serverJvm);
+    } finally {
+      if (installed) {
+        Security.removeProvider(SecureThriftSaslProvider.NAME);
+      }
+    }
+    // Alice's and Bob's clients ran securethrift's mechanism here; the server has no other (its file leaves
+    // JdkSASL out).
+    assertTrue(SecureThriftSaslProvider.negotiations("auth") >= before + 2, "client negotiations on the provider");
+  }
+
+  private static void aclAdmitsAliceAndKeepsBobOut(List<String> serverJvm) throws Exception {
     EmbeddedKdc k = kdc.kdc();
     KerberosIdentity service = k.principal("zookeeper/localhost");
     SecurityConfig server = SecurityConfig.builder().mode(SecurityMode.SASL).qop(QualityOfProtection.AUTH)
         .kerberosLogin(service.principal(), service.keytab()).serverPrimary("zookeeper").build();
-    try (LocalEnsemble zk = LocalEnsemble.builder().security(server).start()) {
+    try (LocalEnsemble zk = LocalEnsemble.builder().security(server).jvmOptions(serverJvm).start()) {
       zk.awaitServing(List.of(1), ZooKeeperClientSecurity.clientConfig(SecurityConfig.builder().build()),
           Duration.ofSeconds(60));
       String alice = k.principal("alice").principal();

@@ -10,7 +10,6 @@ import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.ServerTransportFactory;
-import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** UGI logins and proxy users connecting to a real SASL (GSSAPI, auth-conf) echo server through the embedded KDC. */
-@RequiresGssapiSasl
 class HadoopSaslTest {
   @RegisterExtension static final KdcExtension KDC = KdcExtension.builder().build();
   private static ServerTransportFactory serverFactory;
