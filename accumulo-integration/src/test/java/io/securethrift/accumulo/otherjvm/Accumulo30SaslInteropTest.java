@@ -8,15 +8,21 @@ import io.securethrift.accumulo.AccumuloSecurityConfig;
 import io.securethrift.accumulo.mac.KerberizedCluster;
 import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
+import io.securethrift.sasl.SecureThriftSaslProvider;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.accumulo.core.conf.Property;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.AfterAll;
@@ -24,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
@@ -33,7 +40,9 @@ import org.slf4j.LoggerFactory;
  * securethrift's SASL (GSSAPI) transport calling real, Kerberized Accumulo 3.0 tablet servers in another JVM, in each
  * QOP, set up as {@code MacSaslInterop}'s 2.1 clusters. Accumulo fixes {@code rpc.sasl.qop} when a server starts and
  * accepts exactly that level, so one cluster runs with auth-conf and two more tablet servers with auth and auth-int;
- * each QOP's client is the cluster's own client file with its QOP.
+ * each QOP's client is the cluster's own client file with its QOP. One more auth-conf tablet server runs with
+ * securethrift's SASL provider added by its security file alone: it gives securethrift's client AES-GCM, while the
+ * manager, without the provider, still reaches it with standard Kerberos wrap.
  */
 @MiniCluster
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -41,12 +50,14 @@ class Accumulo30SaslInteropTest {
   private static final Logger LOG = LoggerFactory.getLogger(Accumulo30SaslInteropTest.class);
   private static final String SERVER_PRIMARY = "accumulo";
   private static final QualityOfProtection CLUSTER_QOP = QualityOfProtection.AUTH_CONF;
+  /** The auth-conf tablet server whose JVM has securethrift's SASL provider. */
+  private static final String PROVIDER = "provider";
   @RegisterExtension static final KdcExtension KDC = KdcExtension.builder().build();
   private OtherJvmMac mac;
   private String root;
 
   @BeforeAll
-  void start() throws Exception {
+  void start(@TempDir Path dir) throws Exception {
     EmbeddedKdc kdc = KDC.kdc();
     root = kdc.qualify("root");
     Accumulo30.Builder cluster = Accumulo30.cluster(config -> KerberizedCluster.configure(config,
@@ -57,6 +68,12 @@ class Accumulo30SaslInteropTest {
         cluster.tabletServer(qop.toString(), Map.of(Property.RPC_SASL_QOP.getKey(), qop.toString()), Map.of());
       }
     }
+    Path file = dir.resolve("securethrift-sasl.security");
+    try (InputStream in = SecureThriftSaslProvider.class.getResourceAsStream(file.getFileName().toString())) {
+      Files.copy(in, file);
+    }
+    cluster.tabletServer(PROVIDER, Map.of(), Map.of("java.security.properties", file.toString()))
+        .classPath(Accumulo30.codeSource(SecureThriftSaslProvider.class), Accumulo30.codeSource(ConfigProperty.class));
     mac = cluster.start();
     LOG.warn("Accumulo 3.0 MiniAccumuloCluster (sasl, a tablet server per QOP) started in {} ms",
         mac.startTime().toMillis());
@@ -118,6 +135,23 @@ class Accumulo30SaslInteropTest {
       TTransportException e = assertThrows(TTransportException.class,
           () -> Accumulo30.calls(factory, tabletServer(QualityOfProtection.AUTH_CONF)).close());
       assertTrue(e.getMessage().contains("auth-int") && e.getMessage().contains("auth-conf"), e.getMessage());
+    }
+  }
+
+  @Test
+  void theTabletServerWithTheProviderGivesAesGcm() throws Exception {
+    SecurityConfig config = AccumuloSecurityConfig.fromClientProperties(mac.file("CLIENT_PROPERTIES")).toBuilder()
+        .saslPrivacy(SaslPrivacy.AES_GCM_PREFERRED).build();
+    try (ClientTransportFactory factory = ClientTransportFactory.create(config)) {
+      try (ClientServiceCalls calls = Accumulo30.calls(factory, mac.answer("TSERVER." + PROVIDER))) {
+        assertEquals(Optional.of(SaslPrivacy.AES_GCM), calls.transport().peerIdentity().privacy());
+        assertTrue(calls.authenticate(ClientServiceCalls.kerberos(root, mac.instanceId())));
+      }
+      try (ClientServiceCalls calls = Accumulo30.calls(factory, mac.tabletServer())) {
+        assertEquals(Optional.of(SaslPrivacy.GSS), calls.transport().peerIdentity().privacy(),
+            "a tablet server without the provider is served with Kerberos wrap");
+        assertTrue(calls.authenticate(ClientServiceCalls.kerberos(root, mac.instanceId())));
+      }
     }
   }
 
