@@ -13,6 +13,9 @@ import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.Limits;
 import io.securethrift.core.spi.MessageLayer;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.AccessController;
@@ -37,6 +40,8 @@ import org.apache.thrift.transport.TTransportException;
 final class SaslClientLayer implements MessageLayer {
   /** What the JDK reports when the KDC knows no principal for the service a ticket was asked for. */
   private static final String UNKNOWN_SERVER = "Server not found in Kerberos database";
+  /** {@code Subject.current()}, which Java 18 added; null on older runtimes. */
+  private static final MethodHandle CURRENT_SUBJECT = currentSubjectHandle();
 
   private final SaslSettings settings;
   private final Limits limits;
@@ -142,9 +147,8 @@ final class SaslClientLayer implements MessageLayer {
   }
 
   /** The caller's Kerberos subject; GSSAPI would otherwise fall back to a JAAS login that fails obscurely. */
-  @SuppressWarnings("removal") // Subject.current() replaces it from JDK 18; this module targets 17.
   private static Subject callerSubject() {
-    Subject subject = Subject.getSubject(AccessController.getContext());
+    Subject subject = currentSubject();
     if (subject == null || KeytabLogin.ticketGrantingTicket(subject) == null) {
       throw new KerberosLoginException("GSSAPI client without " + ConfigProperty.SASL_KERBEROS_PRINCIPAL.key()
           + " runs as the caller's Kerberos login, but the caller has none; set it and "
@@ -152,6 +156,25 @@ final class SaslClientLayer implements MessageLayer {
           + " UserGroupInformation.doAs of a logged-in subject");
     }
     return subject;
+  }
+
+  /**
+   * The subject of the enclosing {@code Subject.doAs} or {@code callAs}: {@code Subject.current()} where the runtime has
+   * it (Java 18 and later; from Java 23 on, {@code getSubject} refuses to run without a security manager, and from 24
+   * always), else {@code Subject.getSubject} of the access control context.
+   */
+  @SuppressWarnings("removal") // the fallback, for Java 11 to 17, which lack Subject.current()
+  private static Subject currentSubject() {
+    if (CURRENT_SUBJECT != null) {
+      try {
+        return (Subject) CURRENT_SUBJECT.invokeExact();
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Throwable e) {
+        throw new IllegalStateException("Subject.current() failed: " + e, e);
+      }
+    }
+    return Subject.getSubject(AccessController.getContext());
   }
 
   /** The host part of the server principal: configured, else the dialled host, canonicalized if asked to. */
@@ -172,6 +195,14 @@ final class SaslClientLayer implements MessageLayer {
   public void close() {
     if (login != null) {
       login.close();
+    }
+  }
+
+  private static MethodHandle currentSubjectHandle() {
+    try {
+      return MethodHandles.publicLookup().findStatic(Subject.class, "current", MethodType.methodType(Subject.class));
+    } catch (NoSuchMethodException | IllegalAccessException e) {
+      return null;
     }
   }
 }
