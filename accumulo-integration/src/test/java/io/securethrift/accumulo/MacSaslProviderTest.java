@@ -49,7 +49,6 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MacSaslProviderTest {
   @RegisterExtension static final KdcExtension KDC = KdcExtension.builder().build();
-  private static final String FILE = "securethrift-sasl.security";
   private static final int ROWS = 1000;
   private MiniAccumulo mac;
   private String root;
@@ -58,10 +57,7 @@ class MacSaslProviderTest {
   void start(@TempDir Path dir) throws Exception {
     EmbeddedKdc kdc = KDC.kdc();
     root = kdc.qualify(KerberosMac.ROOT);
-    Path file = dir.resolve(FILE);
-    try (InputStream in = SecureThriftSaslProvider.class.getResourceAsStream(FILE)) {
-      Files.copy(in, file);
-    }
+    Path file = SecureThriftSaslProvider.writeSecurityFile(dir);
     mac = MiniAccumulo.start(config -> {
       KerberosMac.configure(config, kdc, QualityOfProtection.AUTH_CONF.token());
       securityFile(config, file);

@@ -10,8 +10,6 @@ import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Security;
 import java.util.List;
@@ -31,14 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(KdcExtension.class)
 class SaslProviderDropInTest {
-  private static final String FILE = "securethrift-sasl.security";
 
   @Test
   void securityFileAloneGivesLibthriftAesGcm(EmbeddedKdc kdc, @TempDir Path dir) throws Exception {
-    Path file = dir.resolve(FILE);
-    try (InputStream in = SecureThriftSaslProvider.class.getResourceAsStream(FILE)) {
-      Files.copy(in, file);
-    }
+    Path file = SecureThriftSaslProvider.writeSecurityFile(dir);
     KerberosIdentity service = SaslConfigs.service(kdc);
     KerberosIdentity user = SaslConfigs.client(kdc);
     LineRecord command = LineRecord.of("connect").with("service", service.principal())

@@ -12,8 +12,6 @@ import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
 import io.securethrift.sasl.SecureThriftSaslProvider;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Security;
 import java.time.Duration;
@@ -50,10 +48,7 @@ class SaslKerberosTest {
 
   @Test
   void theSameOnSecureThriftsGssapiThroughItsProvider(@TempDir Path dir) throws Exception {
-    Path file = dir.resolve("securethrift-sasl.security");
-    try (InputStream in = SecureThriftSaslProvider.class.getResourceAsStream("securethrift-sasl.security")) {
-      Files.copy(in, file);
-    }
+    Path file = SecureThriftSaslProvider.writeSecurityFile(dir);
     List<String> serverJvm = new ArrayList<>(SERVER_JVM);
     serverJvm.add("-Djava.security.properties=" + file);
     long before = SecureThriftSaslProvider.negotiations("auth");

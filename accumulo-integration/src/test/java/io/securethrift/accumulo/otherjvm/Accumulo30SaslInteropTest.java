@@ -17,8 +17,6 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.sasl.SecureThriftSaslProvider;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -68,10 +66,7 @@ class Accumulo30SaslInteropTest {
         cluster.tabletServer(qop.toString(), Map.of(Property.RPC_SASL_QOP.getKey(), qop.toString()), Map.of());
       }
     }
-    Path file = dir.resolve("securethrift-sasl.security");
-    try (InputStream in = SecureThriftSaslProvider.class.getResourceAsStream(file.getFileName().toString())) {
-      Files.copy(in, file);
-    }
+    Path file = SecureThriftSaslProvider.writeSecurityFile(dir);
     cluster.tabletServer(PROVIDER, Map.of(), Map.of("java.security.properties", file.toString()))
         .classPath(Accumulo30.codeSource(SecureThriftSaslProvider.class), Accumulo30.codeSource(ConfigProperty.class));
     mac = cluster.start();

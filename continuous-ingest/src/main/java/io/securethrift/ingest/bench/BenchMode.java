@@ -20,6 +20,13 @@ enum BenchMode {
   SASL_AUTH_CONF("sasl-auth-conf"),
   /** auth-conf with securethrift.sasl.privacy=aes-gcm: AES-GCM records keyed through the Kerberos layer. */
   SASL_AUTH_CONF_GCM("sasl-auth-conf-gcm"),
+  /**
+   * auth-conf through libthrift's own {@code TSaslClientTransport} and {@code TSaslServerTransport}, each worker JVM
+   * started with {@code SecureThriftSaslProvider}'s security file and nothing else: what an unmodified Accumulo
+   * cluster gets from the provider. The nonblocking server model has no libthrift form, so there only the client is
+   * libthrift's.
+   */
+  SASL_AUTH_CONF_PROVIDER("sasl-auth-conf-provider"),
   SASL_OVER_TLS("sasl-over-tls");
 
   private final String token;
@@ -48,12 +55,26 @@ enum BenchMode {
       case SASL_AUTH -> sasl(fixtures, server, QualityOfProtection.AUTH);
       case SASL_AUTH_INT -> sasl(fixtures, server, QualityOfProtection.AUTH_INT);
       case SASL_AUTH_CONF -> sasl(fixtures, server, QualityOfProtection.AUTH_CONF);
+      // libthrift's transports read only the login and the QOP from it; securethrift's nonblocking server reads the
+      // privacy an operator would set there to meet the provider's clients.
+      case SASL_AUTH_CONF_PROVIDER ->
+          sasl(fixtures, server, QualityOfProtection.AUTH_CONF).saslPrivacy(SaslPrivacy.AES_GCM_PREFERRED);
       case SASL_AUTH_CONF_GCM ->
           sasl(fixtures, server, QualityOfProtection.AUTH_CONF).saslPrivacy(SaslPrivacy.AES_GCM);
       case SASL_OVER_TLS -> fixtures.tls(fixtures.kerberos(BenchSecurity.base(SecurityMode.SASL_OVER_TLS), server)
           .qop(QualityOfProtection.AUTH).tlsEngine(TlsEngine.AUTO), server, false);
     };
     return b.build();
+  }
+
+  /** Whether this level's connections must settle on AES-GCM privacy: the harness checks it did. */
+  boolean aesGcm() {
+    return this == SASL_AUTH_CONF_GCM || this == SASL_AUTH_CONF_PROVIDER;
+  }
+
+  /** Whether this level's workers run libthrift's SASL transports with the provider instead of securethrift's. */
+  boolean onLibthrift() {
+    return this == SASL_AUTH_CONF_PROVIDER;
   }
 
   private static SecurityConfig.Builder sasl(BenchSecurity fixtures, boolean server, QualityOfProtection qop) {

@@ -1,32 +1,39 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityConfigFiles;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.bench.IngestBackend.TurnAccount;
+import io.securethrift.ingest.client.Connector;
 import io.securethrift.ingest.client.IngestClient;
+import io.securethrift.ingest.client.LibthriftSaslConnector;
+import io.securethrift.ingest.client.RetryPolicy;
 import java.nio.file.Path;
 
 /**
- * The benchmark's client JVM. Arguments: properties file, host, port, and optionally the baseline's properties file
- * and port (see {@link WorkerProtocol#BASELINE}). It answers {@code INGEST} (for one connection, or for both taking
+ * The benchmark's client JVM. Arguments: properties file, {@link ServerWorker#SECURETHRIFT} or
+ * {@link ServerWorker#LIBTHRIFT_SASL} (the secured client's transports), host, port, and optionally the baseline's
+ * properties file and port (see {@link WorkerProtocol#BASELINE}). It answers {@code INGEST} (for one connection, or for both taking
  * turns) and {@code SAMPLE} (see {@link WorkerProtocol}) over {@link ChildJvm}'s line protocol.
  */
 final class ClientWorker {
   private ClientWorker() {}
 
   public static void main(String[] args) throws Exception {
-    try (IngestClient client = client(args[0], args[1], args[2]);
-        IngestClient baseline = args.length > 3 ? client(args[3], args[1], args[4]) : null) {
+    boolean libthrift = args[1].equals(ServerWorker.LIBTHRIFT_SASL);
+    try (IngestClient client = client(args[0], libthrift, args[2], args[3]);
+        IngestClient baseline = args.length > 4 ? client(args[4], false, args[2], args[5]) : null) {
       ChildJvm.serve(command -> WorkerProtocol.inTurns(command) ? inTurns(client, baseline, command)
           : answer(WorkerProtocol.baseline(command) ? baseline : client, command));
     }
     System.exit(0);
   }
 
-  private static IngestClient client(String file, String host, String port) throws Exception {
-    return new IngestClient(SecurityConfigFiles.read(Path.of(file), "worker configuration"), host,
-        Integer.parseInt(port));
+  private static IngestClient client(String file, boolean libthrift, String host, String port) throws Exception {
+    SecurityConfig config = SecurityConfigFiles.read(Path.of(file), "worker configuration");
+    return new IngestClient(libthrift ? new LibthriftSaslConnector(config) : Connector.of(config), host,
+        Integer.parseInt(port), RetryPolicy.DEFAULT);
   }
 
   /** Both connections' ingests taking turns (see {@link TakingTurns}). */

@@ -8,6 +8,7 @@ import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;
+import io.securethrift.sasl.SecureThriftSaslProvider;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The default backend: per security level, an ingest server JVM (the embedded sorted table on the environment's
@@ -54,8 +56,9 @@ public final class EmbeddedBackend implements IngestBackend {
     boolean paired = level != BenchMode.NONE;
     Path baselineServer = paired ? writeConfig(work.resolve(mode + "-baseline-server.properties"),
         BenchMode.NONE.config(environment.security(), true)) : null;
+    String transports = level.onLibthrift() ? ServerWorker.LIBTHRIFT_SASL : ServerWorker.SECURETHRIFT;
     List<String> serverArgs = new ArrayList<>(List.of(serverProps.toString(), environment.server().token(),
-        paired ? baselineServer.toString() : ServerWorker.NO_BASELINE));
+        transports, paired ? baselineServer.toString() : ServerWorker.NO_BASELINE));
     if (environment.writeAheadLog()) {
       serverArgs.add(work.resolve(mode + ".wal").toString());
     }
@@ -64,18 +67,22 @@ public final class EmbeddedBackend implements IngestBackend {
     // could shrink did so then, and grew again during a later iteration. With 512 MB to 1 GB the server JVMs grew to
     // some 700 MB in the same iteration of each (their ninth), and the kernel's work of handing them the memory, 400
     // to 600 ms of system time, fell on that iteration's turns: the largest outliers of a run's CPU ratios.
-    ChildJvm server = worker(mode + " server", ServerWorker.class, krb5Conf, serverArgs, List.of("-Xms1g"));
+    // The provider goes in as an operator puts it in: the security file on the command line, nothing in the code.
+    List<String> provider = level.onLibthrift()
+        ? List.of("-Djava.security.properties=" + SecureThriftSaslProvider.writeSecurityFile(work)) : List.of();
+    ChildJvm server = worker(mode + " server", ServerWorker.class, krb5Conf, serverArgs,
+        Stream.concat(Stream.of("-Xms1g"), provider.stream()).toList());
     try {
       LineRecord ready = server.answer();
-      List<String> clientArgs = new ArrayList<>(List.of(clientProps.toString(), BenchSecurity.HOST,
+      List<String> clientArgs = new ArrayList<>(List.of(clientProps.toString(), transports, BenchSecurity.HOST,
           ready.get("port")));
       if (paired) {
         Path baselineClient = writeConfig(work.resolve(mode + "-baseline-client.properties"),
             BenchMode.NONE.config(environment.security(), false));
         clientArgs.addAll(List.of(baselineClient.toString(), ready.get(WorkerProtocol.BASELINE_PORT)));
       }
-      ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf, clientArgs, List.of());
-      return new WorkerTarget(server, client, paired, false);
+      ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf, clientArgs, provider);
+      return new WorkerTarget(server, client, level, paired, false);
     } catch (IOException | RuntimeException e) {
       server.close();
       throw e;
@@ -83,11 +90,11 @@ public final class EmbeddedBackend implements IngestBackend {
   }
 
   private static ChildJvm worker(String name, Class<?> main, Path krb5Conf, List<String> args,
-      List<String> heap) {
+      List<String> jvmOptions) {
     // The workers' handshakes are the benchmark's own: their audit lines (INFO in the launcher's logging) would bury
     // the progress and the results, so only the audit's warnings reach the output. The JIT compiler threads live as
     // long as the JVM, so that the CPU they used is still there to be counted (see ProcessSample#jitNanos).
-    return ChildJvm.builder(main).name(name).jvmOptions(heap)
+    return ChildJvm.builder(main).name(name).jvmOptions(jvmOptions)
         .jvmOptions(List.of("-Xmx1g", "-Dorg.slf4j.simpleLogger.log." + HandshakeAudit.LOGGER_NAME + "=warn",
             ProcessSample.KEEP_COMPILER_THREADS))
         .krb5Conf(krb5Conf).args(args).talk().start();
@@ -113,6 +120,7 @@ public final class EmbeddedBackend implements IngestBackend {
   private static final class WorkerTarget implements Target {
     private final ChildJvm server;
     private final ChildJvm client;
+    private final BenchMode level;
     /** Whether this drives the workers' baseline rather than their secured server. */
     private final boolean isBaseline;
     /** The workers' baseline, when they run one and this is not it. */
@@ -120,11 +128,12 @@ public final class EmbeddedBackend implements IngestBackend {
     /** What the last ingest wrote, which the server must have received entry for entry. */
     private long written;
 
-    WorkerTarget(ChildJvm server, ChildJvm client, boolean paired, boolean isBaseline) {
+    WorkerTarget(ChildJvm server, ChildJvm client, BenchMode level, boolean paired, boolean isBaseline) {
       this.server = server;
       this.client = client;
+      this.level = level;
       this.isBaseline = isBaseline;
-      this.baseline = paired ? new WorkerTarget(server, client, false, true) : null;
+      this.baseline = paired ? new WorkerTarget(server, client, BenchMode.NONE, false, true) : null;
     }
 
     private LineRecord command(String kind) {
@@ -185,6 +194,10 @@ public final class EmbeddedBackend implements IngestBackend {
       if (received != written) {
         throw new IllegalStateException("the server received " + received + " entries since its reset but the client"
             + " wrote " + written + ": entries were lost or duplicated on the way in");
+      }
+      if (level.aesGcm() && WorkerProtocol.aesGcmNegotiations(answer) == 0) {
+        throw new IllegalStateException("mode " + level + " ran, but no connection to its server settled on AES-GCM"
+            + " privacy: its figures would be another mode's");
       }
       return WorkerProtocol.verified(answer);
     }

@@ -33,7 +33,9 @@ final class EmbeddedFaults implements FaultBackend {
 
   @Override
   public Optional<String> notApplicable(String mode, Fault fault) {
-    return Optional.empty();
+    return BenchMode.parse(mode).onLibthrift()
+        ? Optional.of("its client runs in the launcher JVM, on securethrift's retrying transports")
+        : Optional.empty();
   }
 
   @Override
@@ -176,7 +178,7 @@ final class EmbeddedFaults implements FaultBackend {
       jvm = ChildJvm.builder(ServerWorker.class).name("fault server " + starts)
           .jvmOptions(List.of("-Xmx512m", "-Dorg.slf4j.simpleLogger.log." + HandshakeAudit.LOGGER_NAME + "=warn"))
           .krb5Conf(security.krb5Conf()).log(dir.resolve("server-" + starts + ".log"))
-          .args(List.of(properties.toString(), model.token(), ServerWorker.NO_BASELINE,
+          .args(List.of(properties.toString(), model.token(), ServerWorker.SECURETHRIFT, ServerWorker.NO_BASELINE,
               dir.resolve("server.wal").toString())).talk().start();
       port = jvm.answer().getInt("port");
     }

@@ -13,22 +13,32 @@ import java.nio.file.Path;
  * The benchmark's server JVM: starts an ingest server from a properties file, and with a second properties file a
  * baseline server beside it in the same JVM (see {@link WorkerProtocol#BASELINE}); prints {@code READY port=n
  * baselinePort=m}, answers {@code SAMPLE}, {@code VERIFY} and {@code RESET} (see {@link WorkerProtocol}), and stops
- * when its standard input closes. Arguments: properties file, server model ({@link ServerModel#token()}), baseline
- * properties file or {@link #NO_BASELINE}, optional write-ahead log file (the secured server's).
+ * when its standard input closes. Arguments: properties file, server model ({@link ServerModel#token()}),
+ * {@link #SECURETHRIFT} or {@link #LIBTHRIFT_SASL} (the secured server's transports), baseline properties file or
+ * {@link #NO_BASELINE}, optional write-ahead log file (the secured server's).
  */
 final class ServerWorker {
   /** The baseline argument of a worker that runs no baseline. */
   static final String NO_BASELINE = "-";
+  /** The transports argument of a server on securethrift's transports. */
+  static final String SECURETHRIFT = "securethrift";
+  /**
+   * The transports argument of a thread-pool server on libthrift's own SASL transports (see
+   * {@link IngestServer#startOnLibthriftSasl}).
+   */
+  static final String LIBTHRIFT_SASL = "libthrift-sasl";
 
   private ServerWorker() {}
 
   public static void main(String[] args) throws Exception {
     ServerModel model = ServerModel.parse("server model", args[1]);
-    Path wal = args.length > 3 ? Path.of(args[3]) : null;
+    boolean libthrift = args[2].equals(LIBTHRIFT_SASL) && model == ServerModel.THREADPOOL;
+    Path wal = args.length > 4 ? Path.of(args[4]) : null;
     InetSocketAddress any = new InetSocketAddress(BenchSecurity.HOST, 0);
-    try (IngestServer server = IngestServer.start(read(args[0]), any, wal, model);
-        IngestServer baseline = args[2].equals(NO_BASELINE) ? null
-            : IngestServer.start(read(args[2]), any, null, model)) {
+    try (IngestServer server = libthrift ? IngestServer.startOnLibthriftSasl(read(args[0]), any)
+            : IngestServer.start(read(args[0]), any, wal, model);
+        IngestServer baseline = args[3].equals(NO_BASELINE) ? null
+            : IngestServer.start(read(args[3]), any, null, model)) {
       System.out.println(LineRecord.of(WorkerProtocol.READY).with("port", server.port())
           .with(WorkerProtocol.BASELINE_PORT, baseline == null ? -1 : baseline.port()).encode());
       System.out.flush();

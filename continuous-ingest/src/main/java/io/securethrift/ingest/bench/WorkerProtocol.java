@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.benchstats.ProcessSample;
+import io.securethrift.sasl.SecureThriftSaslProvider;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.bench.IngestBackend.TurnAccount;
 import io.securethrift.ingest.client.IngestOptions;
@@ -28,6 +29,8 @@ import java.time.Duration;
  * iterations by round cannot cancel.
  */
 final class WorkerProtocol {
+  private static final String AES_GCM_NEGOTIATIONS = "aesGcmNegotiations";
+  private static final String AES_GCM_LEVEL = "auth-conf/aes-gcm";
   static final String INGEST = "INGEST";
   static final String TURNS = "TURNS";
   private static final String TURN_ENTRIES = "turnEntries";
@@ -142,7 +145,16 @@ final class WorkerProtocol {
   static LineRecord verified(VerifyResult v, long received) {
     return LineRecord.of("VERIFIED").with("referenced", v.referenced()).with("unreferenced", v.unreferenced())
         .with("undefined", v.undefined()).with("corrupt", v.corrupt())
-        .with("undefinedExamples", v.undefinedExamples()).with("received", received);
+        .with("undefinedExamples", v.undefinedExamples()).with("received", received)
+        .with(AES_GCM_NEGOTIATIONS, SecureThriftSaslProvider.negotiations(AES_GCM_LEVEL));
+  }
+
+  /**
+   * How many SASL negotiations in the server's JVM settled on AES-GCM privacy so far, from its {@code VERIFIED}
+   * answer: securethrift's GSSAPI mechanism counts them whether its own transports or the provider reached it.
+   */
+  static long aesGcmNegotiations(LineRecord r) {
+    return r.getLong(AES_GCM_NEGOTIATIONS);
   }
 
   /** The entries the server received, from its {@code VERIFIED} answer. */

@@ -51,7 +51,7 @@ public final class IngestServerCommand implements Callable<Integer> {
         } catch (IOException | InterruptedException e) {
           Thread.currentThread().interrupt();
         } finally {
-          System.out.println("ingest server handshakes: " + server.counters());
+          server.counters().ifPresent(c -> System.out.println("ingest server handshakes: " + c));
         }
       }));
       server.awaitTermination();

@@ -1,7 +1,5 @@
 package io.securethrift.ingest.client;
 
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.ingest.KeyValues;
 import io.securethrift.ingest.thrift.IngestService;
@@ -16,13 +14,13 @@ import io.securethrift.ingest.workload.VerifyResult;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import org.apache.thrift.TException;
-import org.apache.thrift.protocol.TCompactProtocol;
+import org.apache.thrift.protocol.TProtocol;
 
 /** Runs the continuous-ingest workload against an ingest server, verifies its table and resets it. */
 public final class IngestClient implements AutoCloseable {
   private static final int SCAN_PAGE = 10_000;
 
-  private final ClientTransportFactory factory;
+  private final Connector connector;
   private final String host;
   private final int port;
   private final RetryPolicy retryPolicy;
@@ -39,7 +37,12 @@ public final class IngestClient implements AutoCloseable {
 
   /** Prepares connections to {@code host:port}, retrying failed calls as {@code retryPolicy} says. */
   public IngestClient(SecurityConfig config, String host, int port, RetryPolicy retryPolicy) {
-    this.factory = ClientTransportFactory.create(config);
+    this(Connector.of(config), host, port, retryPolicy);
+  }
+
+  /** Prepares connections to {@code host:port} opened by {@code connector}, which this client closes. */
+  public IngestClient(Connector connector, String host, int port, RetryPolicy retryPolicy) {
+    this.connector = connector;
     this.host = host;
     this.port = port;
     this.retryPolicy = retryPolicy;
@@ -70,7 +73,7 @@ public final class IngestClient implements AutoCloseable {
     long start = System.nanoTime();
     long written;
     long[] bytes = {0};
-    try (ThriftBatchSender sender = new ThriftBatchSender(factory, host, port, retryPolicy, retryCounters);
+    try (ThriftBatchSender sender = new ThriftBatchSender(connector, host, port, retryPolicy, retryCounters);
         BatchWriter writer = new BatchWriter(sender, options.batchMemory(), options.maxLatency(),
             options.writeThreads())) {
       EntrySink sink = new EntrySink() {
@@ -130,11 +133,14 @@ public final class IngestClient implements AutoCloseable {
   /** Runs {@code call} on a connection of its own, retried on a new one as the retry policy says. */
   private <T> T withService(ServiceCall<T> call) throws IOException {
     return retrying.call("ingest service call", retry -> {
-      try (SecuredTransport transport = factory.open(host, port)) {
+      TProtocol protocol = connector.open(host, port);
+      try {
         if (retry) {
           retryCounters.reconnected();
         }
-        return call.on(new IngestService.Client(transport.protocol(new TCompactProtocol.Factory())));
+        return call.on(new IngestService.Client(protocol));
+      } finally {
+        protocol.getTransport().close();
       }
     });
   }
@@ -162,6 +168,6 @@ public final class IngestClient implements AutoCloseable {
 
   @Override
   public void close() {
-    factory.close();
+    connector.close();
   }
 }

@@ -1,7 +1,5 @@
 package io.securethrift.ingest.client;
 
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.ingest.KeyValues;
 import io.securethrift.ingest.thrift.IngestService;
 import io.securethrift.ingest.thrift.KeyValue;
@@ -12,7 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import org.apache.thrift.TException;
-import org.apache.thrift.protocol.TCompactProtocol;
+import org.apache.thrift.protocol.TProtocol;
+import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 
 /**
@@ -23,7 +22,7 @@ import org.apache.thrift.transport.TTransportException;
  * acknowledged the batch. Thread-safe.
  */
 public final class ThriftBatchSender implements BatchSender, AutoCloseable {
-  private final ClientTransportFactory factory;
+  private final Connector connector;
   private final String host;
   private final int port;
   private final Retrying retrying;
@@ -31,14 +30,14 @@ public final class ThriftBatchSender implements BatchSender, AutoCloseable {
   private final ConcurrentLinkedDeque<Connection> idle = new ConcurrentLinkedDeque<>();
 
   /** A sender that does not retry. */
-  public ThriftBatchSender(ClientTransportFactory factory, String host, int port) {
-    this(factory, host, port, RetryPolicy.NONE, new RetryCounters());
+  public ThriftBatchSender(Connector connector, String host, int port) {
+    this(connector, host, port, RetryPolicy.NONE, new RetryCounters());
   }
 
   /** A sender that retries as {@code policy} says and counts what that cost in {@code counters}. */
-  public ThriftBatchSender(ClientTransportFactory factory, String host, int port, RetryPolicy policy,
+  public ThriftBatchSender(Connector connector, String host, int port, RetryPolicy policy,
       RetryCounters counters) {
-    this.factory = factory;
+    this.connector = connector;
     this.host = host;
     this.port = port;
     this.counters = counters;
@@ -72,7 +71,7 @@ public final class ThriftBatchSender implements BatchSender, AutoCloseable {
       Connection connection = retry ? null : idle.pollFirst();
       try {
         if (connection == null) {
-          connection = new Connection(factory.open(host, port));
+          connection = new Connection(connector.open(host, port));
           if (retry) {
             counters.reconnected();
           }
@@ -113,12 +112,12 @@ public final class ThriftBatchSender implements BatchSender, AutoCloseable {
   }
 
   private static final class Connection {
-    final SecuredTransport transport;
+    final TTransport transport;
     final IngestService.Client client;
 
-    Connection(SecuredTransport transport) {
-      this.transport = transport;
-      this.client = new IngestService.Client(transport.protocol(new TCompactProtocol.Factory()));
+    Connection(TProtocol protocol) {
+      this.transport = protocol.getTransport();
+      this.client = new IngestService.Client(protocol);
     }
   }
 }

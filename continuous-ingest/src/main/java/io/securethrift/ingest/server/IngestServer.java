@@ -3,6 +3,7 @@ package io.securethrift.ingest.server;
 import io.securethrift.core.AuthCounters;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.ingest.LibthriftSasl;
 import io.securethrift.ingest.thrift.IngestFailure;
 import io.securethrift.ingest.thrift.IngestService;
 import io.securethrift.ingest.workload.VerifyResult;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.thrift.TProcessor;
@@ -35,7 +37,8 @@ public final class IngestServer implements AutoCloseable {
 
     void stop() throws InterruptedException;
 
-    AuthCounters counters();
+    /** The handshake counters, when securethrift's transports run the server. */
+    Optional<AuthCounters> counters();
   }
 
   private final Running running;
@@ -62,14 +65,36 @@ public final class IngestServer implements AutoCloseable {
    */
   public static IngestServer start(SecurityConfig config, InetSocketAddress address, Path writeAheadLog,
       ServerModel model) throws TTransportException, IOException {
+    return start(writeAheadLog, processor -> model == ServerModel.NONBLOCKING ? nonblocking(config, address, processor)
+        : threadPool(config, address, processor));
+  }
+
+  /**
+   * Starts a thread-pool server on libthrift's own {@code TSaslServerTransport} (GSSAPI, see {@link LibthriftSasl}), as
+   * an unmodified Accumulo tablet server runs: the mechanism is whichever the JVM's security providers give.
+   */
+  public static IngestServer startOnLibthriftSasl(SecurityConfig config, InetSocketAddress address)
+      throws TTransportException, IOException {
+    return start(null, processor -> {
+      TServerSocket socket = new TServerSocket(address);
+      try {
+        TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
+            .transportFactory(LibthriftSasl.serverTransports(config, address.getHostString())).processor(processor);
+        return threadPool(args, ServerTransportFactory.port(socket), Optional.empty(), () -> { });
+      } catch (RuntimeException e) {
+        socket.close();
+        throw e;
+      }
+    });
+  }
+
+  private static IngestServer start(Path writeAheadLog, ServerStart serverStart)
+      throws TTransportException, IOException {
     WriteAheadLog log = writeAheadLog == null ? null : new WriteAheadLog(writeAheadLog);
     IngestHandler handler = new IngestHandler(log);
-    TProcessor processor = new IngestService.Processor<>(handler);
     try {
       handler.replay();
-      Running running = model == ServerModel.NONBLOCKING ? nonblocking(config, address, processor)
-          : threadPool(config, address, processor);
-      return new IngestServer(running, handler, log);
+      return new IngestServer(serverStart.start(new IngestService.Processor<>(handler)), handler, log);
     } catch (TTransportException | IOException | RuntimeException e) {
       if (log != null) {
         log.close();
@@ -78,47 +103,58 @@ public final class IngestServer implements AutoCloseable {
     }
   }
 
+  @FunctionalInterface
+  private interface ServerStart {
+    Running start(TProcessor processor) throws TTransportException;
+  }
+
   private static Running threadPool(SecurityConfig config, InetSocketAddress address, TProcessor processor)
       throws TTransportException {
     ServerTransportFactory factory = ServerTransportFactory.create(config);
     try {
       TServerSocket socket = factory.listen(address);
-      int port = ServerTransportFactory.port(socket);
-      TThreadPoolServer server = new TThreadPoolServer(factory.threadPoolServerArgs(socket, processor)
-          .protocolFactory(new TCompactProtocol.Factory())
-          .minWorkerThreads(4)
-          .maxWorkerThreads(WORKERS)
-          .stopTimeoutVal(5)
-          .stopTimeoutUnit(TimeUnit.SECONDS));
-      Thread thread = new Thread(server::serve, "ingest-server-" + port);
-      thread.start();
-      return new Running() {
-        @Override
-        public int port() {
-          return port;
-        }
-
-        @Override
-        public void await() throws InterruptedException {
-          thread.join();
-        }
-
-        @Override
-        public AuthCounters counters() {
-          return factory.counters();
-        }
-
-        @Override
-        public void stop() throws InterruptedException {
-          server.stop();
-          thread.join(TimeUnit.SECONDS.toMillis(30));
-          factory.close();
-        }
-      };
+      return threadPool(factory.threadPoolServerArgs(socket, processor), ServerTransportFactory.port(socket),
+          Optional.of(factory.counters()), factory::close);
     } catch (TTransportException | RuntimeException e) {
       factory.close();
       throw e;
     }
+  }
+
+  /** Serves {@code args} with the compact protocol and the server's worker threads; {@code release} runs after. */
+  private static Running threadPool(TThreadPoolServer.Args args, int port, Optional<AuthCounters> counters,
+      Runnable release) {
+    TThreadPoolServer server = new TThreadPoolServer(args
+        .protocolFactory(new TCompactProtocol.Factory())
+        .minWorkerThreads(4)
+        .maxWorkerThreads(WORKERS)
+        .stopTimeoutVal(5)
+        .stopTimeoutUnit(TimeUnit.SECONDS));
+    Thread thread = new Thread(server::serve, "ingest-server-" + port);
+    thread.start();
+    return new Running() {
+      @Override
+      public int port() {
+        return port;
+      }
+
+      @Override
+      public void await() throws InterruptedException {
+        thread.join();
+      }
+
+      @Override
+      public Optional<AuthCounters> counters() {
+        return counters;
+      }
+
+      @Override
+      public void stop() throws InterruptedException {
+        server.stop();
+        thread.join(TimeUnit.SECONDS.toMillis(30));
+        release.run();
+      }
+    };
   }
 
   private static Running nonblocking(SecurityConfig config, InetSocketAddress address, TProcessor processor)
@@ -149,8 +185,8 @@ public final class IngestServer implements AutoCloseable {
       }
 
       @Override
-      public AuthCounters counters() {
-        return server.counters();
+      public Optional<AuthCounters> counters() {
+        return Optional.of(server.counters());
       }
 
       @Override
@@ -168,8 +204,11 @@ public final class IngestServer implements AutoCloseable {
     return running.port();
   }
 
-  /** Handshakes accepted and refused so far, by protection and by cause. */
-  public AuthCounters counters() {
+  /**
+   * Handshakes accepted and refused so far, by protection and by cause; empty on libthrift's transports, which count
+   * none.
+   */
+  public Optional<AuthCounters> counters() {
     return running.counters();
   }
 

@@ -173,6 +173,26 @@ class IngestBenchmarkTest {
     assertTrue(report.contains("threadpool and nonblocking servers"), report);
   }
 
+  /**
+   * libthrift's own SASL transports in worker JVMs started with nothing but the provider's security file: the run
+   * verifies every entry, and would fail had no connection settled on AES-GCM (see {@link BenchMode#aesGcm()}). On the
+   * nonblocking model only the client is libthrift's.
+   */
+  @Test
+  void theProviderModeRunsLibthriftTransportsOnAesGcmOnBothServerModels() throws Exception {
+    List<String> modes = List.of("none", "sasl-auth-conf-provider");
+    BenchSettings settings = BenchSettings.builder().modes(modes)
+        .servers(List.of(ServerModel.THREADPOOL, ServerModel.NONBLOCKING)).rounds(1).entries(6_000).warmupEntries(0)
+        .turnEntries(2_000).forks(1).flushInterval(500).batchMemory(64 * 1024).maxLatency(Duration.ofSeconds(10))
+        .writeThreads(2).seed(3).output(output).build();
+    String report = new IngestBenchmark(settings).run();
+    List<String> csv = Files.readAllLines(output.resolve("ingest-results.csv"));
+    for (String server : List.of("threadpool", "nonblocking")) {
+      assertTrue(csv.stream().anyMatch(l -> l.startsWith("sasl-auth-conf-provider," + server + ",1,")),
+          server + ": " + csv);
+    }
+  }
+
   @Test
   void compareNamesAFileThatIsNotAResult() throws Exception {
     Path bogus = Files.writeString(output.resolve("bogus.json"), "{\"modes\": []}");
