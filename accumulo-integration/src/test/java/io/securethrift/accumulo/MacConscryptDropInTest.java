@@ -3,8 +3,9 @@ package io.securethrift.accumulo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
 import io.securethrift.accumulo.mac.ClusterCertificates;
-import io.securethrift.accumulo.mac.ConscryptServers;
+import io.securethrift.accumulo.mac.ServerSecurityFile;
 import io.securethrift.accumulo.mac.MiniCluster;
 import java.nio.file.Path;
 import javax.net.ssl.SSLContext;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Conscrypt drop-in in a real Accumulo 2.1 cluster with two-way TLS, installed in every server JVM only through
- * {@code -Djava.security.properties} ({@link ConscryptServers}): the tablet server's Thrift server socket comes from
+ * {@code -Djava.security.properties} ({@link ServerSecurityFile}): the tablet server's Thrift server socket comes from
  * Conscrypt, and a JSSE client (Accumulo's own client in this JVM, which has no drop-in) still calls it.
  *
  * <p>The servers' {@code rpc.ssl.cipher.suites} are {@link DropIn#SERVER_CIPHER_SUITES}, so a tablet server that
@@ -33,9 +34,10 @@ class MacConscryptDropInTest {
 
   @BeforeAll
   static void start() throws Exception {
+    Path securityFile = ConscryptFirstProvider.writeSecurityFile(files);
     mac = MiniAccumulo.start(config -> {
       ClusterCertificates.issue(files, STORE_PASSWORD).configure(config, STORE_PASSWORD);
-      ConscryptServers.install(config, files);
+      ServerSecurityFile.install(config, securityFile);
       config.setProperty(Property.RPC_SSL_CIPHER_SUITES, DropIn.SERVER_CIPHER_SUITES);
     });
     LOG.warn("MiniAccumuloCluster (ssl, Conscrypt drop-in) started in {} ms", mac.startTime().toMillis());

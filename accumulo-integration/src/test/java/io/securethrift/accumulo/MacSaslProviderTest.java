@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.mac.MiniCluster;
+import io.securethrift.accumulo.mac.ServerSecurityFile;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
@@ -29,7 +30,6 @@ import org.apache.accumulo.core.data.Mutation;
 import org.apache.accumulo.core.data.Value;
 import org.apache.accumulo.core.security.Authorizations;
 import org.apache.accumulo.core.trace.thrift.TInfo;
-import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.junit.jupiter.api.AfterAll;
@@ -60,15 +60,8 @@ class MacSaslProviderTest {
     Path file = SecureThriftSaslProvider.writeSecurityFile(dir);
     mac = MiniAccumulo.start(config -> {
       KerberosMac.configure(config, kdc, QualityOfProtection.AUTH_CONF.token());
-      securityFile(config, file);
+      ServerSecurityFile.install(config, file);
     });
-  }
-
-  /** Names the security file in every server JVM's system properties, which MAC 2.1.4 passes to each child. */
-  private static void securityFile(MiniAccumuloConfigImpl config, Path file) {
-    Map<String, String> system = config.getSystemProperties();
-    system.put("java.security.properties", file.toString());
-    config.setSystemProperties(system);
   }
 
   @AfterAll

@@ -6,10 +6,16 @@ import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchEnvironment;
 import io.securethrift.ingest.bench.FaultBackend;
 import io.securethrift.ingest.bench.IngestBackend;
+import io.securethrift.ingest.bench.TargetSample;
+import io.securethrift.ingest.client.IngestOptions;
+import io.securethrift.ingest.client.IngestResult;
+import io.securethrift.ingest.workload.VerifyResult;
+import io.securethrift.sasl.SecureThriftSaslProvider;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Security;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * with the benchmark's certificates and KDC, and the tablet server's CPU and I/O are read from its process. With
  * {@code --backend-option client.properties=<path>} the modes run against the existing instance that file names
  * instead; its security must match each mode, and the server's CPU is unknown (so is the CPU overhead).
+ *
+ * <p>Mode {@code sasl-auth-conf-provider} starts every server with {@code SecureThriftSaslProvider}'s security file
+ * and installs the provider in this JVM until the run ends; with an existing instance, its servers must have it
+ * already. Either way the run fails unless Accumulo's client settled AES-GCM privacy on some connection.
  */
 public final class AccumuloBackend implements IngestBackend {
   /** The backend option naming an existing instance's {@code accumulo-client.properties}. */
@@ -59,7 +69,14 @@ public final class AccumuloBackend implements IngestBackend {
     environment.requireOnly(name(), Set.of(CLIENT_PROPERTIES));
     AccumuloMode level = AccumuloMode.parse(mode);
     Optional<String> file = environment.option(CLIENT_PROPERTIES);
-    return file.isPresent() ? existing(level, Path.of(file.get())) : miniCluster(level, environment);
+    Target target = file.isPresent() ? existing(level, Path.of(file.get())) : miniCluster(level, environment);
+    if (level.saslProvider()) {
+      // Installed once the cluster is up, until the run ends (it is this JVM's, shared by every mode's client):
+      // a Kerberos mode's client then runs the provider's mechanism, which gives servers without it standard GSS
+      // wrap tokens through the same GSS-API calls as the JDK's.
+      return new AesGcmTarget(target, SecureThriftSaslProvider.install());
+    }
+    return target;
   }
 
   private static Target existing(AccumuloMode level, Path file) throws IOException {
@@ -121,5 +138,53 @@ public final class AccumuloBackend implements IngestBackend {
   /** One table name per mode, so modes sharing an existing instance never touch each other's table. */
   private static String tablePrefix(AccumuloMode level) {
     return TABLE_PREFIX + level.token().replace('-', '_') + "_";
+  }
+
+  /** A target whose verification also checks that Accumulo's client in this JVM negotiated AES-GCM privacy. */
+  private static final class AesGcmTarget implements Target {
+    private final Target target;
+    /** Whether this target installed the provider, and so removes it when closed. */
+    private final boolean installed;
+
+    AesGcmTarget(Target target, boolean installed) {
+      this.target = target;
+      this.installed = installed;
+    }
+
+    @Override
+    public void reset() throws IOException {
+      target.reset();
+    }
+
+    @Override
+    public IngestResult ingest(IngestOptions options) throws IOException {
+      return target.ingest(options);
+    }
+
+    @Override
+    public TargetSample sample() throws IOException {
+      return target.sample();
+    }
+
+    @Override
+    public VerifyResult verify() throws IOException {
+      VerifyResult result = target.verify();
+      if (SecureThriftSaslProvider.negotiations("auth-conf/aes-gcm") == 0) {
+        throw new IllegalStateException("Accumulo's client never settled AES-GCM privacy with the tablet server:"
+            + " the servers run without SecureThriftSaslProvider's security file");
+      }
+      return result;
+    }
+
+    @Override
+    public void close() {
+      try {
+        target.close();
+      } finally {
+        if (installed) {
+          Security.removeProvider(SecureThriftSaslProvider.NAME);
+        }
+      }
+    }
   }
 }

@@ -84,6 +84,10 @@ final class AccumuloFaults implements FaultBackend {
   @Override
   public Optional<String> notApplicable(String mode, Fault fault) {
     AccumuloMode level = AccumuloMode.parse(mode);
+    if (level.saslProvider()) {
+      return Optional.of("the provider changes the cipher, not what a fault does to a connection: the faults of"
+          + " sasl-auth-conf cover it");
+    }
     return switch (fault) {
       case ROTATE -> level.tls() ? Optional.empty() : Optional.of("mode " + mode
           + " uses no certificates (rotate runs in tls-jsse and tls-conscrypt)");

@@ -1,12 +1,16 @@
 package io.securethrift.accumulo.ingest;
 
+import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
+import io.securethrift.accumulo.mac.ClusterCertificates;
+import io.securethrift.accumulo.mac.KerberizedCluster;
+import io.securethrift.accumulo.mac.ServerSecurityFile;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.accumulo.mac.ClusterCertificates;
-import io.securethrift.accumulo.mac.ConscryptServers;
-import io.securethrift.accumulo.mac.KerberizedCluster;
 import io.securethrift.ingest.bench.BenchSecurity;
+import io.securethrift.sasl.SecureThriftSaslProvider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -20,11 +24,16 @@ import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
 enum AccumuloMode {
   NONE("none", SecurityMode.NONE, null),
   TLS_JSSE("tls-jsse", SecurityMode.TLS, null),
-  /** As {@link #TLS_JSSE}, with the servers' TLS from Conscrypt through the drop-in ({@link ConscryptServers}). */
+  /** As {@link #TLS_JSSE}, with the servers' TLS from Conscrypt through the drop-in ({@link ConscryptFirstProvider}). */
   TLS_CONSCRYPT("tls-conscrypt", SecurityMode.TLS, null),
   SASL_AUTH("sasl-auth", SecurityMode.SASL, QualityOfProtection.AUTH),
   SASL_AUTH_INT("sasl-auth-int", SecurityMode.SASL, QualityOfProtection.AUTH_INT),
-  SASL_AUTH_CONF("sasl-auth-conf", SecurityMode.SASL, QualityOfProtection.AUTH_CONF);
+  SASL_AUTH_CONF("sasl-auth-conf", SecurityMode.SASL, QualityOfProtection.AUTH_CONF),
+  /**
+   * As {@link #SASL_AUTH_CONF}, with {@link SecureThriftSaslProvider} in every server JVM through its security file and
+   * in the benchmark's JVM, where Accumulo's client runs: unmodified Accumulo, AES-GCM privacy.
+   */
+  SASL_AUTH_CONF_PROVIDER("sasl-auth-conf-provider", SecurityMode.SASL, QualityOfProtection.AUTH_CONF);
 
   private final String token;
   private final SecurityMode security;
@@ -80,10 +89,21 @@ enum AccumuloMode {
               security.krb5Conf(), qop.toString());
       default -> { }
     }
-    if (this == TLS_CONSCRYPT) {
-      ConscryptServers.install(config, dir);
+    try {
+      if (this == TLS_CONSCRYPT) {
+        ServerSecurityFile.install(config, ConscryptFirstProvider.writeSecurityFile(dir));
+      } else if (this == SASL_AUTH_CONF_PROVIDER) {
+        ServerSecurityFile.install(config, SecureThriftSaslProvider.writeSecurityFile(dir));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + this + "'s security file into " + dir, e);
     }
     return certificates;
+  }
+
+  /** Whether the client must have the SASL provider installed in its JVM. */
+  boolean saslProvider() {
+    return this == SASL_AUTH_CONF_PROVIDER;
   }
 
   boolean tls() {

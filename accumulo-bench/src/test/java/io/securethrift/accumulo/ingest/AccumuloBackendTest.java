@@ -1,6 +1,7 @@
 package io.securethrift.accumulo.ingest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,8 +9,10 @@ import io.securethrift.benchstats.ResultsFile;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchSettings;
 import io.securethrift.ingest.bench.IngestBenchmark;
+import io.securethrift.sasl.SecureThriftSaslProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Security;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,24 +29,27 @@ class AccumuloBackendTest {
 
   @Test
   @Tag("minicluster")
-  void writesAndVerifiesThroughAccumuloInPlainConscryptAndSaslModes() throws Exception {
-    String report = new IngestBenchmark(settings(List.of("none", "ssl-conscrypt", "sasl-auth-conf"), Map.of())
-        .rounds(3).build()).run();
+  void writesAndVerifiesThroughAccumuloInPlainConscryptSaslAndProviderModes() throws Exception {
+    // The provider mode's run also fails unless Accumulo's client settled AES-GCM with its tablet server.
+    String report = new IngestBenchmark(settings(List.of("none", "ssl-conscrypt", "sasl-auth-conf",
+        "sasl-auth-conf-provider"), Map.of()).rounds(3).build()).run();
 
     assertTrue(report.contains("accumulo backend"), report);
     List<String> csv = Files.readAllLines(output.resolve("ingest-results.csv"));
-    assertEquals(4, csv.size(), "a header and one row per mode: " + csv);
+    assertEquals(5, csv.size(), "a header and one row per mode: " + csv);
     assertTrue(csv.get(1).startsWith("none,") && csv.get(2).startsWith("tls-conscrypt,")
-        && csv.get(3).startsWith("sasl-auth-conf,"), csv.toString());
+        && csv.get(3).startsWith("sasl-auth-conf,") && csv.get(4).startsWith("sasl-auth-conf-provider,"),
+        csv.toString());
+    assertNull(Security.getProvider(SecureThriftSaslProvider.NAME), "the run removed the provider it installed");
     // The same method as the embedded backend: per-round paired overheads with intervals, both sides sampled.
     ResultsFile results = ResultsFile.fromJson(Files.readString(output.resolve("ingest-results.json")));
-    assertEquals(4, results.overheads().size(), "wall and CPU overhead of the two secured modes");
+    assertEquals(6, results.overheads().size(), "wall and CPU overhead of the three secured modes");
     // A CPU round below the OS's 10 ms tick once the JIT's share is out has no ratio and is left out; three rounds
     // give an interval.
     assertTrue(results.overheads().stream().allMatch(o -> o.rounds() >= 1 && o.rounds() <= 3
         && (o.rounds() < 3 || o.interval().bounded())), results.overheads().toString());
     // The OS counts CPU in 10 ms ticks, so a mode's sum is asserted, not each small iteration's.
-    for (String mode : List.of("none", "tls-conscrypt", "sasl-auth-conf")) {
+    for (String mode : List.of("none", "tls-conscrypt", "sasl-auth-conf", "sasl-auth-conf-provider")) {
       for (String side : List.of("client_cpu_ms", "server_cpu_ms")) {
         assertTrue(results.rows().stream().filter(m -> m.variant().equals(mode)).mapToDouble(m -> m.value(side))
             .sum() > 0, "the tablet server's and this JVM's CPU are read from the OS: " + mode + " " + side);
