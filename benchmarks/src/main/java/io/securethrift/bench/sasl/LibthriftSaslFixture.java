@@ -3,6 +3,7 @@ package io.securethrift.bench.sasl;
 import io.securethrift.bench.EchoConnection;
 import io.securethrift.bench.EchoFixture;
 import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.KerberosIdentity;
@@ -24,7 +25,7 @@ import org.apache.thrift.transport.TTransportException;
 import org.apache.thrift.transport.TTransportFactory;
 
 /**
- * Unmodified libthrift SASL transports on both ends, GSSAPI at {@code auth-conf}, wired as Accumulo wires them
+ * Unmodified libthrift SASL transports on both ends, GSSAPI, wired as Accumulo wires them
  * ({@code TSaslServerTransport.Factory} on a {@code TThreadPoolServer}, {@code TSaslClientTransport} on a socket,
  * each finding its mechanism through {@code Sasl}), with {@link SecureThriftSaslProvider} installed in this JVM while
  * the fixture is open: with {@code aes-gcm-preferred} privacy, what an Accumulo cluster with the provider on every JVM
@@ -45,10 +46,13 @@ final class LibthriftSaslFixture implements AutoCloseable {
     this.installed = installed;
   }
 
-  /** @param privacy {@code securethrift.sasl.privacy} on both ends */
-  static LibthriftSaslFixture start(KerberosIdentity service, KerberosIdentity client, SaslPrivacy privacy)
-      throws Exception {
-    Map<String, String> props = Map.of(Sasl.QOP, "auth-conf", ConfigProperty.SASL_PRIVACY.key(), privacy.token());
+  /**
+   * @param qop {@code Sasl.QOP} on both ends
+   * @param privacy {@code securethrift.sasl.privacy} on both ends
+   */
+  static LibthriftSaslFixture start(KerberosIdentity service, KerberosIdentity client, QualityOfProtection qop,
+      SaslPrivacy privacy) throws Exception {
+    Map<String, String> props = Map.of(Sasl.QOP, qop.token(), ConfigProperty.SASL_PRIVACY.key(), privacy.token());
     boolean installed = SecureThriftSaslProvider.install();
     try {
       Subject serviceSubject = KerberosLogin.login(service);

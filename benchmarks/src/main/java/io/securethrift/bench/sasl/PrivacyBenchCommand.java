@@ -33,7 +33,8 @@ public final class PrivacyBenchCommand implements Callable<Integer> {
   @Option(names = "--modes", split = ",", description = "modes, none and auth-conf among them (default:"
       + " ${DEFAULT-VALUE})")
   private List<String> modes = List.of(PrivacyBench.BASELINE, PrivacyBench.GSS, SaslKerberos.AUTH_CONF_GCM,
-      SaslKerberos.AUTH_CONF_LIBTHRIFT, SaslKerberos.AUTH_CONF_PROVIDER, SaslKerberos.AUTH_CONF_GCM_CONSCRYPT,
+      SaslKerberos.AUTH_LIBTHRIFT, SaslKerberos.AUTH_CONF_LIBTHRIFT, SaslKerberos.AUTH_CONF_PROVIDER,
+      SaslKerberos.AUTH_CONF_GCM_CONSCRYPT,
       SaslKerberos.AUTH_CONF_GCM_ACCP,
       "tls-jsse", "tls-conscrypt");
   @Option(names = "--sizes", split = ",", description = "echoed payload bytes (default: ${DEFAULT-VALUE})")

@@ -32,6 +32,11 @@ final class SaslKerberos implements AutoCloseable {
    * GSS-API calls and bytes, what unmodified Accumulo gets today.
    */
   static final String AUTH_CONF_LIBTHRIFT = "auth-conf-libthrift";
+  /**
+   * The same libthrift transports at {@code auth}: SASL frames with nothing wrapped, the most any mechanism could give
+   * a connection through them, against which {@link #AUTH_CONF_PROVIDER}'s cipher cost is read.
+   */
+  static final String AUTH_LIBTHRIFT = "auth-libthrift";
   private final EmbeddedKdc kdc = EmbeddedKdc.builder().start();
   private final KerberosIdentity service = kdc.servicePrincipal("accumulo", "localhost");
   private final KerberosIdentity client = kdc.principal("bench");
@@ -50,12 +55,13 @@ final class SaslKerberos implements AutoCloseable {
 
   /** Whether {@code mode} runs on libthrift's own transports ({@link LibthriftSaslFixture}). */
   static boolean onLibthrift(String mode) {
-    return mode.equals(AUTH_CONF_PROVIDER) || mode.equals(AUTH_CONF_LIBTHRIFT);
+    return mode.equals(AUTH_CONF_PROVIDER) || mode.equals(AUTH_CONF_LIBTHRIFT) || mode.equals(AUTH_LIBTHRIFT);
   }
 
   /** A libthrift mode's set-up: libthrift's transports, this KDC's service and client. */
   LibthriftSaslFixture libthrift(String mode) throws Exception {
     return LibthriftSaslFixture.start(service, client,
+        mode.equals(AUTH_LIBTHRIFT) ? QualityOfProtection.AUTH : QualityOfProtection.AUTH_CONF,
         mode.equals(AUTH_CONF_PROVIDER) ? SaslPrivacy.AES_GCM_PREFERRED : SaslPrivacy.GSS);
   }
 
