@@ -4,7 +4,7 @@ import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
 import java.nio.file.Path;
 
 /**
- * The Conscrypt drop-in as an operator installs it (the JVM option naming the shipped security file), and how the
+ * The Conscrypt drop-in as an operator installs it (the JVM option naming a DropInSecurityFile), and how the
  * tests tell that an Accumulo server runs it. Public for the tests of other Accumulo lines (package otherjvm).
  */
 public final class DropIn {

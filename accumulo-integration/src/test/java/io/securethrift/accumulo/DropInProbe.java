@@ -5,6 +5,7 @@ import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.security.Provider;
 import java.security.Security;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -18,7 +19,7 @@ import javax.net.ssl.TrustManagerFactory;
  * Runs in a fresh JVM started with the drop-in's {@code -Djava.security.properties}, so that JSSE initialises with
  * the provider already first (the case that breaks when Conscrypt itself is first). Prints {@code key=value} lines:
  * who answers each {@code SSLContext} request, handshakes between Conscrypt and JSSE in both directions, and whether
- * each engine accepts {@link DropIn#CONSCRYPT_ONLY_SUITE}. Arguments: key store, its password, trust store, its
+ * each engine accepts {@link DropIn#CONSCRYPT_ONLY_SUITE}; and which providers answer for SASL mechanisms. Arguments: key store, its password, trust store, its
  * password.
  */
 public final class DropInProbe {
@@ -30,6 +31,12 @@ public final class DropInProbe {
     TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
     trust.init(load(Path.of(args[2]), args[3]));
     print("first.provider", Security.getProviders()[0].getName());
+    print("second.provider", Security.getProviders()[1].getName());
+    for (String mechanism : new String[] {"GSSAPI", "PLAIN", "CRAM-MD5", "EXTERNAL"}) {
+      Provider[] offering = Security.getProviders("SaslClientFactory." + mechanism);
+      print("sasl." + mechanism + ".provider", offering == null ? "none" : offering[0].getName());
+    }
+    print("sasl.privacy", String.valueOf(Security.getProperty("securethrift.sasl.privacy")));
     print("tlsv12.provider", SSLContext.getInstance("TLSv1.2").getProvider().getName());
     print("default.provider", SSLContext.getDefault().getProvider().getName());
     SSLContext conscryptServer = SSLContext.getInstance("TLSv1.2");

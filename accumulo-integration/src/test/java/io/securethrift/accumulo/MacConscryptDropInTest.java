@@ -3,11 +3,14 @@ package io.securethrift.accumulo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.accumulo.conscrypt.ConscryptDropIn;
 import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
 import io.securethrift.accumulo.mac.ClusterCertificates;
 import io.securethrift.accumulo.mac.ServerSecurityFile;
 import io.securethrift.accumulo.mac.MiniCluster;
+import io.securethrift.core.DropInSecurityFile;
 import java.nio.file.Path;
+import java.util.List;
 import javax.net.ssl.SSLContext;
 import org.apache.accumulo.core.conf.Property;
 import org.junit.jupiter.api.AfterAll;
@@ -34,7 +37,7 @@ class MacConscryptDropInTest {
 
   @BeforeAll
   static void start() throws Exception {
-    Path securityFile = ConscryptFirstProvider.writeSecurityFile(files);
+    Path securityFile = DropInSecurityFile.write(files.resolve("conscrypt.security"), List.of(ConscryptDropIn.NAME));
     mac = MiniAccumulo.start(config -> {
       ClusterCertificates.issue(files, STORE_PASSWORD).configure(config, STORE_PASSWORD);
       ServerSecurityFile.install(config, securityFile);

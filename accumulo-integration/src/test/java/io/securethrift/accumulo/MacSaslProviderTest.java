@@ -6,16 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.accumulo.mac.ServerSecurityFile;
 import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
+import io.securethrift.sasl.SaslProviderDropIn;
 import io.securethrift.sasl.SecureThriftSaslProvider;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Security;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -57,7 +60,7 @@ class MacSaslProviderTest {
   void start(@TempDir Path dir) throws Exception {
     EmbeddedKdc kdc = KDC.kdc();
     root = kdc.qualify(KerberosMac.ROOT);
-    Path file = SecureThriftSaslProvider.writeSecurityFile(dir);
+    Path file = DropInSecurityFile.write(dir.resolve("sasl.security"), List.of(SaslProviderDropIn.NAME));
     mac = MiniAccumulo.start(config -> {
       KerberosMac.configure(config, kdc, QualityOfProtection.AUTH_CONF.token());
       ServerSecurityFile.install(config, file);

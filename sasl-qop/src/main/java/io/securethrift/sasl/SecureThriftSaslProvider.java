@@ -1,10 +1,5 @@
 package io.securethrift.sasl;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.Provider;
 import java.security.Security;
 
@@ -20,18 +15,13 @@ import java.security.Security;
  * {@code Sasl.QOP} still reports {@code auth-conf}. It also runs on Java runtimes without the JDK's GSSAPI SASL
  * mechanism (module {@code jdk.security.jgss}), needing only {@code java.security.jgss}.
  *
- * <p>Install it with a security properties file ({@code -Djava.security.properties=...}, see docs/accumulo.md) or in
- * code with {@link #install()}. The security property {@code securethrift.sasl.privacy} ({@code aes-gcm-preferred} by
+ * <p>Install it with a security properties file ({@code -Djava.security.properties=...}) written by
+ * {@link io.securethrift.core.DropInSecurityFile} (see docs/accumulo.md), or in code with {@link #install()}. The security property {@code securethrift.sasl.privacy} ({@code aes-gcm-preferred} by
  * default, {@code aes-gcm} or {@code gss}) sets its privacy for callers that pass no such SASL property.
  */
 public final class SecureThriftSaslProvider extends Provider {
   /** The provider's name, as {@code Security.getProvider} takes it. */
   public static final String NAME = "SecureThriftSasl";
-  /**
-   * The security properties file shipped beside this class: the provider first, then the JDK 17 providers but the
-   * JDK's GSSAPI one, and {@code securethrift.sasl.privacy=aes-gcm-preferred}.
-   */
-  public static final String SECURITY_FILE = "securethrift-sasl.security";
   private static final long serialVersionUID = 1L;
 
   /** A provider offering {@code SaslClientFactory.GSSAPI} and {@code SaslServerFactory.GSSAPI}. */
@@ -55,21 +45,6 @@ public final class SecureThriftSaslProvider extends Provider {
     }
     Security.insertProviderAt(new SecureThriftSaslProvider(), 1);
     return true;
-  }
-
-  /**
-   * Copies the shipped {@link #SECURITY_FILE} into {@code dir}, for a JVM option
-   * {@code -Djava.security.properties=<returned path>}.
-   */
-  public static Path writeSecurityFile(Path dir) throws IOException {
-    try (InputStream in = SecureThriftSaslProvider.class.getResourceAsStream(SECURITY_FILE)) {
-      if (in == null) {
-        throw new IOException(SECURITY_FILE + " is missing beside " + SecureThriftSaslProvider.class.getName());
-      }
-      Path file = dir.resolve(SECURITY_FILE);
-      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-      return file;
-    }
   }
 
   /**

@@ -2,6 +2,7 @@ package io.securethrift.sasl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The provider installed as an operator installs it: a JVM started with nothing but
- * {@code -Djava.security.properties=securethrift-sasl.security} (copied out of the jar), in which libthrift's own
+ * {@code -Djava.security.properties=<file>} (written by {@code DropInSecurityFile}), in which libthrift's own
  * {@code TSaslServerTransport} and {@code TSaslClientTransport}, asking {@code Sasl} for GSSAPI as Accumulo does, get
  * securethrift's mechanism on both ends and settle {@code auth-conf} on AES-GCM.
  */
@@ -32,7 +33,7 @@ class SaslProviderDropInTest {
 
   @Test
   void securityFileAloneGivesLibthriftAesGcm(EmbeddedKdc kdc, @TempDir Path dir) throws Exception {
-    Path file = SecureThriftSaslProvider.writeSecurityFile(dir);
+    Path file = DropInSecurityFile.write(dir.resolve("sasl.security"), List.of(SaslProviderDropIn.NAME));
     KerberosIdentity service = SaslConfigs.service(kdc);
     KerberosIdentity user = SaslConfigs.client(kdc);
     LineRecord command = LineRecord.of("connect").with("service", service.principal())

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
@@ -11,6 +12,7 @@ import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
+import io.securethrift.sasl.SaslProviderDropIn;
 import io.securethrift.sasl.SecureThriftSaslProvider;
 import java.nio.file.Path;
 import java.security.Security;
@@ -48,7 +50,7 @@ class SaslKerberosTest {
 
   @Test
   void theSameOnSecureThriftsGssapiThroughItsProvider(@TempDir Path dir) throws Exception {
-    Path file = SecureThriftSaslProvider.writeSecurityFile(dir);
+    Path file = DropInSecurityFile.write(dir.resolve("sasl.security"), List.of(SaslProviderDropIn.NAME));
     List<String> serverJvm = new ArrayList<>(SERVER_JVM);
     serverJvm.add("-Djava.security.properties=" + file);
     long before = SecureThriftSaslProvider.negotiations("auth");

@@ -1,14 +1,15 @@
 package io.securethrift.accumulo.ingest;
 
-import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
+import io.securethrift.accumulo.conscrypt.ConscryptDropIn;
 import io.securethrift.accumulo.mac.ClusterCertificates;
 import io.securethrift.accumulo.mac.KerberizedCluster;
 import io.securethrift.accumulo.mac.ServerSecurityFile;
+import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.ingest.bench.BenchSecurity;
-import io.securethrift.sasl.SecureThriftSaslProvider;
+import io.securethrift.sasl.SaslProviderDropIn;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -24,7 +25,7 @@ import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
 enum AccumuloMode {
   NONE("none", SecurityMode.NONE, null),
   TLS_JSSE("tls-jsse", SecurityMode.TLS, null),
-  /** As {@link #TLS_JSSE}, with the servers' TLS from Conscrypt through the drop-in ({@link ConscryptFirstProvider}). */
+  /** As {@link #TLS_JSSE}, with the servers' TLS from Conscrypt through the drop-in ({@link ConscryptDropIn}). */
   TLS_CONSCRYPT("tls-conscrypt", SecurityMode.TLS, null),
   SASL_AUTH("sasl-auth", SecurityMode.SASL, QualityOfProtection.AUTH),
   SASL_AUTH_INT("sasl-auth-int", SecurityMode.SASL, QualityOfProtection.AUTH_INT),
@@ -90,10 +91,9 @@ enum AccumuloMode {
       default -> { }
     }
     try {
-      if (this == TLS_CONSCRYPT) {
-        ServerSecurityFile.install(config, ConscryptFirstProvider.writeSecurityFile(dir));
-      } else if (this == SASL_AUTH_CONF_PROVIDER) {
-        ServerSecurityFile.install(config, SecureThriftSaslProvider.writeSecurityFile(dir));
+      if (this == TLS_CONSCRYPT || this == SASL_AUTH_CONF_PROVIDER) {
+        ServerSecurityFile.install(config, DropInSecurityFile.write(dir.resolve("drop-in.security"),
+            List.of(this == TLS_CONSCRYPT ? ConscryptDropIn.NAME : SaslProviderDropIn.NAME)));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + this + "'s security file into " + dir, e);

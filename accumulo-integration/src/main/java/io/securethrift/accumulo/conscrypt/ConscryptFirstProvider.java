@@ -1,10 +1,5 @@
 package io.securethrift.accumulo.conscrypt;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.util.List;
@@ -23,15 +18,14 @@ import org.conscrypt.Conscrypt;
  * leave JSSE broken ({@code unhandled field class java.security.spec.ECFieldF2m} on JDK 17), and placed last it is
  * never chosen. Conscrypt's native library loads on the first request, not when the JVM reads its provider list.
  *
- * <p>Install it with {@code -Djava.security.properties=conscrypt-first.security} (shipped next to this class; see
- * {@code docs/accumulo.md}). The first time each protocol is handed out a line on standard error names Conscrypt's
- * version and the requesting class, so operators can see the drop-in is in effect.
+ * <p>Install it with {@code -Djava.security.properties=<file>}, the file written by
+ * {@link io.securethrift.core.DropInSecurityFile} (see {@code docs/accumulo.md}). The first time each protocol is
+ * handed out a line on standard error names Conscrypt's version and the requesting class, so operators can see the
+ * drop-in is in effect.
  */
 public final class ConscryptFirstProvider extends Provider {
   /** The name under which this provider is installed and can be asked for. */
   public static final String NAME = "SecureThriftConscryptFirst";
-  /** The security file shipped beside this class, which installs it first. */
-  public static final String SECURITY_FILE = "conscrypt-first.security";
   private static final long serialVersionUID = 1L;
   private static final List<String> PROTOCOLS = List.of("TLS", "TLSv1.2", "TLSv1.3", "Default");
 
@@ -40,21 +34,6 @@ public final class ConscryptFirstProvider extends Provider {
     super(NAME, "1.0", "SSLContext from Conscrypt, installed ahead of SunJSSE; everything else left to the JDK");
     for (String protocol : PROTOCOLS) {
       putService(new DelegatingService(this, protocol));
-    }
-  }
-
-  /**
-   * Copies the shipped {@link #SECURITY_FILE} into {@code dir}, for a JVM option
-   * {@code -Djava.security.properties=<returned path>}.
-   */
-  public static Path writeSecurityFile(Path dir) throws IOException {
-    try (InputStream in = ConscryptFirstProvider.class.getResourceAsStream(SECURITY_FILE)) {
-      if (in == null) {
-        throw new IOException(SECURITY_FILE + " is missing beside " + ConscryptFirstProvider.class.getName());
-      }
-      Path file = dir.resolve(SECURITY_FILE);
-      Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
-      return file;
     }
   }
 

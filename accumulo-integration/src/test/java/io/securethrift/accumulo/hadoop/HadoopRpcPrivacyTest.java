@@ -78,7 +78,7 @@ class HadoopRpcPrivacyTest {
     conf.set("hadoop.rpc.protection", "privacy");
     conf.set(PRINCIPAL_KEY, service.principal());
     RPC.setProtocolEngine(conf, Echo.class, WritableRpcEngine.class);
-    // As securethrift-sasl.security does: Hadoop enumerates factories in no particular order, so the JDK's GSSAPI
+    // As the drop-in security file does: Hadoop enumerates factories in no particular order, so the JDK's GSSAPI
     // (JdkSASL's only mechanism) is taken out of the list while this runs and put back at its place after.
     Provider jdkSasl = Security.getProvider(JDK_SASL);
     int jdkSaslPosition = Arrays.asList(Security.getProviders()).indexOf(jdkSasl) + 1;

@@ -13,7 +13,7 @@ import org.apache.accumulo.miniclusterImpl.MiniAccumuloConfigImpl;
 public final class ServerSecurityFile {
   private ServerSecurityFile() {}
 
-  /** Names {@code file} (for example one a provider's {@code writeSecurityFile} wrote) in the servers' options. */
+  /** Names {@code file} (one {@code DropInSecurityFile} wrote) in the servers' options. */
   public static void install(MiniAccumuloConfigImpl config, Path file) {
     Map<String, String> system = config.getSystemProperties();
     system.put("java.security.properties", file.toString());

@@ -9,6 +9,7 @@ import io.securethrift.accumulo.mac.KerberizedCluster;
 import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
@@ -16,6 +17,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
+import io.securethrift.sasl.SaslProviderDropIn;
 import io.securethrift.sasl.SecureThriftSaslProvider;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,7 +68,7 @@ class Accumulo30SaslInteropTest {
         cluster.tabletServer(qop.toString(), Map.of(Property.RPC_SASL_QOP.getKey(), qop.toString()), Map.of());
       }
     }
-    Path file = SecureThriftSaslProvider.writeSecurityFile(dir);
+    Path file = DropInSecurityFile.write(dir.resolve("sasl.security"), List.of(SaslProviderDropIn.NAME));
     cluster.tabletServer(PROVIDER, Map.of(), Map.of("java.security.properties", file.toString()))
         .classPath(Accumulo30.codeSource(SecureThriftSaslProvider.class), Accumulo30.codeSource(ConfigProperty.class));
     mac = cluster.start();

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
 import io.securethrift.accumulo.DropIn;
+import io.securethrift.accumulo.conscrypt.ConscryptDropIn;
 import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
 import io.securethrift.accumulo.mac.ClusterCertificates;
 import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
@@ -57,7 +59,8 @@ class Accumulo30TlsInteropTest {
     certificates = ClusterCertificates.issue(files, STORE_PASSWORD);
     mac = Accumulo30.cluster(config -> certificates.configure(config, STORE_PASSWORD))
         .tabletServer(CONSCRYPT, Map.of(Property.RPC_SSL_CIPHER_SUITES.getKey(), DropIn.SERVER_CIPHER_SUITES),
-            Map.of("java.security.properties", ConscryptFirstProvider.writeSecurityFile(files).toString()))
+            Map.of("java.security.properties", DropInSecurityFile.write(files.resolve("conscrypt.security"),
+                List.of(ConscryptDropIn.NAME)).toString()))
         // The manager calls every tablet server over TLS. A plain one reads the ClientHello as the length of a
         // ~370 MB frame; at the default limit (1G) its Thrift server tries to buffer it in a 256 MB heap and stops.
         // 16M refuses the frame.

@@ -27,6 +27,11 @@ enum BenchMode {
    * libthrift's.
    */
   SASL_AUTH_CONF_PROVIDER("sasl-auth-conf-provider"),
+  /**
+   * auth through the same libthrift transports and JVM options as {@link #SASL_AUTH_CONF_PROVIDER}: SASL frames with
+   * nothing wrapped, so that what libthrift's transports cost can be told from what the provider's cipher costs.
+   */
+  SASL_AUTH_LIBTHRIFT("sasl-auth-libthrift"),
   SASL_OVER_TLS("sasl-over-tls");
 
   private final String token;
@@ -52,7 +57,7 @@ enum BenchMode {
       case TLS_JSSE -> fixtures.tls(BenchSecurity.base(SecurityMode.TLS).tlsEngine(TlsEngine.JSSE), server, true);
       case TLS_CONSCRYPT ->
           fixtures.tls(BenchSecurity.base(SecurityMode.TLS).tlsEngine(TlsEngine.CONSCRYPT), server, true);
-      case SASL_AUTH -> sasl(fixtures, server, QualityOfProtection.AUTH);
+      case SASL_AUTH, SASL_AUTH_LIBTHRIFT -> sasl(fixtures, server, QualityOfProtection.AUTH);
       case SASL_AUTH_INT -> sasl(fixtures, server, QualityOfProtection.AUTH_INT);
       case SASL_AUTH_CONF -> sasl(fixtures, server, QualityOfProtection.AUTH_CONF);
       // libthrift's transports read only the login and the QOP from it; securethrift's nonblocking server reads the
@@ -74,7 +79,7 @@ enum BenchMode {
 
   /** Whether this level's workers run libthrift's SASL transports with the provider instead of securethrift's. */
   boolean onLibthrift() {
-    return this == SASL_AUTH_CONF_PROVIDER;
+    return this == SASL_AUTH_CONF_PROVIDER || this == SASL_AUTH_LIBTHRIFT;
   }
 
   private static SecurityConfig.Builder sasl(BenchSecurity fixtures, boolean server, QualityOfProtection qop) {

@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.benchstats.ProcessSample;
+import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.HandshakeAudit;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testing.ChildJvm;
@@ -8,7 +9,7 @@ import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;
-import io.securethrift.sasl.SecureThriftSaslProvider;
+import io.securethrift.sasl.SaslProviderDropIn;
 import java.io.IOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -68,8 +69,8 @@ public final class EmbeddedBackend implements IngestBackend {
     // some 700 MB in the same iteration of each (their ninth), and the kernel's work of handing them the memory, 400
     // to 600 ms of system time, fell on that iteration's turns: the largest outliers of a run's CPU ratios.
     // The provider goes in as an operator puts it in: the security file on the command line, nothing in the code.
-    List<String> provider = level.onLibthrift()
-        ? List.of("-Djava.security.properties=" + SecureThriftSaslProvider.writeSecurityFile(work)) : List.of();
+    List<String> provider = level.onLibthrift() ? List.of("-Djava.security.properties="
+        + DropInSecurityFile.write(work.resolve(mode + ".security"), List.of(SaslProviderDropIn.NAME))) : List.of();
     ChildJvm server = worker(mode + " server", ServerWorker.class, krb5Conf, serverArgs,
         Stream.concat(Stream.of("-Xms1g"), provider.stream()).toList());
     try {
