@@ -3,6 +3,7 @@ package io.securethrift.accumulo;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.KerberosName;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
@@ -222,8 +223,9 @@ final class AccumuloMapping {
   private void kerberos() {
     String principal = valueOr(Setting.KERBEROS_PRINCIPAL, "");
     String keytab = valueOr(Setting.KERBEROS_KEYTAB, "");
-    if (!principal.isEmpty() && valueOr(Setting.AUTH_TYPE, "kerberos").equals("kerberos")) {
-      builder.kerberosLogin(KerberosPrincipals.expandHost(principal, environment.localHostName()),
+    KerberosName parsed = principal.isEmpty() ? null : principal(principal);
+    if (parsed != null && valueOr(Setting.AUTH_TYPE, "kerberos").equals("kerberos")) {
+      builder.kerberosLogin(parsed.withHostExpanded(environment.localHostName()).toString(),
           keytab.isEmpty() ? null : path(Setting.KERBEROS_KEYTAB, keytab));
       origin(ConfigProperty.SASL_KERBEROS_PRINCIPAL, Setting.KERBEROS_PRINCIPAL);
       origin(ConfigProperty.SASL_KERBEROS_KEYTAB, Setting.KERBEROS_KEYTAB);
@@ -233,13 +235,21 @@ final class AccumuloMapping {
     }
     if (dialect.key(Setting.SERVER_PRIMARY).isPresent()) {
       set(Setting.SERVER_PRIMARY, ConfigProperty.SASL_SERVER_PRIMARY);
-    } else if (!principal.isEmpty()) {
-      builder.serverPrimary(KerberosPrincipals.primary(principal));
+    } else if (parsed != null) {
+      builder.serverPrimary(parsed.primary());
       origin(ConfigProperty.SASL_SERVER_PRIMARY, Setting.KERBEROS_PRINCIPAL);
     }
     if (dialect.key(Setting.USER_IMPERSONATION).isPresent()) {
       Impersonation.read(file, name(Setting.USER_IMPERSONATION), value(Setting.USER_IMPERSONATION),
           name(Setting.HOST_IMPERSONATION), value(Setting.HOST_IMPERSONATION), builder);
+    }
+  }
+
+  private KerberosName principal(String value) {
+    try {
+      return KerberosName.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw file.error(name(Setting.KERBEROS_PRINCIPAL), e.getMessage());
     }
   }
 

@@ -1,8 +1,6 @@
 package io.securethrift.accumulo;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.util.Locale;
+import io.securethrift.core.KerberosName;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Supplier;
@@ -29,7 +27,7 @@ final class Environment {
   /** This process's environment, system properties and class path. */
   static Environment current() {
     return new Environment(System.getenv(), System.getProperties(), Environment.class.getClassLoader(),
-        Environment::canonicalLocalHostName);
+        KerberosName::localHostName);
   }
 
   Map<String, String> variables() {
@@ -46,13 +44,5 @@ final class Environment {
 
   Supplier<String> localHostName() {
     return localHostName;
-  }
-
-  private static String canonicalLocalHostName() {
-    try {
-      return InetAddress.getLocalHost().getCanonicalHostName().toLowerCase(Locale.ROOT);
-    } catch (UnknownHostException e) {
-      throw new IllegalStateException("cannot resolve the local host name to expand _HOST", e);
-    }
   }
 }

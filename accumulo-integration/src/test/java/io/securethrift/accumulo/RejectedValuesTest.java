@@ -238,6 +238,10 @@ class RejectedValuesTest {
         + " log in from" + site, () -> fixture.site(props("instance.rpc.sasl.enabled", "true",
         "general.kerberos.principal", "accumulo/_HOST@EXAMPLE.COM")));
     Path keytab = Files.writeString(dir.resolve("a.keytab"), "keytab");
+    rejected("general.kerberos.principal", "'accumulo/@EXAMPLE.COM' is not a Kerberos principal: expected primary,"
+        + " primary/instance or either with @REALM, no part empty" + site, () -> fixture.site(props(
+        "instance.rpc.sasl.enabled", "true", "general.kerberos.principal", "accumulo/@EXAMPLE.COM",
+        "general.kerberos.keytab", keytab.toString())));
     rejected("general.kerberos.principal", "empty, but general.kerberos.keytab is set; give the principal whose keys"
         + " the keytab holds" + site, () -> fixture.site(props("instance.rpc.sasl.enabled", "true",
         "general.kerberos.keytab", keytab.toString())));

@@ -2,6 +2,7 @@ package io.securethrift.ingest;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.KerberosName;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.kdc.KerberosIdentity;
@@ -30,15 +31,20 @@ public final class LibthriftSasl {
 
   private LibthriftSasl() {}
 
-  /** Logs in from the configuration's principal and keytab. */
+  /** Logs in from the configuration's principal ({@code _HOST} expanded) and keytab. */
   public static Subject login(SecurityConfig config) {
-    String principal = config.sasl().kerberosPrincipal().orElseThrow(() -> missing(ConfigProperty.SASL_KERBEROS_PRINCIPAL));
+    String principal = principal(config).withHostExpanded().toString();
     try {
       return KerberosLogin.login(new KerberosIdentity(principal,
           config.sasl().kerberosKeytab().orElseThrow(() -> missing(ConfigProperty.SASL_KERBEROS_KEYTAB))));
     } catch (LoginException e) {
       throw new IllegalStateException("cannot log in as " + principal + " from its keytab: " + e.getMessage(), e);
     }
+  }
+
+  private static KerberosName principal(SecurityConfig config) {
+    return KerberosName.parse(config.sasl().kerberosPrincipal()
+        .orElseThrow(() -> missing(ConfigProperty.SASL_KERBEROS_PRINCIPAL)));
   }
 
   private static ConfigException missing(ConfigProperty property) {
@@ -55,10 +61,14 @@ public final class LibthriftSasl {
    * libthrift's {@code TSaslServerTransport.Factory} for the configuration's service principal
    * ({@code primary/host}), each connection's handshake run as the service's login.
    */
-  public static TTransportFactory serverTransports(SecurityConfig config, String host) {
+  public static TTransportFactory serverTransports(SecurityConfig config) {
+    KerberosName principal = principal(config).withHostExpanded();
+    String host = principal.instance().orElseThrow(() -> new ConfigException(
+        ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), "'" + principal + "' names no host; a GSSAPI service's"
+        + " principal is primary/host@REALM"));
     Subject service = login(config);
     TSaslServerTransport.Factory sasl = new TSaslServerTransport.Factory();
-    sasl.addServerDefinition(GSSAPI, config.sasl().serverPrimary(), host, properties(config), null);
+    sasl.addServerDefinition(GSSAPI, principal.primary(), host, properties(config), null);
     return new TTransportFactory() {
       @Override
       public TTransport getTransport(TTransport accepted) throws TTransportException {

@@ -1,12 +1,9 @@
 package io.securethrift.sasl;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
+import io.securethrift.core.KerberosName;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -75,7 +72,8 @@ final class KeytabLogin implements AutoCloseable {
    * @throws KerberosLoginException if the login fails
    */
   static KeytabLogin start(String configuredPrincipal, Path keytab, Duration period) {
-    KeytabLogin login = new KeytabLogin(expandHost(configuredPrincipal), keytab, period);
+    KeytabLogin login = new KeytabLogin(KerberosName.parse(configuredPrincipal).withHostExpanded().toString(),
+        keytab, period);
     try {
       login.loginNow();
     } catch (KerberosLoginException e) {
@@ -227,19 +225,6 @@ final class KeytabLogin implements AutoCloseable {
       }
     }
     return null;
-  }
-
-  /** Expands {@code _HOST} to the local canonical host name in lower case, as Hadoop and Accumulo do. */
-  static String expandHost(String principal) {
-    if (!principal.contains("/_HOST")) {
-      return principal;
-    }
-    try {
-      String host = InetAddress.getLocalHost().getCanonicalHostName().toLowerCase(Locale.ROOT);
-      return principal.replace("/_HOST", "/" + host);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot expand _HOST in " + principal + ": local host name unknown", e);
-    }
   }
 
   private static Duration shorter(Duration a, Duration b) {

@@ -1,12 +1,13 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.PeerText;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.DelegationTokenSecrets;
 import io.securethrift.core.ImpersonationRules;
+import io.securethrift.core.KerberosName;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
@@ -16,10 +17,8 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.spi.SaslDataCodec;
 import io.securethrift.core.spi.SaslNegotiator;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import java.io.UncheckedIOException;
 import java.util.Base64;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.security.auth.Subject;
@@ -76,13 +75,11 @@ final class SaslServerLayer implements MessageLayer {
     // Before the login, which would reach the KDC and start a renewal thread for a server that cannot run.
     SaslFactories.requireServer(SaslMechanism.GSSAPI, ConfigProperty.SASL_KERBEROS_KEYTAB.key(),
         "set, so this server accepts GSSAPI");
-    String name = KeytabLogin.expandHost(settings.kerberosPrincipal().orElseThrow());
-    int at = name.indexOf('@');
-    String local = at < 0 ? name : name.substring(0, at);
-    int slash = local.indexOf('/');
-    this.gssProtocol = slash < 0 ? local : local.substring(0, slash);
-    this.gssHost = slash >= 0 ? local.substring(slash + 1)
-        : settings.serverHost().orElseGet(SaslServerLayer::localHost);
+    KerberosName principal = KerberosName.parse(settings.kerberosPrincipal().orElseThrow())
+        .withHostExpanded();
+    String name = principal.toString();
+    this.gssProtocol = principal.primary();
+    this.gssHost = principal.instance().orElseGet(() -> settings.serverHost().orElseGet(SaslServerLayer::localHost));
     // The login starts a renewal thread: from here on a failure must close it, or every failed start leaks one.
     this.login = KeytabLogin.start(name, settings.kerberosKeytab().get(), settings.renewalPeriod());
     try {
@@ -218,8 +215,8 @@ final class SaslServerLayer implements MessageLayer {
 
   private static String localHost() {
     try {
-      return InetAddress.getLocalHost().getCanonicalHostName().toLowerCase(Locale.ROOT);
-    } catch (UnknownHostException e) {
+      return KerberosName.localHostName();
+    } catch (UncheckedIOException e) {
       throw new ConfigException(ConfigProperty.SASL_SERVER_HOST.key(), "empty and the local host name is unknown;"
           + " set it to the host part of the service principal");
     }

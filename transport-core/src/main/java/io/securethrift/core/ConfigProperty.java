@@ -121,7 +121,7 @@ public enum ConfigProperty {
           + " Accumulo does.",
       (b, v) -> b.canonicalizeHostName(Values.bool(keyOf("SASL_CANONICALIZE_HOSTNAME"), v)),
       c -> Boolean.toString(c.sasl().canonicalizeHostName())),
-  SASL_KERBEROS_PRINCIPAL("securethrift.sasl.kerberos.principal", Type.TEXT, "", Validator.ANY,
+  SASL_KERBEROS_PRINCIPAL("securethrift.sasl.kerberos.principal", Type.TEXT, "", Validator.kerberosPrincipal(),
       "Principal this process logs in as from the keytab; _HOST becomes the local canonical host name. Empty uses the"
           + " caller's existing Kerberos login.",
       (b, v) -> b.kerberosPrincipal(blankToNull(v)), c -> c.sasl().kerberosPrincipal().orElse("")),

@@ -99,7 +99,10 @@ public final class SaslSettings {
     return canonicalizeHostName;
   }
 
-  /** Who this process logs in as, {@code _HOST} expanded to the local canonical host name. */
+  /**
+   * Who this process logs in as, as configured: a {@code _HOST} instance is expanded at login
+   * ({@link KerberosName#withHostExpanded()}).
+   */
   public Optional<String> kerberosPrincipal() {
     return kerberosPrincipal;
   }

@@ -650,7 +650,8 @@ public final class SecurityConfig {
           Optional.ofNullable(validPrivacyProvider()), digestMinStrength,
           ConfigProperty.SASL_SERVER_PRIMARY.valid(serverPrimary),
           Optional.ofNullable(ConfigProperty.SASL_SERVER_HOST.valid(serverHost)), canonicalizeHostName,
-          Optional.ofNullable(kerberosPrincipal), Optional.ofNullable(validKeytab()),
+          Optional.ofNullable(ConfigProperty.SASL_KERBEROS_PRINCIPAL.valid(kerberosPrincipal)),
+          Optional.ofNullable(validKeytab()),
           ConfigProperty.SASL_KERBEROS_RENEWAL_PERIOD.valid(renewalPeriod),
           Optional.ofNullable(delegationToken), Optional.ofNullable(delegationTokenSecrets),
           userImpersonation, hostImpersonation);

@@ -179,6 +179,21 @@ abstract class Validator {
     };
   }
 
+  static Validator kerberosPrincipal() {
+    return new Validator("primary, primary/instance or either with @REALM; an instance of _HOST is the local host") {
+      @Override
+      void check(String key, Object value) {
+        if (value != null) {
+          try {
+            KerberosName.parse((String) value);
+          } catch (IllegalArgumentException e) {
+            throw new ConfigException(key, e.getMessage());
+          }
+        }
+      }
+    };
+  }
+
   static Validator hostName() {
     return new Validator("a host name alone, without primary/ or @REALM") {
       @Override

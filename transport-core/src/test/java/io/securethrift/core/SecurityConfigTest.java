@@ -161,6 +161,9 @@ class SecurityConfigTest {
           + " 'accumulo/host' must be the primary alone, without /host or @REALM",
       "securethrift.sasl.server.host|accumulo/host|securethrift.sasl.server.host: 'accumulo/host' must be a host"
           + " name alone, without primary/ or @REALM",
+      "securethrift.sasl.kerberos.principal|svc/@EXAMPLE.COM|securethrift.sasl.kerberos.principal:"
+          + " 'svc/@EXAMPLE.COM' is not a Kerberos principal: expected primary, primary/instance or either with"
+          + " @REALM, no part empty",
       "securethrift.sasl.kerberos.principal|svc@EXAMPLE.COM|securethrift.sasl.kerberos.keytab: empty, but"
           + " securethrift.sasl.kerberos.principal is set; give the keytab to log in from",
       "securethrift.sasl.kerberos.keytab|/no/such.keytab|securethrift.sasl.kerberos.principal: empty, but"

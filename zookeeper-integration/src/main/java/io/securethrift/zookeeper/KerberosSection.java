@@ -1,5 +1,6 @@
 package io.securethrift.zookeeper;
 
+import io.securethrift.core.KerberosName;
 import io.securethrift.core.SaslSettings;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -26,7 +27,8 @@ final class KerberosSection {
     if (keytab.isPresent()) {
       options.put("useKeyTab", "true");
       options.put("keyTab", keytab.get().toAbsolutePath().toString());
-      options.put("principal", sasl.kerberosPrincipal().orElseThrow());
+      options.put("principal",
+          KerberosName.parse(sasl.kerberosPrincipal().orElseThrow()).withHostExpanded().toString());
       options.put("storeKey", "true");
       options.put("doNotPrompt", "true");
     } else {

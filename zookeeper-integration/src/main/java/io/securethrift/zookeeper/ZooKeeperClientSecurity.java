@@ -2,6 +2,7 @@ package io.securethrift.zookeeper;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.KerberosName;
 import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
@@ -81,9 +82,6 @@ public final class ZooKeeperClientSecurity {
   }
 
   private static String realmSuffix(SaslSettings sasl) {
-    return sasl.kerberosPrincipal()
-        .filter(p -> p.indexOf('@') >= 0)
-        .map(p -> p.substring(p.lastIndexOf('@')))
-        .orElse("");
+    return sasl.kerberosPrincipal().flatMap(p -> KerberosName.parse(p).realm()).map(r -> "@" + r).orElse("");
   }
 }

@@ -79,7 +79,7 @@ public final class IngestServer implements AutoCloseable {
       TServerSocket socket = new TServerSocket(address);
       try {
         TThreadPoolServer.Args args = new TThreadPoolServer.Args(socket)
-            .transportFactory(LibthriftSasl.serverTransports(config, address.getHostString())).processor(processor);
+            .transportFactory(LibthriftSasl.serverTransports(config)).processor(processor);
         return threadPool(args, ServerTransportFactory.port(socket), Optional.empty(), () -> { });
       } catch (RuntimeException e) {
         socket.close();
