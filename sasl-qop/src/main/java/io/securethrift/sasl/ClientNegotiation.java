@@ -3,7 +3,6 @@ package io.securethrift.sasl;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.SaslMechanism;
 import io.securethrift.sasl.Negotiation.Message;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -20,14 +19,14 @@ import org.apache.thrift.transport.TTransportException;
 final class ClientNegotiation {
   private final Negotiation negotiation;
   private final SaslEndpoint sasl;
-  private final SaslMechanism mechanism;
+  private final MechanismSupport mechanism;
   private final List<QualityOfProtection> accepted;
   private final CipherStrength minimumStrength;
   private final String server;
-  /** The client's answer to the DIGEST-MD5 challenge, which names the cipher it chose. */
-  private byte[] digestResponse = new byte[0];
+  /** The client's answer to the server's first challenge, which names the cipher it chose (DIGEST-MD5). */
+  private byte[] firstResponse = new byte[0];
 
-  ClientNegotiation(Negotiation negotiation, SaslEndpoint sasl, SaslMechanism mechanism,
+  ClientNegotiation(Negotiation negotiation, SaslEndpoint sasl, MechanismSupport mechanism,
       List<QualityOfProtection> accepted, CipherStrength minimumStrength, String server) {
     this.negotiation = negotiation;
     this.sasl = sasl;
@@ -40,7 +39,7 @@ final class ClientNegotiation {
   /** Runs the negotiation and returns what both sides settled on. */
   Negotiated run(boolean hasInitialResponse) throws TTransportException {
     try {
-      negotiation.send(NegotiationStatus.START, mechanism.mechanismName().getBytes(StandardCharsets.US_ASCII));
+      negotiation.send(NegotiationStatus.START, mechanism.name().getBytes(StandardCharsets.US_ASCII));
       byte[] initial = hasInitialResponse ? sasl.evaluate(new byte[0]) : new byte[0];
       negotiation.sendAndFlush(sasl.isComplete() ? NegotiationStatus.COMPLETE : NegotiationStatus.OK, initial);
       boolean first = true;
@@ -56,15 +55,17 @@ final class ClientNegotiation {
           }
           throw refuse("server sent OK after the client's mechanism completed; expected COMPLETE");
         }
-        boolean digestChallenge = first && mechanism == SaslMechanism.DIGEST_MD5;
-        if (digestChallenge) {
-          checkDigestOffer(message.payload());
+        if (first) {
+          Optional<String> refused = mechanism.refuseOffer(message.payload(), accepted, minimumStrength);
+          if (refused.isPresent()) {
+            throw refuse(refused.get());
+          }
+        }
+        byte[] response = sasl.evaluate(message.payload());
+        if (first) {
+          firstResponse = response;
         }
         first = false;
-        byte[] response = sasl.evaluate(message.payload());
-        if (digestChallenge) {
-          digestResponse = response;
-        }
         if (status == NegotiationStatus.COMPLETE) {
           if (!sasl.isComplete()) {
             throw refuse("server reported COMPLETE before the client's " + mechanism + " mechanism completed");
@@ -96,34 +97,16 @@ final class ClientNegotiation {
    * levels is ours, or if the level the mechanism will pick (the first of ours the server offers) is {@code auth-conf}
    * and no offered cipher is strong enough.
    */
-  private void checkDigestOffer(byte[] challenge) throws TTransportException {
-    Optional<List<QualityOfProtection>> offer = QopLists.digestOffer(challenge);
-    if (offer.isEmpty()) {
-      return;
-    }
-    Optional<QualityOfProtection> chosen = accepted.stream().filter(offer.get()::contains).findFirst();
-    if (chosen.isEmpty()) {
-      throw refuse(QopLists.noCommonLevel(accepted, QopLists.describe(offer.get())));
-    }
-    if (chosen.get() == QualityOfProtection.AUTH_CONF) {
-      Optional<String> weak = DigestCiphers.checkOffer(challenge, minimumStrength);
-      if (weak.isPresent()) {
-        throw refuse(weak.get());
-      }
-    }
-  }
-
   private Negotiated negotiated() throws TTransportException {
     QualityOfProtection qop = acceptable();
-    DigestCiphers cipher = null;
-    if (mechanism == SaslMechanism.DIGEST_MD5 && qop == QualityOfProtection.AUTH_CONF) {
-      cipher = DigestCiphers.negotiated(sasl, digestResponse);
+    DigestCiphers cipher = mechanism.cipher(sasl, firstResponse, qop);
+    if (cipher != null) {
       Optional<String> weak = cipher.refusal(minimumStrength, "client");
       if (weak.isPresent()) {
         throw refuse(weak.get());
       }
     }
-    return new Negotiated(sasl, mechanism.mechanismName(), qop, cipher);
+    return new Negotiated(sasl, mechanism.name(), qop, cipher);
   }
 
   private QualityOfProtection acceptable() throws TTransportException {

@@ -23,13 +23,14 @@ final class ProtectionWarnings {
 
   /**
    * @param side {@code client} or {@code server}, for the messages
-   * @param digest whether this side speaks DIGEST-MD5, whose level offer a man in the middle can rewrite
+   * @param offerInClear whether this side's mechanism sends its level offer outside its own protection (DIGEST-MD5),
+   *     where a man in the middle can rewrite it
    */
-  ProtectionWarnings(String side, SecurityConfig config, boolean digest) {
+  ProtectionWarnings(String side, SecurityConfig config, boolean offerInClear) {
     this.side = side;
     this.overTls = config.mode().usesTls();
     List<QualityOfProtection> levels = config.sasl().qop();
-    if (digest && levels.size() > 1 && !overTls) {
+    if (offerInClear && levels.size() > 1 && !overTls) {
       // The server's levels travel in its first challenge, outside the digest: all but the weakest can be struck.
       QualityOfProtection weakest = levels.stream().min(Enum::compareTo).orElseThrow();
       LOG.warn("DIGEST-MD5 {} accepts several protection levels {} ({}) without TLS underneath: the server's offer"

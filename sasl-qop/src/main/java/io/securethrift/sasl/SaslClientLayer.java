@@ -1,12 +1,9 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.PeerText;
-import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.DelegationToken;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecuredTransport;
@@ -19,11 +16,9 @@ import java.lang.invoke.MethodType;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.AccessController;
-import java.util.HashMap;
 import java.util.Map;
 import javax.security.auth.Subject;
 import javax.security.auth.callback.CallbackHandler;
-import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslClient;
 import javax.security.sasl.SaslClientFactory;
 import javax.security.sasl.SaslException;
@@ -45,7 +40,7 @@ final class SaslClientLayer implements MessageLayer {
 
   private final SaslSettings settings;
   private final Limits limits;
-  private final SaslMechanism mechanism;
+  private final MechanismSupport mechanism;
   private final SaslClientFactory factory;
   private final Map<String, Object> properties;
   private final KeytabLogin login;
@@ -58,33 +53,15 @@ final class SaslClientLayer implements MessageLayer {
     this.identities = identities;
     this.settings = config.sasl();
     this.limits = config.limits();
-    this.mechanism = settings.mechanism();
-    this.factory = SaslFactories.client(mechanism, ConfigProperty.SASL_MECHANISM.key(), mechanism.mechanismName());
-    if (mechanism == SaslMechanism.GSSAPI) {
-      this.properties = gssProperties(settings);
-      this.callbacks = null;
-      this.login = settings.kerberosPrincipal().map(principal -> KeytabLogin.start(principal,
-          settings.kerberosKeytab().orElseThrow(), settings.renewalPeriod())).orElse(null);
-    } else {
-      this.properties = Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()),
-          Sasl.STRENGTH, DigestCiphers.strengthProperty(settings.digestMinStrength()));
-      DelegationToken token = settings.delegationToken().orElseThrow(() -> new ConfigException(
-          ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 clients need a delegation token"
-              + " (SecurityConfig.Builder.delegationToken)"));
-      this.callbacks = new DigestClientCallbacks(token);
-      this.login = null;
-    }
-    this.warnings = new ProtectionWarnings("client", config, mechanism == SaslMechanism.DIGEST_MD5);
+    this.mechanism = MechanismSupport.of(settings.mechanism());
+    this.factory = SaslFactories.client(mechanism, ConfigProperty.SASL_MECHANISM.key(), mechanism.name());
+    this.properties = mechanism.properties(settings);
+    this.callbacks = mechanism.clientCallbacks(settings);
+    // Last: the login starts a renewal thread.
+    this.login = !mechanism.kerberos() ? null : settings.kerberosPrincipal().map(principal -> KeytabLogin.start(
+        principal, settings.kerberosKeytab().orElseThrow(), settings.renewalPeriod())).orElse(null);
+    this.warnings = new ProtectionWarnings("client", config, !mechanism.offerProtected());
     this.privacy = new ClientPrivacy(settings.privacy(), limits);
-  }
-
-  /** What securethrift's GSSAPI mechanism takes from the settings: the levels, the privacy and its cipher provider. */
-  static Map<String, Object> gssProperties(SaslSettings settings) {
-    Map<String, Object> props = new HashMap<>();
-    props.put(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
-    props.put(GssLayer.PRIVACY, settings.privacy().token());
-    settings.privacyProvider().ifPresent(p -> props.put(GssapiProperties.CIPHER_PROVIDER, p));
-    return Map.copyOf(props);
   }
 
   @Override
@@ -94,7 +71,7 @@ final class SaslClientLayer implements MessageLayer {
     Subject subject;
     try {
       subject = login != null ? login.subjectForConnection()
-          : mechanism == SaslMechanism.GSSAPI ? callerSubject() : null;
+          : mechanism.kerberos() ? callerSubject() : null;
     } catch (KerberosLoginException e) {
       // Named like the other handshake failures, so a client of many servers knows which connection failed.
       throw new TTransportException(TTransportException.UNKNOWN, "handshake with " + host + ":"
@@ -102,7 +79,7 @@ final class SaslClientLayer implements MessageLayer {
     }
     SaslClient client;
     try {
-      client = SaslEndpoint.as(subject, () -> factory.createSaslClient(new String[] {mechanism.mechanismName()},
+      client = SaslEndpoint.as(subject, () -> factory.createSaslClient(new String[] {mechanism.name()},
           null, settings.serverPrimary(), serverName, properties, callbacks));
     } catch (SaslException e) {
       throw new TTransportException(TTransportException.UNKNOWN, "cannot start SASL " + mechanism + " for "
@@ -136,7 +113,7 @@ final class SaslClientLayer implements MessageLayer {
    * and the settings that make it, the usual mistake being a primary or host other than the server's login.
    */
   private TTransportException namingServicePrincipal(TTransportException e, String serverName) {
-    if (mechanism != SaslMechanism.GSSAPI || e.getMessage() == null
+    if (!mechanism.kerberos() || e.getMessage() == null
         || !e.getMessage().contains(UNKNOWN_SERVER)) {
       return e;
     }

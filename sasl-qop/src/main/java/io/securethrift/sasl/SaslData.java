@@ -5,7 +5,6 @@ import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.spi.SaslDataCodec;
 import java.security.GeneralSecurityException;
@@ -32,12 +31,6 @@ final class SaslData implements SaslDataCodec {
    */
   static final int RECORD = 64 * 1024 - GcmRecords.TAG;
   private static final byte[] EMPTY = new byte[0];
-  /**
-   * The longest DIGEST-MD5 token an empty message makes: 8 bytes of 3DES padding, a 10-byte MAC, the 2-byte message
-   * type and the 4-byte sequence number. The JDK's DIGEST-MD5 returns nothing for a token whose MAC fails (RFC 2831
-   * says to discard it), so a longer token that unwraps to nothing was altered.
-   */
-  private static final int DIGEST_EMPTY_TOKEN = 24;
 
   private final SaslEndpoint sasl;
   private final boolean wraps;
@@ -176,9 +169,9 @@ final class SaslData implements SaslDataCodec {
   private byte[] unwrapToken(byte[] payload, int length) throws TTransportException {
     try {
       byte[] plain = sasl.unwrap(payload, 0, length);
-      if (plain.length == 0 && length > DIGEST_EMPTY_TOKEN
-          && identity.mechanism().filter(SaslMechanism.DIGEST_MD5.mechanismName()::equals).isPresent()) {
-        throw new SaslException("DIGEST-MD5 token of " + length + " bytes failed its MAC");
+      if (plain.length == 0 && identity.mechanism().flatMap(MechanismSupport::named)
+          .filter(m -> m.emptyUnwrapIsForgery(length)).isPresent()) {
+        throw new SaslException(identity.mechanism().get() + " token of " + length + " bytes failed its MAC");
       }
       return plain;
     } catch (SaslException | RuntimeException e) {

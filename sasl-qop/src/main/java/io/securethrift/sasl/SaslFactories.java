@@ -1,7 +1,6 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.ConfigException;
-import io.securethrift.core.SaslMechanism;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.Map;
@@ -25,40 +24,33 @@ final class SaslFactories {
 
   /**
    * The client factory of {@code mechanism}, or a {@link ConfigException} under {@code key} that starts with
-   * {@code asked} (why the configuration needs it) and, for GSSAPI on a trimmed runtime, names the missing module.
+   * {@code asked} (why the configuration needs it).
    */
-  static SaslClientFactory client(SaslMechanism mechanism, String key, String asked) {
-    SaslClientFactory factory = mechanism == SaslMechanism.GSSAPI ? GssapiFactory.INSTANCE
-        : lookUpClient(mechanism.mechanismName());
+  static SaslClientFactory client(MechanismSupport mechanism, String key, String asked) {
+    SaslClientFactory factory = mechanism.clientFactory();
     if (factory == null) {
       throw notInstalled(mechanism, "client", key, asked);
     }
     return factory;
   }
 
-  /** Fails as {@link #client(SaslMechanism, String, String)} does unless this JVM has a server factory of it. */
-  static void requireServer(SaslMechanism mechanism, String key, String asked) {
-    if (mechanism != SaslMechanism.GSSAPI && lookUpServer(mechanism.mechanismName()) == null) {
-      throw notInstalled(mechanism, "server", key, asked);
-    }
-  }
-
-  /** The server factory of a mechanism {@link #requireServer} has checked, or that every JDK has (DIGEST-MD5). */
-  static SaslServerFactory server(String mechanism) {
-    SaslServerFactory factory = SaslMechanism.GSSAPI.mechanismName().equals(mechanism) ? GssapiFactory.INSTANCE
-        : lookUpServer(mechanism);
+  /** The server factory of {@code mechanism}, or a {@link ConfigException} as {@link #client} throws one. */
+  static SaslServerFactory server(MechanismSupport mechanism, String key, String asked) {
+    SaslServerFactory factory = mechanism.serverFactory();
     if (factory == null) {
-      throw new IllegalStateException("no SASL server implementation of " + mechanism + " is installed in this JVM");
+      throw notInstalled(mechanism, "server", key, asked);
     }
     return factory;
   }
 
-  private static SaslClientFactory lookUpClient(String mechanism) {
+  /** The JDK's (or another provider's) client factory of {@code mechanism}, or null. */
+  static SaslClientFactory lookUpClient(String mechanism) {
     return CLIENTS.computeIfAbsent(mechanism,
         m -> find(m, Sasl.getSaslClientFactories(), f -> f.getMechanismNames(null)));
   }
 
-  private static SaslServerFactory lookUpServer(String mechanism) {
+  /** The JDK's (or another provider's) server factory of {@code mechanism}, or null. */
+  static SaslServerFactory lookUpServer(String mechanism) {
     return SERVERS.computeIfAbsent(mechanism,
         m -> find(m, Sasl.getSaslServerFactories(), f -> f.getMechanismNames(null)));
   }
@@ -75,8 +67,8 @@ final class SaslFactories {
     return null;
   }
 
-  private static ConfigException notInstalled(SaslMechanism mechanism, String side, String key, String asked) {
+  private static ConfigException notInstalled(MechanismSupport mechanism, String side, String key, String asked) {
     return new ConfigException(key, asked + ", but this JVM has no SASL " + side + " implementation of "
-        + mechanism.mechanismName());
+        + mechanism.name());
   }
 }

@@ -9,7 +9,6 @@ import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecuredTransport;
@@ -18,13 +17,11 @@ import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.spi.SaslDataCodec;
 import io.securethrift.core.spi.SaslNegotiator;
 import java.io.UncheckedIOException;
-import java.util.Base64;
-import java.util.Map;
 import java.util.Optional;
 import javax.security.auth.Subject;
-import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslException;
 import javax.security.sasl.SaslServer;
+import javax.security.sasl.SaslServerFactory;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 
@@ -37,8 +34,6 @@ import org.apache.thrift.transport.TTransportException;
 final class SaslServerLayer implements MessageLayer {
   private final SaslSettings settings;
   private final Limits limits;
-  private final Map<String, Object> gssProperties;
-  private final Map<String, String> digestProperties;
   private final KeytabLogin login;
   private final String gssProtocol;
   private final String gssHost;
@@ -52,18 +47,15 @@ final class SaslServerLayer implements MessageLayer {
     this.limits = config.limits();
     // Parsed here only to fail at start-up on a typo; the service parses its own copy to check each request.
     ImpersonationRules.from(config);
-    String qop = QualityOfProtection.toSaslProperty(settings.qop());
-    this.gssProperties = SaslClientLayer.gssProperties(settings);
-    this.digestProperties = Map.of(Sasl.QOP, qop,
-        Sasl.STRENGTH, DigestCiphers.strengthProperty(settings.digestMinStrength()));
     this.secrets = settings.delegationTokenSecrets().orElse(null);
-    if (settings.mechanism() == SaslMechanism.DIGEST_MD5 && secrets == null) {
+    boolean kerberos = MechanismSupport.of(settings.mechanism()).kerberos();
+    if (!kerberos && secrets == null) {
       throw new ConfigException(ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 servers need delegation token"
           + " secrets (SecurityConfig.Builder.delegationTokenSecrets)");
     }
     this.warnings = new ProtectionWarnings("server", config, secrets != null);
     if (settings.kerberosKeytab().isEmpty()) {
-      if (settings.mechanism() == SaslMechanism.GSSAPI) {
+      if (kerberos) {
         throw new ConfigException(ConfigProperty.SASL_KERBEROS_KEYTAB.key(), "empty, but GSSAPI servers log in"
             + " from a keytab; set it and " + ConfigProperty.SASL_KERBEROS_PRINCIPAL.key());
       }
@@ -73,7 +65,7 @@ final class SaslServerLayer implements MessageLayer {
       return;
     }
     // Before the login, which would reach the KDC and start a renewal thread for a server that cannot run.
-    SaslFactories.requireServer(SaslMechanism.GSSAPI, ConfigProperty.SASL_KERBEROS_KEYTAB.key(),
+    SaslFactories.server(MechanismSupport.GSSAPI, ConfigProperty.SASL_KERBEROS_KEYTAB.key(),
         "set, so this server accepts GSSAPI");
     KerberosName principal = KerberosName.parse(settings.kerberosPrincipal().orElseThrow())
         .withHostExpanded();
@@ -106,9 +98,9 @@ final class SaslServerLayer implements MessageLayer {
   }
 
   private SaslServer gssServer(Subject subject) throws SaslException {
-    String mechanism = SaslMechanism.GSSAPI.mechanismName();
-    return SaslEndpoint.as(subject, () -> SaslFactories.server(mechanism).createSaslServer(mechanism, gssProtocol,
-        gssHost, gssProperties, new ServerCallbacks(null)));
+    MechanismSupport gssapi = MechanismSupport.GSSAPI;
+    return SaslEndpoint.as(subject, () -> gssapi.serverFactory().createSaslServer(gssapi.name(), gssProtocol,
+        gssHost, gssapi.properties(settings), new ServerCallbacks(null)));
   }
 
   @Override
@@ -178,18 +170,23 @@ final class SaslServerLayer implements MessageLayer {
     }
   }
 
-  private SaslEndpoint create(String mechanism) throws SaslException {
-    if (mechanism.equals(SaslMechanism.GSSAPI.mechanismName()) && login != null) {
+  /** The server mechanism the client named, or null when this server does not offer it. */
+  private SaslEndpoint create(String name) throws SaslException {
+    MechanismSupport mechanism = MechanismSupport.named(name).orElse(null);
+    if (mechanism == null || (mechanism.kerberos() ? login == null : secrets == null)) {
+      return null;
+    }
+    if (mechanism.kerberos()) {
       Subject subject = acceptorSubject();
       return SaslEndpoint.server(gssServer(subject), subject);
     }
-    if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && secrets != null) {
-      // "*" accepts the digest-uri for whatever name the client dialled, as Accumulo servers behind aliases need.
-      SaslServer server = SaslFactories.server(mechanism).createSaslServer(mechanism, settings.serverPrimary(),
-          settings.serverHost().orElse("*"), digestProperties, new ServerCallbacks(secrets));
-      return SaslEndpoint.server(server, null);
+    SaslServerFactory factory = mechanism.serverFactory();
+    if (factory == null) {
+      return null;
     }
-    return null;
+    // "*" accepts the digest-uri for whatever name the client dialled, as Accumulo servers behind aliases need.
+    return SaslEndpoint.server(factory.createSaslServer(name, settings.serverPrimary(),
+        settings.serverHost().orElse("*"), mechanism.properties(settings), new ServerCallbacks(secrets)), null);
   }
 
   /**
@@ -206,11 +203,8 @@ final class SaslServerLayer implements MessageLayer {
    * tell it ({@link DelegationTokenSecrets#ownerOf}), else the Base64 token identifier the client presented.
    */
   private String principal(Negotiated result) {
-    String id = result.endpoint().authorizationId();
-    if (result.mechanism().equals(SaslMechanism.DIGEST_MD5.mechanismName())) {
-      return secrets.ownerOf(Base64.getDecoder().decode(id)).orElse(id);
-    }
-    return id;
+    return MechanismSupport.named(result.mechanism()).orElseThrow()
+        .principal(result.endpoint().authorizationId(), secrets);
   }
 
   private static String localHost() {

@@ -4,7 +4,6 @@ import io.securethrift.core.AuthFailure;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.spi.HandshakeFailure;
 import io.securethrift.sasl.Negotiation.Message;
 import java.nio.charset.StandardCharsets;
@@ -39,9 +38,10 @@ final class ServerNegotiation {
   private String mechanism = "SASL";
   /** The mechanism, once START named one this server offers; null before. */
   private SaslEndpoint endpoint;
+  private MechanismSupport support;
   // What the peer had seen when it failed: whether it sent anything at all, and the server's QOP offer.
   private boolean started;
-  private boolean challenged;
+  private int challenges;
   private boolean offerSent;
 
   /**
@@ -113,10 +113,9 @@ final class ServerNegotiation {
         throw refuse(AuthFailure.QOP_REFUSED_BY_SERVER, "client selected " + qop + ", but server accepts "
             + QopLists.describe(accepted));
       }
-      DigestCiphers cipher = null;
-      if (mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) && qop == QualityOfProtection.AUTH_CONF) {
-        // The response that completed the mechanism is the one naming the client's cipher.
-        cipher = DigestCiphers.negotiated(endpoint, message.payload());
+      // The response that completed the mechanism is the one naming the client's cipher.
+      DigestCiphers cipher = support.cipher(endpoint, message.payload(), qop);
+      if (cipher != null) {
         Optional<String> weak = cipher.refusal(minimumStrength, "client");
         if (weak.isPresent()) {
           throw refuse(AuthFailure.QOP_REFUSED_BY_SERVER, weak.get());
@@ -134,10 +133,7 @@ final class ServerNegotiation {
           + " mechanism completed");
     }
     negotiation.sendAndFlush(NegotiationStatus.OK, challenge);
-    // DIGEST-MD5's first challenge lists the QOPs; GSSAPI's offer is its one wrap token (RFC 4752).
-    offerSent = mechanism.equals(SaslMechanism.DIGEST_MD5.mechanismName()) ? !challenged
-        : GssTokens.isWrapToken(challenge);
-    challenged = true;
+    offerSent = support.isOffer(challenge, challenges++);
     return null;
   }
 
@@ -154,6 +150,7 @@ final class ServerNegotiation {
       throw refuse(AuthFailure.SASL_BAD, "Unsupported mechanism type " + name);
     }
     mechanism = name;
+    support = MechanismSupport.named(name).orElseThrow();
   }
 
   /**

@@ -1,8 +1,6 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.SaslMechanism;
 import java.util.Map;
 import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslClient;
@@ -16,7 +14,7 @@ import javax.security.sasl.SaslServer;
  * millisecond).
  */
 final class DigestPair {
-  private static final String MECHANISM = "DIGEST-MD5";
+  private static final String MECHANISM = MechanismSupport.DIGEST_MD5.name();
 
   final SaslEndpoint client;
   final SaslEndpoint server;
@@ -28,10 +26,9 @@ final class DigestPair {
 
   static DigestPair negotiate(QualityOfProtection qop) throws SaslException {
     Map<String, String> properties = Map.of(Sasl.QOP, qop.token());
-    SaslServer server = SaslFactories.server(MECHANISM).createSaslServer(MECHANISM, "accumulo", SaslConfigs.HOST,
-        properties, new ServerCallbacks(SaslConfigs.SECRETS));
-    SaslClient client = SaslFactories.client(SaslMechanism.DIGEST_MD5, ConfigProperty.SASL_MECHANISM.key(), MECHANISM)
-        .createSaslClient(new String[] {MECHANISM}, null, "accumulo", SaslConfigs.HOST, properties,
+    SaslServer server = MechanismSupport.DIGEST_MD5.serverFactory().createSaslServer(MECHANISM, "accumulo",
+        SaslConfigs.HOST, properties, new ServerCallbacks(SaslConfigs.SECRETS));
+    SaslClient client = MechanismSupport.DIGEST_MD5.clientFactory().createSaslClient(new String[] {MECHANISM}, null, "accumulo", SaslConfigs.HOST, properties,
             new DigestClientCallbacks(SaslConfigs.TOKEN));
     byte[] challenge = server.evaluateResponse(new byte[0]);
     while (!client.isComplete() || !server.isComplete()) {
