@@ -332,6 +332,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           result = current.receive(status, payload);
         } catch (TException | RuntimeException e) {
           failure = e;
+        } catch (Throwable e) {
+          // An Error from the mechanism must still end the step, or the connection would wait on it for ever.
+          failure = new HandshakeFailure(AuthFailure.SASL_BAD, "the SASL mechanism failed: " + e, e);
         }
         SaslDataCodec completed = result;
         Exception failed = failure;
@@ -498,6 +501,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       if (!stream.closed()) {
         LOG.warn("closing connection with {}: {}", peer, PeerText.describe(e));
       }
+      return new Reply(List.of(), true);
+    } catch (Throwable e) {
+      // An Error (a service's AssertionError, a StackOverflowError, an OutOfMemoryError) must still end the call:
+      // the connection closes, its call in flight is counted done, and the worker goes on with other connections.
+      LOG.error("closing connection with {}: the call failed with {}", peer, PeerText.describe(e));
+      LOG.debug("the call's error", e);
       return new Reply(List.of(), true);
     }
   }

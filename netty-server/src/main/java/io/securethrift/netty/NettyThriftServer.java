@@ -143,6 +143,11 @@ public final class NettyThriftServer implements AutoCloseable {
     return context.admission().connections();
   }
 
+  /** Calls read and not yet answered (for tests). */
+  int callsInFlight() {
+    return context.callsInFlight();
+  }
+
   /** Worker and authentication threads alive now: none once the pools have been idle for the keep-alive. */
   int poolThreads() {
     return ((ThreadPoolExecutor) workers).getPoolSize() + ((ThreadPoolExecutor) authentication).getPoolSize();

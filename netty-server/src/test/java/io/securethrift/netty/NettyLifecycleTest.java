@@ -12,7 +12,10 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoHandler;
+import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -27,8 +30,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.protocol.TType;
+import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.Test;
 
 /** Shutdown, idle and per-address limits, and hostile negotiation headers on the non-blocking server. */
@@ -81,6 +87,73 @@ class NettyLifecycleTest {
       assertEquals(0, server.connections());
     } finally {
       async.shutdownNow();
+    }
+  }
+
+  /**
+   * An {@code Error} from the service (here an {@code AssertionError}) ends its call: the connection closes, its call
+   * is no longer in flight (so a shutdown does not wait its whole grace), and the server goes on serving.
+   */
+  @Test
+  void anErrorFromTheServiceEndsItsCallAndClosesOnlyItsConnection() throws Exception {
+    TProcessor echo = new EchoService.Processor<>(new EchoHandler());
+    AtomicBoolean failNext = new AtomicBoolean(true);
+    TProcessor failing = (in, out) -> {
+      if (failNext.getAndSet(false)) {
+        throw new AssertionError("a broken invariant in the service");
+      }
+      echo.process(in, out);
+    };
+    try (NettyThriftServer server = start(PLAIN, failing);
+        ClientTransportFactory clients = ClientTransportFactory.create(PLAIN)) {
+      try (SecuredTransport transport = clients.open("127.0.0.1", server.port())) {
+        EchoService.Client client = new EchoService.Client(transport.protocol(new TBinaryProtocol.Factory()));
+        assertThrows(TTransportException.class, () -> client.echo(ByteBuffer.wrap(new byte[] {1})));
+      }
+      Await.until("no call in flight and no connection", Duration.ofSeconds(10),
+          () -> server.callsInFlight() == 0 && server.connections() == 0);
+      assertEchoes(clients, server.port());
+    }
+  }
+
+  /**
+   * A call to an unknown method whose arguments nest 10,000 structs deep: libthrift 0.17 skips them recursively
+   * without a limit, which ended the worker with a {@code StackOverflowError}. The frame-bounded protocol refuses
+   * nesting beyond 64 levels, the connection closes, and the server goes on serving.
+   */
+  @Test
+  void deeplyNestedArgumentsAreRefusedAndTheServerGoesOn() throws Exception {
+    ByteArrayOutputStream message = new ByteArrayOutputStream();
+    DataOutputStream out = new DataOutputStream(message);
+    out.writeInt(0x80010001);
+    out.writeInt(4);
+    out.writeBytes("nope");
+    out.writeInt(1);
+    int depth = 10_000;
+    for (int i = 0; i < depth; i++) {
+      out.writeByte(TType.STRUCT);
+      out.writeShort(1);
+    }
+    for (int i = 0; i <= depth; i++) {
+      out.writeByte(TType.STOP);
+    }
+    try (NettyThriftServer server = start(PLAIN, new EchoService.Processor<>(new EchoHandler()));
+        ClientTransportFactory clients = ClientTransportFactory.create(PLAIN);
+        Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(10_000);
+      DataOutputStream frame = new DataOutputStream(socket.getOutputStream());
+      frame.writeInt(message.size());
+      message.writeTo(frame);
+      frame.flush();
+      assertEquals(-1, socket.getInputStream().read(), "the server closes the connection without a reply");
+      Await.until("no call in flight", Duration.ofSeconds(10), () -> server.callsInFlight() == 0);
+      assertEchoes(clients, server.port());
+    }
+  }
+
+  private static void assertEchoes(ClientTransportFactory clients, int port) throws Exception {
+    try (SecuredTransport transport = clients.open("127.0.0.1", port)) {
+      EchoServer.assertEchoes(new EchoService.Client(transport.protocol(new TBinaryProtocol.Factory())), 1, 1000);
     }
   }
 
