@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -28,8 +29,10 @@ import picocli.CommandLine.Spec;
  *
  * <p>Files, for each requested format: {@code ca.crt} (PEM), {@code truststore.p12}/{@code .jks}
  * (the CA), and per node {@code node<i>.p12}/{@code .jks} (key entry alias {@code node<i>}) or
- * {@code node<i>.crt} + {@code node<i>.key} (PKCS#8, encrypted when {@code --password} is given).
- * Existing files of those names are overwritten. Passwords are never printed.
+ * {@code node<i>.crt} + {@code node<i>.key} (PKCS#8, encrypted when a password is given).
+ * Existing files of those names are overwritten. Every file, and a directory the command creates, is its owner's alone.
+ * The password is prompted for or read from a file or the environment, never taken from the command line, and never
+ * printed.
  */
 @Command(
     name = "certs",
@@ -67,12 +70,28 @@ public final class CertsCommand implements Callable<Integer> {
       description = "Output format (default: ${DEFAULT-VALUE}).")
   private String format = "all";
 
-  @Option(
-      names = "--password",
-      arity = "1",
-      description =
-          "Password for key stores and trust stores (required for pkcs12, jks, all);"
-              + " also encrypts PEM keys when given.")
+  @ArgGroup(exclusive = true)
+  private PasswordSource passwordSource;
+
+  /**
+   * Where the store password comes from: never the command line itself, which other users see in {@code ps} and the
+   * shell keeps in its history.
+   */
+  static final class PasswordSource {
+    @Option(names = "--password", interactive = true, arity = "0",
+        description = "Prompt for the password of key stores and trust stores (required for pkcs12, jks, all; also"
+            + " encrypts PEM keys when given).")
+    char[] prompted;
+
+    @Option(names = "--password-file", paramLabel = "FILE",
+        description = "Read that password from the first line of FILE.")
+    Path file;
+
+    @Option(names = "--password-env", paramLabel = "VARIABLE",
+        description = "Read that password from the environment variable VARIABLE.")
+    String variable;
+  }
+
   private char[] password;
 
   @Option(
@@ -84,9 +103,10 @@ public final class CertsCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     KeyType type = parseKeyType();
     Output output = parseFormat();
+    password = readPassword();
     validate(output);
 
-    Files.createDirectories(dir);
+    OwnerOnlyFiles.createDirectories(dir);
     TestCertificateAuthority ca =
         TestCertificateAuthority.create(TestCertificateAuthority.DEFAULT_COMMON_NAME, type);
     List<Path> written = new ArrayList<>();
@@ -106,10 +126,34 @@ public final class CertsCommand implements Callable<Integer> {
         written.add(pem.privateKey());
       }
     }
+    for (Path file : written) {
+      OwnerOnlyFiles.restrict(file);
+    }
     PrintWriter out = spec.commandLine().getOut();
     written.forEach(path -> out.println("wrote " + path.toAbsolutePath()));
     out.flush();
     return 0;
+  }
+
+  private char[] readPassword() throws IOException {
+    if (passwordSource == null) {
+      return null;
+    }
+    if (passwordSource.file != null) {
+      if (!Files.isReadable(passwordSource.file)) {
+        throw usage("--password-file: " + passwordSource.file + " cannot be read");
+      }
+      String first = Files.readAllLines(passwordSource.file).stream().findFirst().orElse("");
+      return first.toCharArray();
+    }
+    if (passwordSource.variable != null) {
+      String value = System.getenv(passwordSource.variable);
+      if (value == null) {
+        throw usage("--password-env: the environment variable " + passwordSource.variable + " is not set");
+      }
+      return value.toCharArray();
+    }
+    return passwordSource.prompted;
   }
 
   /** What {@code --format} asks for: key store formats, and whether PEM files too. */
@@ -148,10 +192,11 @@ public final class CertsCommand implements Callable<Integer> {
       throw usage("--days must be at least 1, was " + days);
     }
     if (password != null && password.length == 0) {
-      throw usage("--password must not be empty");
+      throw usage("the store password must not be empty");
     }
     if (password == null && !output.stores().isEmpty()) {
-      throw usage("--password is required for pkcs12 and jks output");
+      throw usage("pkcs12 and jks output need a store password: --password (prompts), --password-file or"
+          + " --password-env");
     }
     for (String name : subjectAlternativeNames) {
       if (name.isBlank()) {

@@ -114,9 +114,9 @@ public final class KdcCommand implements Callable<Integer> {
     if (dir == null) {
       return file;
     }
-    Files.createDirectories(dir);
-    return Files.copy(file, dir.resolve(file.getFileName()), StandardCopyOption.REPLACE_EXISTING)
-        .toAbsolutePath();
+    OwnerOnlyFiles.createDirectories(dir);
+    return OwnerOnlyFiles.restrict(Files.copy(file, dir.resolve(file.getFileName()),
+        StandardCopyOption.REPLACE_EXISTING)).toAbsolutePath();
   }
 
   private static void stop(EmbeddedKdc kdc, CountDownLatch stopped) {

@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -25,6 +26,8 @@ import picocli.CommandLine;
 class CertsCommandTest {
 
   @TempDir Path dir;
+  /** Where the password files go, apart from the output directory. */
+  @TempDir Path secrets;
 
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
@@ -40,7 +43,8 @@ class CertsCommandTest {
   void writesCaAndNodesInAllFormats() throws Exception {
     int exit =
         run("--dir", dir.toString(), "--nodes", "2", "--key-type", "ec", "--format", "all",
-            "--password", "s3cret-pw", "--hostname", "zk.example", "--san", "10.1.2.3");
+            "--password-file", passwordFile("s3cret-pw").toString(), "--hostname", "zk.example",
+            "--san", "10.1.2.3");
 
     assertEquals(0, exit, err::toString);
     Set<String> expected =
@@ -91,7 +95,7 @@ class CertsCommandTest {
     "--nodes, many, --nodes",
   })
   void badInputIsAUsageError(String option, String value, String message) throws Exception {
-    int exit = run("--dir", dir.toString(), "--password", "pw", option, value);
+    int exit = run("--dir", dir.toString(), "--password-file", passwordFile("pw").toString(), option, value);
 
     assertEquals(2, exit);
     assertTrue(err.toString().contains(message), err::toString);
@@ -102,15 +106,46 @@ class CertsCommandTest {
   void keyStoresNeedAPassword() throws Exception {
     assertEquals(2, run("--dir", dir.toString(), "--format", "jks"));
 
-    assertTrue(err.toString().contains("--password is required"), err::toString);
+    assertTrue(err.toString().contains("pkcs12 and jks output need a store password: --password (prompts),"
+        + " --password-file or --password-env"), err::toString);
     assertEquals(Set.of(), fileNames(dir));
   }
 
   @Test
   void directoryIsRequired() {
-    assertEquals(2, run("--password", "pw"));
+    assertEquals(2, run("--password-file", passwordFile("pw").toString()));
 
     assertTrue(err.toString().contains("--dir"), err::toString);
+  }
+
+  /** Keys and stores were written with the umask, readable by every local user; now by their owner alone. */
+  @Test
+  void everyFileAndTheDirectoryItCreatesAreTheOwnersAlone() throws Exception {
+    Path created = dir.resolve("new").resolve("certs");
+    assertEquals(0, run("--dir", created.toString(), "--format", "all", "--password-file",
+        passwordFile("pw").toString()), err::toString);
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(created)));
+    assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(created.getParent())));
+    for (String name : fileNames(created)) {
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(created.resolve(name))),
+          name);
+    }
+  }
+
+  @Test
+  void aPasswordFromAMissingVariableIsAUsageError() throws Exception {
+    assertEquals(2, run("--dir", dir.toString(), "--password-env", "SECURETHRIFT_TEST_UNSET_VARIABLE"));
+    assertTrue(err.toString().contains("the environment variable SECURETHRIFT_TEST_UNSET_VARIABLE is not set"),
+        err::toString);
+    assertEquals(Set.of(), fileNames(dir));
+  }
+
+  private Path passwordFile(String password) {
+    try {
+      return Files.writeString(secrets.resolve("password-" + password), password + "\n");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static Set<String> fileNames(Path dir) throws Exception {

@@ -8,6 +8,7 @@ import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -73,6 +74,8 @@ class KdcCommandTest {
             "keytab zookeeper/localhost@CLI.REALM: " + dir.resolve("zookeeper_localhost.keytab")),
         printed);
     assertTrue(Files.size(dir.resolve("client.keytab")) > 0);
+    assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+        dir.resolve("client.keytab"))), "a keytab is its owner's alone");
     assertTrue(Files.readString(dir.resolve("krb5.conf")).contains("default_realm = CLI.REALM"));
     assertEquals(savedKrb5Conf, System.getProperty(KRB5_CONF));
   }

@@ -175,6 +175,12 @@ public enum ConfigProperty {
           + " its threads instead).",
       (b, v) -> b.maxConnections(Values.count(keyOf("SERVER_MAX_CONNECTIONS"), v)),
       c -> Integer.toString(c.server().maxConnections())),
+  SERVER_MAX_THREADS("securethrift.server.max.threads", Type.COUNT, "256", Validator.countBetween(1, 100_000),
+      "Thread-pool server (ServerTransportFactory.threadPoolServerArgs): worker threads at most. Each connection holds"
+          + " one from its handshake to its close, so this also bounds that server's connections: libthrift closes a"
+          + " connection accepted while every thread is busy.",
+      (b, v) -> b.maxThreads(Values.count(keyOf("SERVER_MAX_THREADS"), v)),
+      c -> Integer.toString(c.server().maxThreads())),
   SERVER_MAX_UNAUTHENTICATED("securethrift.server.max.unauthenticated.connections", Type.COUNT, "1000",
       Validator.countBetween(1, 1_000_000),
       "Non-blocking server: connections still in their TLS handshake or SASL negotiation at most; each has"

@@ -233,14 +233,17 @@ public final class HandshakeAudit {
     return s.toString();
   }
 
-  /** Whether a key=value field must be quoted: empty, or holding a space, a quote, an equals sign or a backslash. */
+  /**
+   * Whether a key=value field must be quoted: empty, or holding any space character (a no-break or ideographic space
+   * too, which a reader would take for the end of the value), a quote, an equals sign or a backslash.
+   */
   private static boolean needsQuotes(String text) {
     if (text.isEmpty()) {
       return true;
     }
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (c == ' ' || c == '"' || c == '=' || c == '\\') {
+      if (Character.isSpaceChar(c) || c == '"' || c == '=' || c == '\\') {
         return true;
       }
     }

@@ -2,10 +2,14 @@ package io.securethrift.core;
 
 /**
  * The one sanitizer for text a peer can influence (SASL reasons and errors, mechanism and principal names,
- * certificate subjects, exception messages that quote them) before it reaches a log line or a reply. Control
- * characters, line separators and bidirectional overrides are written as visible escapes ({@code \n},
- * {@code \u001b}), so a peer cannot forge a log line or an ANSI sequence, and the text is cut to a bounded length so a
- * peer cannot fill a log. Ordinary text, including non-ASCII letters, passes unchanged.
+ * certificate subjects, exception messages that quote them) before it reaches a log line or a reply. Every character
+ * that is not visible text is written as a visible escape ({@code \n}, {@code \u001b}, {@code \U000e0041}):
+ * controls, line and paragraph separators, format characters (bidirectional overrides and isolates, zero-width
+ * spaces and joiners, the byte-order mark, tag characters), private-use, unassigned and lone surrogate code points.
+ * Escapes are plain ASCII, so sanitizing twice changes nothing. A peer can then neither forge a log line or an ANSI
+ * sequence nor make one name look like another
+ * ({@code admin\u200b@REALM}), and the text is cut to a bounded length so a peer cannot fill a log. Ordinary text,
+ * including non-ASCII letters and symbols, passes unchanged.
  */
 public final class PeerText {
   /** Longest text kept, in code points; enough for every message the JDK and this library write. */
@@ -74,22 +78,28 @@ public final class PeerText {
     } else if (c == '\t') {
       out.append("\\t");
     } else if (isUnsafe(c)) {
-      out.append(String.format("\\u%04x", c));
+      out.append(String.format(c > Character.MAX_VALUE ? "\\U%08x" : "\\u%04x", c));
     } else {
       out.appendCodePoint(c);
     }
   }
 
   /**
-   * Controls (C0, DEL, C1), line and paragraph separators, bidirectional embeddings, overrides and isolates, and lone
-   * surrogates (which {@code codePointAt} returns as themselves).
+   * Everything but visible text: controls (C0, DEL, C1), format characters, line and paragraph separators,
+   * private-use and unassigned code points, and lone surrogates (which {@code codePointAt} returns as themselves).
    */
   private static boolean isUnsafe(int c) {
-    return Character.isISOControl(c)
-        || c == '\u2028' || c == '\u2029'
-        || (c >= '\u202a' && c <= '\u202e')
-        || (c >= '\u2066' && c <= '\u2069')
-        || c == '\u200e' || c == '\u200f' || c == '\u061c'
-        || Character.isSurrogate((char) c) && c <= Character.MAX_VALUE;
+    switch (Character.getType(c)) {
+      case Character.CONTROL:
+      case Character.FORMAT:
+      case Character.LINE_SEPARATOR:
+      case Character.PARAGRAPH_SEPARATOR:
+      case Character.PRIVATE_USE:
+      case Character.UNASSIGNED:
+      case Character.SURROGATE:
+        return true;
+      default:
+        return false;
+    }
   }
 }

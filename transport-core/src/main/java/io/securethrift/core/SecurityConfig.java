@@ -179,6 +179,7 @@ public final class SecurityConfig {
     private long maxNegotiationMessageSize;
     private AuditFormat auditFormat;
     private int maxConnections;
+    private int maxThreads;
     private int maxUnauthenticatedConnections;
     private int maxConnectionsPerAddress;
     private Duration serverIdleTimeout;
@@ -231,6 +232,7 @@ public final class SecurityConfig {
       maxNegotiationMessageSize = c.limits.maxNegotiationMessageSize();
       auditFormat = c.auditFormat;
       maxConnections = c.server.maxConnections();
+      maxThreads = c.server.maxThreads();
       maxUnauthenticatedConnections = c.server.maxUnauthenticatedConnections();
       maxConnectionsPerAddress = c.server.maxConnectionsPerAddress();
       serverIdleTimeout = c.server.idleTimeout();
@@ -589,6 +591,15 @@ public final class SecurityConfig {
     }
 
     /**
+     * Thread-pool server ({@link ServerTransportFactory#threadPoolServerArgs}): worker threads, and so connections, at
+     * most ({@code securethrift.server.max.threads}); default 256.
+     */
+    public Builder maxThreads(int threads) {
+      this.maxThreads = threads;
+      return this;
+    }
+
+    /**
      * Non-blocking server: connections still in their handshakes at most
      * ({@code securethrift.server.max.unauthenticated.connections}); default 1000.
      */
@@ -771,6 +782,7 @@ public final class SecurityConfig {
             + ConfigProperty.SERVER_WRITE_BUFFER_HIGH.key() + " (" + high + " bytes)");
       }
       return new ServerLimits(ConfigProperty.SERVER_MAX_CONNECTIONS.valid(maxConnections),
+          ConfigProperty.SERVER_MAX_THREADS.valid(maxThreads),
           ConfigProperty.SERVER_MAX_UNAUTHENTICATED.valid(maxUnauthenticatedConnections),
           ConfigProperty.SERVER_MAX_PER_ADDRESS.valid(maxConnectionsPerAddress),
           ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout), (int) low, (int) high, fatal);

@@ -3,13 +3,14 @@ package io.securethrift.core;
 import java.time.Duration;
 
 /**
- * What a non-blocking server (securethrift's netty-server) admits and how long it keeps connections: connection
- * counts, the idle timeout after authentication, and the write-buffer marks. The blocking server bounds connections
- * by its thread count instead and ignores these. Immutable; only {@link SecurityConfig.Builder#build()} creates one,
+ * What a server admits and how long it keeps connections. The non-blocking server (securethrift's netty-server):
+ * connection counts, the idle timeout after authentication, and the write-buffer marks. The thread-pool server:
+ * its worker threads, which bound its connections. Immutable; only {@link SecurityConfig.Builder#build()} creates one,
  * after checking every value. The pre-authentication deadline is {@link Timeouts#handshake()}.
  */
 public final class ServerLimits {
   private final int maxConnections;
+  private final int maxThreads;
   private final int maxUnauthenticatedConnections;
   private final int maxConnectionsPerAddress;
   private final Duration idleTimeout;
@@ -17,9 +18,10 @@ public final class ServerLimits {
   private final int writeBufferHigh;
   private final long writeBufferFatal;
 
-  ServerLimits(int maxConnections, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
+  ServerLimits(int maxConnections, int maxThreads, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
       Duration idleTimeout, int writeBufferLow, int writeBufferHigh, long writeBufferFatal) {
     this.maxConnections = maxConnections;
+    this.maxThreads = maxThreads;
     this.maxUnauthenticatedConnections = maxUnauthenticatedConnections;
     this.maxConnectionsPerAddress = maxConnectionsPerAddress;
     this.idleTimeout = idleTimeout;
@@ -31,6 +33,11 @@ public final class ServerLimits {
   /** Open connections at most ({@link ConfigProperty#SERVER_MAX_CONNECTIONS}). */
   public int maxConnections() {
     return maxConnections;
+  }
+
+  /** Thread-pool server: worker threads, and so connections, at most ({@link ConfigProperty#SERVER_MAX_THREADS}). */
+  public int maxThreads() {
+    return maxThreads;
   }
 
   /** Connections still in their handshakes at most ({@link ConfigProperty#SERVER_MAX_UNAUTHENTICATED}). */

@@ -116,13 +116,17 @@ public final class ServerTransportFactory implements AutoCloseable {
   }
 
   /**
-   * Arguments for a {@link TThreadPoolServer} with this factory's transport factory and the identity-aware processor;
-   * the caller adds the protocol factory and thread limits.
+   * Arguments for a {@link TThreadPoolServer} with this factory's transport factory, the identity-aware processor and
+   * at most {@code securethrift.server.max.threads} worker threads (libthrift's own default is unbounded, and each
+   * connection holds a thread from its handshake on, so a connection flood ended in {@code OutOfMemoryError: unable
+   * to create native thread}); the caller adds the protocol factory.
    */
   public TThreadPoolServer.Args threadPoolServerArgs(TServerTransport listening, TProcessor processor) {
-    return new TThreadPoolServer.Args(listening)
+    int threads = layers.config().server().maxThreads();
+    TThreadPoolServer.Args args = new TThreadPoolServer.Args(listening)
         .transportFactory(transportFactory)
         .processor(withPeerIdentity(processor));
+    return args.minWorkerThreads(Math.min(args.minWorkerThreads, threads)).maxWorkerThreads(threads);
   }
 
   /**

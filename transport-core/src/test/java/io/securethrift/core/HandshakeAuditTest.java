@@ -100,6 +100,19 @@ class HandshakeAuditTest {
     }
   }
 
+  /** A no-break space would end an unquoted value for a reader that splits on any space, as tools do. */
+  @Test
+  void aValueWithAnySpaceCharacterIsQuoted() throws Exception {
+    HandshakeAudit audit = new HandshakeAudit(SecurityConfig.builder().mode(SecurityMode.NONE).build(),
+        System::nanoTime);
+    try (LogCapture log = LogCapture.start()) {
+      audit.failed(PEER, HandshakeAudit.Stage.SASL,
+          new HandshakeFailure(AuthFailure.SASL_BAD, "admin\u00a0forged", null), Duration.ofMillis(3));
+      String line = log.awaitLines(AUDIT, 1, Duration.ofSeconds(5)).get(0);
+      assertTrue(line.endsWith(" detail=\"admin\u00a0forged\""), line);
+    }
+  }
+
   @Test
   void warningsAreLimitedPerCauseAndSayHowManyWereLeftOut() throws Exception {
     AtomicLong clock = new AtomicLong(1_000);

@@ -24,6 +24,22 @@ class PeerTextTest {
     assertEquals("a\\u202eb\\u2028c\\u2066d\\ud800e", PeerText.sanitize("a\u202eb\u2028c\u2066d\ud800e"));
   }
 
+  /** Invisible characters could make one principal look like another in a log ({@code admin\u200b@REALM}). */
+  @Test
+  void invisibleFormatPrivateUseAndUnassignedCharactersAreEscaped() {
+    assertEquals("admin\\u200b@REALM", PeerText.sanitize("admin\u200b@REALM"));
+    assertEquals("a\\u200cb\\u200dc\\u2060d\\u2064e\\ufefff", PeerText.sanitize("a\u200cb\u200dc\u2060d\u2064e\ufefff"));
+    assertEquals("tag\\U000e0041 private\\ue000 unassigned\\u0378",
+        PeerText.sanitize("tag" + new String(Character.toChars(0xE0041)) + " private\ue000 unassigned\u0378"));
+  }
+
+  /** Escapes are plain ASCII, so text sanitized on its way through several layers comes out the same. */
+  @Test
+  void sanitizingTwiceChangesNothing() {
+    String once = PeerText.sanitize("admin\u200b@REALM\r\n\u001b[2J" + new String(Character.toChars(0xE0041)));
+    assertEquals(once, PeerText.sanitize(once));
+  }
+
   @Test
   void ordinaryTextIncludingNonAsciiPassesUnchanged() {
     String text = "GSS initiate failed: Checksum failed for alice@EXAMPLE.COM — Müller 名前 😀";

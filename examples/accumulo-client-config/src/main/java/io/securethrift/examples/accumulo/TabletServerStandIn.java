@@ -33,6 +33,7 @@ public final class TabletServerStandIn implements TabletStatus.Iface {
   public static TServer create(ServerTransportFactory factory, TServerSocket socket) {
     TMultiplexedProcessor services = new TMultiplexedProcessor();
     services.registerProcessor(SERVICE, new TabletStatus.Processor<>(new TabletServerStandIn()));
+    // At most securethrift.server.max.threads worker threads (256 by default), each holding one connection.
     return new TThreadPoolServer(factory.threadPoolServerArgs(socket, services)
         .protocolFactory(new TCompactProtocol.Factory()));
   }

@@ -26,7 +26,8 @@ public final class GreeterServer implements Greeter.Iface {
 
   /** A server on {@code socket}, made by {@code factory.listen}; {@code serve()} blocks until {@code stop()}. */
   public static TServer create(ServerTransportFactory factory, TServerSocket socket) {
-    // The TLS handshake and the Kerberos negotiation run on each connection's worker thread, never on accept.
+    // The TLS handshake and the Kerberos negotiation run on each connection's worker thread, never on accept; at most
+    // securethrift.server.max.threads workers (256 by default), which also bounds the connections.
     return new TThreadPoolServer(factory.threadPoolServerArgs(socket, new Greeter.Processor<>(new GreeterServer()))
         .protocolFactory(new TCompactProtocol.Factory()));
   }
