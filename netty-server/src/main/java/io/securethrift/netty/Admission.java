@@ -7,24 +7,32 @@ import io.securethrift.core.HandshakeAudit;
 import io.securethrift.core.HandshakeAudit.Stage;
 import io.securethrift.core.ServerLimits;
 import io.securethrift.core.spi.HandshakeFailure;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Counts connections against the server's limits: all of them, those not yet authenticated, and those of each remote
- * address. A connection over the total or per-address limit is closed at once and audited as {@code over-limit} with
- * the limit's key; the audit's rate limit keeps a flood from flooding the main log too.
+ * address (an IPv4 address, or an IPv6 prefix of {@code securethrift.server.address.ipv6.prefix} bits, 64 by default:
+ * one host usually holds a whole /64). A connection over the total, per-address or per-address unauthenticated limit
+ * is closed at once and audited as {@code over-limit} with the limit's key; the audit's rate limit keeps a flood from
+ * flooding the main log too.
  *
- * <p>At the unauthenticated limit the new connection is admitted and the oldest connection still in its handshakes
- * is closed instead. Refusing the newcomer would let peers that open connections and then trickle bytes (or send
- * nothing) lock every legitimate client out until their handshake deadlines pass, and reconnecting keeps them there
- * for good; a legitimate handshake takes milliseconds, so it is never the oldest for long.
+ * <p>At the unauthenticated limit the new connection is admitted and the oldest connection still in its handshakes,
+ * from the address that holds the most of them, is closed instead. Refusing the newcomer would let peers that open
+ * connections and then trickle bytes (or send nothing) lock every legitimate client out until their handshake
+ * deadlines pass; evicting the oldest of all would let one address that churns connections evict every other
+ * address's handshakes. A legitimate handshake takes milliseconds, so it is never the oldest of the largest holder
+ * for long, and the per-address unauthenticated limit keeps any one address well below the pool.
  */
 final class Admission {
   /** Tells a connection's handler it was closed to make room: it audits the eviction and closes. */
@@ -37,9 +45,12 @@ final class Admission {
 
   private final ServerLimits limits;
   private final AtomicInteger connections = new AtomicInteger();
-  /** Connections not yet authenticated, oldest first. Guarded by itself. */
-  private final LinkedHashSet<Channel> unauthenticated = new LinkedHashSet<>();
-  private final ConcurrentMap<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
+  /** Open connections per address; an entry exists only while its count is positive. */
+  private final ConcurrentMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
+  /** Connections not yet authenticated, per address, each set oldest first. Guarded by itself. */
+  private final Map<InetAddress, LinkedHashSet<Channel>> unauthenticated = new HashMap<>();
+  /** How many connections {@link #unauthenticated} holds. Guarded by it. */
+  private int unauthenticatedCount;
   private final HandshakeAudit audit;
   /** The first layer a connection meets, which an admission refusal is counted under. */
   private final Stage stage;
@@ -51,29 +62,35 @@ final class Admission {
   }
 
   /**
-   * Counts a new connection; false (nothing counted) when the total or per-address limit refuses it. At the
-   * unauthenticated limit the oldest unauthenticated connection is told to close ({@link #EVICTED}).
+   * Counts a new connection; false (nothing counted) when a limit refuses it. At the unauthenticated limit the
+   * oldest unauthenticated connection of the address holding the most is told to close ({@link #EVICTED}).
    */
   boolean admit(Channel channel) {
-    InetAddress address = ((InetSocketAddress) channel.remoteAddress()).getAddress();
+    InetAddress address = addressOf(channel);
     if (connections.incrementAndGet() > limits.maxConnections()) {
       connections.decrementAndGet();
       return refused(ConfigProperty.SERVER_MAX_CONNECTIONS, channel);
     }
-    AtomicInteger count = perAddress.computeIfAbsent(address, a -> new AtomicInteger());
-    if (count.incrementAndGet() > limits.maxConnectionsPerAddress()) {
-      release(address, count);
+    if (!reserve(address)) {
       connections.decrementAndGet();
       return refused(ConfigProperty.SERVER_MAX_PER_ADDRESS, channel);
     }
     Channel evicted = null;
     synchronized (unauthenticated) {
-      if (unauthenticated.size() >= limits.maxUnauthenticatedConnections()) {
-        Iterator<Channel> oldest = unauthenticated.iterator();
-        evicted = oldest.next();
-        oldest.remove();
+      LinkedHashSet<Channel> own = unauthenticated.computeIfAbsent(address, a -> new LinkedHashSet<>());
+      if (own.size() >= limits.maxUnauthenticatedConnectionsPerAddress()) {
+        if (own.isEmpty()) {
+          unauthenticated.remove(address);
+        }
+        release(address);
+        connections.decrementAndGet();
+        return refused(ConfigProperty.SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS, channel);
       }
-      unauthenticated.add(channel);
+      if (unauthenticatedCount >= limits.maxUnauthenticatedConnections()) {
+        evicted = evictFromLargestHolder();
+      }
+      own.add(channel);
+      unauthenticatedCount++;
     }
     if (evicted != null) {
       Channel victim = evicted;
@@ -82,22 +99,80 @@ final class Admission {
     }
     channel.closeFuture().addListener(closed -> {
       authenticated(channel);
-      release(address, count);
+      release(address);
       connections.decrementAndGet();
     });
     return true;
   }
 
-  /** The connection completed its handshakes and no longer counts against the unauthenticated limit. */
+  /** The oldest unauthenticated connection of the address holding the most, taken out of the count. */
+  private Channel evictFromLargestHolder() {
+    Map.Entry<InetAddress, LinkedHashSet<Channel>> largest = null;
+    for (Map.Entry<InetAddress, LinkedHashSet<Channel>> e : unauthenticated.entrySet()) {
+      if (largest == null || e.getValue().size() > largest.getValue().size()) {
+        largest = e;
+      }
+    }
+    Iterator<Channel> oldest = largest.getValue().iterator();
+    Channel victim = oldest.next();
+    oldest.remove();
+    if (largest.getValue().isEmpty()) {
+      unauthenticated.remove(largest.getKey());
+    }
+    unauthenticatedCount--;
+    return victim;
+  }
+
+  /** The connection completed its handshakes and no longer counts against the unauthenticated limits. */
   void authenticated(Channel channel) {
+    InetAddress address = addressOf(channel);
     synchronized (unauthenticated) {
-      unauthenticated.remove(channel);
+      LinkedHashSet<Channel> own = unauthenticated.get(address);
+      if (own != null && own.remove(channel)) {
+        unauthenticatedCount--;
+        if (own.isEmpty()) {
+          unauthenticated.remove(address);
+        }
+      }
     }
   }
 
-  private void release(InetAddress address, AtomicInteger count) {
-    if (count.decrementAndGet() == 0) {
-      perAddress.remove(address, count);
+  /** Counts one more connection from {@code address} unless it has its limit already; atomic per address. */
+  private boolean reserve(InetAddress address) {
+    boolean[] reserved = {false};
+    perAddress.compute(address, (a, count) -> {
+      int open = count == null ? 0 : count;
+      if (open >= limits.maxConnectionsPerAddress()) {
+        return count;
+      }
+      reserved[0] = true;
+      return open + 1;
+    });
+    return reserved[0];
+  }
+
+  private void release(InetAddress address) {
+    perAddress.computeIfPresent(address, (a, count) -> count == 1 ? null : count - 1);
+  }
+
+  /** The address a connection counts under: an IPv4 address, or the configured prefix of an IPv6 one. */
+  private InetAddress addressOf(Channel channel) {
+    return group(((InetSocketAddress) channel.remoteAddress()).getAddress(), limits.ipv6Prefix());
+  }
+
+  /** {@code address}, or for IPv6 its first {@code prefix} bits with the rest zero. */
+  static InetAddress group(InetAddress address, int prefix) {
+    if (!(address instanceof Inet6Address) || prefix >= 128) {
+      return address;
+    }
+    byte[] bytes = address.getAddress();
+    for (int bit = prefix; bit < 128; bit++) {
+      bytes[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
+    }
+    try {
+      return InetAddress.getByAddress(bytes);
+    } catch (UnknownHostException e) {
+      throw new IllegalStateException("16 bytes are an IPv6 address", e);
     }
   }
 
@@ -107,14 +182,15 @@ final class Admission {
 
   int unauthenticated() {
     synchronized (unauthenticated) {
-      return unauthenticated.size();
+      return unauthenticatedCount;
     }
   }
 
   /** Why an evicted connection was closed, for its audit line. */
   HandshakeFailure evictionFailure() {
     return new HandshakeFailure(AuthFailure.OVER_LIMIT, ConfigProperty.SERVER_MAX_UNAUTHENTICATED.key()
-        + " reached; the oldest connection still in its handshakes was closed to admit a new one", null);
+        + " reached; the oldest connection still in its handshakes, from the address holding the most, was closed to"
+        + " admit a new one", null);
   }
 
   private boolean refused(ConfigProperty limit, Channel channel) {

@@ -3,6 +3,7 @@ package io.securethrift.netty;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.SslHandler;
@@ -541,7 +542,20 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     ByteBuf out = Unpooled.wrappedBuffer(frames.toArray(new byte[0][]));
-    channel.writeAndFlush(out).addListener(written -> {
+    ChannelFuture write = channel.writeAndFlush(out);
+    if (!write.isDone() && server.writeTimeout().toNanos() > 0) {
+      // A peer that stops reading (a zero TCP window) would hold the connection, its reply and its next request for
+      // ever: the connection stays busy, and busy is not idle. The reply gets as long as a read would.
+      ScheduledFuture<?> deadline = channel.eventLoop().schedule(() -> {
+        if (!write.isDone()) {
+          LOG.debug("closing connection with {}: its reply was not taken within {} ({})", peer, server.writeTimeout(),
+              ConfigProperty.TIMEOUT_READ.key());
+          channel.close();
+        }
+      }, server.writeTimeout().toNanos(), TimeUnit.NANOSECONDS);
+      write.addListener(done -> deadline.cancel(false));
+    }
+    write.addListener(written -> {
       if (written.isSuccess()) {
         server.endCall();
         resume();

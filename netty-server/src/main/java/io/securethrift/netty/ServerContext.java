@@ -83,6 +83,11 @@ final class ServerContext {
     return factory.config().timeouts().handshake();
   }
 
+  /** How long a reply may take to be written, as a read may take to arrive ({@code securethrift.timeout.read}). */
+  Duration writeTimeout() {
+    return factory.config().timeouts().read();
+  }
+
   Duration idleTimeout() {
     return factory.config().server().idleTimeout();
   }

@@ -30,6 +30,7 @@ import io.securethrift.kdc.ca.TestCertificateAuthority;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.ByteBuffer;
@@ -40,10 +41,13 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -122,10 +126,70 @@ class NettyFloodTest {
         .shutdownGrace(Duration.ofSeconds(2)).build().start(new InetSocketAddress("127.0.0.1", 0));
   }
 
-  /** Every peer is on 127.0.0.1, so the per-address limit is lifted; the handshake deadline outlasts the test. */
+  /** Every peer is on 127.0.0.1, so the per-address limits are lifted; the handshake deadline outlasts the test. */
   private static SecurityConfig serverConfig(Mode mode) {
     return config(mode, true).maxUnauthenticatedConnections(MAX_UNAUTHENTICATED).maxConnectionsPerAddress(5000)
-        .handshakeTimeout(Duration.ofSeconds(60)).build();
+        .maxUnauthenticatedConnectionsPerAddress(5000).handshakeTimeout(Duration.ofSeconds(60)).build();
+  }
+
+  /**
+   * One address (127.0.0.2) churns silent connections as fast as it can, over a pool it can fill. Each of them at the
+   * limit evicts the oldest handshake of the address holding the most, its own: a legitimate client from another
+   * address keeps being served. Evicting the oldest of all, the server used to close the legitimate handshakes too
+   * once the churn outran them.
+   */
+  @Test
+  void aChurningFloodFromOneAddressEvictsOnlyItsOwnHandshakes() throws Exception {
+    SecurityConfig serverConfig = config(Mode.TLS, true).maxUnauthenticatedConnections(20)
+        .maxUnauthenticatedConnectionsPerAddress(20).handshakeTimeout(Duration.ofSeconds(60)).build();
+    InetAddress attacker = InetAddress.getByName("127.0.0.2");
+    AtomicBoolean churning = new AtomicBoolean(true);
+    AtomicLong opened = new AtomicLong();
+    try (NettyThriftServer server = start(serverConfig);
+        ClientTransportFactory clients = ClientTransportFactory.create(config(Mode.TLS, false).build())) {
+      InetAddress loopback = InetAddress.getByName("127.0.0.1");
+      Thread churn = new Thread(() -> {
+        while (churning.get()) {
+          try (Socket socket = new Socket(loopback, server.port(), attacker, 0)) {
+            opened.incrementAndGet();
+          } catch (IOException e) {
+            // Refused or reset while the server evicts: the churn goes on.
+          }
+        }
+      }, "churn-from-127.0.0.2");
+      churn.start();
+      try {
+        Await.until("the churn is under way", WAIT, () -> opened.get() > 200);
+        for (int i = 0; i < 20; i++) {
+          assertServed(clients, server);
+        }
+      } finally {
+        churning.set(false);
+        churn.join(10_000);
+      }
+    }
+  }
+
+  /** A second limit per address keeps one address from holding the whole unauthenticated pool at all. */
+  @Test
+  void oneAddressHoldsAtMostItsShareOfTheHandshakes() throws Exception {
+    SecurityConfig serverConfig = config(Mode.TLS, true).maxUnauthenticatedConnections(50)
+        .maxUnauthenticatedConnectionsPerAddress(10).handshakeTimeout(Duration.ofSeconds(60)).build();
+    InetAddress attacker = InetAddress.getByName("127.0.0.2");
+    List<Socket> silent = new ArrayList<>();
+    try (NettyThriftServer server = start(serverConfig);
+        ClientTransportFactory clients = ClientTransportFactory.create(config(Mode.TLS, false).build())) {
+      for (int i = 0; i < 30; i++) {
+        silent.add(new Socket(InetAddress.getByName("127.0.0.1"), server.port(), attacker, 0));
+      }
+      Await.until("10 of 127.0.0.2's handshakes admitted, the rest closed", WAIT,
+          () -> server.unauthenticatedConnections() == 10 && server.connections() == 10);
+      assertServed(clients, server);
+    } finally {
+      for (Socket socket : silent) {
+        socket.close();
+      }
+    }
   }
 
   @ParameterizedTest

@@ -34,6 +34,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.protocol.TType;
+import org.apache.thrift.transport.TIOStreamTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.Test;
 
@@ -149,6 +150,38 @@ class NettyLifecycleTest {
       Await.until("no call in flight", Duration.ofSeconds(10), () -> server.callsInFlight() == 0);
       assertEchoes(clients, server.port());
     }
+  }
+
+  /**
+   * A peer that sends a call and then never reads (its 4 KiB receive window stays full) used to keep the connection,
+   * its request and its 12 MiB reply for ever: a connection with a reply on its way is busy, and busy is not idle.
+   * The reply now gets {@code securethrift.timeout.read} to be taken.
+   */
+  @Test
+  void aReplyNobodyReadsClosesItsConnectionAfterTheReadTimeout() throws Exception {
+    SecurityConfig config = PLAIN.toBuilder().readTimeout(Duration.ofSeconds(1)).build();
+    byte[] call = echoCall(12 << 20);
+    try (NettyThriftServer server = start(config, new EchoService.Processor<>(new EchoHandler()));
+        ClientTransportFactory clients = ClientTransportFactory.create(PLAIN);
+        Socket stalled = new Socket()) {
+      stalled.setReceiveBufferSize(4096);
+      stalled.connect(new InetSocketAddress("127.0.0.1", server.port()));
+      DataOutputStream out = new DataOutputStream(stalled.getOutputStream());
+      out.writeInt(call.length);
+      out.write(call);
+      out.flush();
+      Await.until("the stalled connection closed and its call ended", Duration.ofSeconds(30),
+          () -> server.connections() == 0 && server.callsInFlight() == 0);
+      assertEchoes(clients, server.port());
+    }
+  }
+
+  /** An {@code echo} call of {@code size} bytes in the binary protocol, unframed. */
+  private static byte[] echoCall(int size) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    TBinaryProtocol protocol = new TBinaryProtocol(new TIOStreamTransport(bytes));
+    new EchoService.Client(protocol).send_echo(ByteBuffer.wrap(new byte[size]));
+    return bytes.toByteArray();
   }
 
   private static void assertEchoes(ClientTransportFactory clients, int port) throws Exception {

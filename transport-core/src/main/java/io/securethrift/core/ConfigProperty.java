@@ -192,6 +192,19 @@ public enum ConfigProperty {
       "Non-blocking server: open connections from one remote IP address at most.",
       (b, v) -> b.maxConnectionsPerAddress(Values.count(keyOf("SERVER_MAX_PER_ADDRESS"), v)),
       c -> Integer.toString(c.server().maxConnectionsPerAddress())),
+  SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS("securethrift.server.max.unauthenticated.connections.per.address",
+      Type.COUNT, "64", Validator.countBetween(1, 1_000_000),
+      "Non-blocking server: connections still in their handshakes from one remote address at most; one more from it"
+          + " is closed at once, so that no address can hold the whole pool of"
+          + " securethrift.server.max.unauthenticated.connections.",
+      (b, v) -> b.maxUnauthenticatedConnectionsPerAddress(
+          Values.count(keyOf("SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS"), v)),
+      c -> Integer.toString(c.server().maxUnauthenticatedConnectionsPerAddress())),
+  SERVER_IPV6_PREFIX("securethrift.server.address.ipv6.prefix", Type.COUNT, "64", Validator.countBetween(1, 128),
+      "Non-blocking server: how many leading bits of an IPv6 address the per-address limits count as one address"
+          + " (a host usually holds a whole /64, so counting single addresses would give it unlimited ones).",
+      (b, v) -> b.ipv6Prefix(Values.count(keyOf("SERVER_IPV6_PREFIX"), v)),
+      c -> Integer.toString(c.server().ipv6Prefix())),
   SERVER_IDLE_TIMEOUT("securethrift.server.idle.timeout", Type.DURATION, "600s", Validator.nonNegativeDuration(),
       "Non-blocking server: how long an authenticated connection may stay silent between calls; 0 keeps it open.",
       (b, v) -> b.serverIdleTimeout(Values.duration(keyOf("SERVER_IDLE_TIMEOUT"), v)),

@@ -182,6 +182,8 @@ public final class SecurityConfig {
     private int maxThreads;
     private int maxUnauthenticatedConnections;
     private int maxConnectionsPerAddress;
+    private int maxUnauthenticatedConnectionsPerAddress;
+    private int ipv6Prefix;
     private Duration serverIdleTimeout;
     private long writeBufferLow;
     private long writeBufferHigh;
@@ -235,6 +237,8 @@ public final class SecurityConfig {
       maxThreads = c.server.maxThreads();
       maxUnauthenticatedConnections = c.server.maxUnauthenticatedConnections();
       maxConnectionsPerAddress = c.server.maxConnectionsPerAddress();
+      maxUnauthenticatedConnectionsPerAddress = c.server.maxUnauthenticatedConnectionsPerAddress();
+      ipv6Prefix = c.server.ipv6Prefix();
       serverIdleTimeout = c.server.idleTimeout();
       writeBufferLow = c.server.writeBufferLow();
       writeBufferHigh = c.server.writeBufferHigh();
@@ -618,6 +622,24 @@ public final class SecurityConfig {
     }
 
     /**
+     * Non-blocking server: connections still in their handshakes from one remote address at most
+     * ({@code securethrift.server.max.unauthenticated.connections.per.address}); default 64.
+     */
+    public Builder maxUnauthenticatedConnectionsPerAddress(int connections) {
+      this.maxUnauthenticatedConnectionsPerAddress = connections;
+      return this;
+    }
+
+    /**
+     * Non-blocking server: the leading bits of an IPv6 address its per-address limits count as one address
+     * ({@code securethrift.server.address.ipv6.prefix}); default 64.
+     */
+    public Builder ipv6Prefix(int bits) {
+      this.ipv6Prefix = bits;
+      return this;
+    }
+
+    /**
      * Non-blocking server: how long an authenticated connection may stay silent between calls
      * ({@code securethrift.server.idle.timeout}); default 600 seconds; zero keeps it open.
      */
@@ -785,6 +807,8 @@ public final class SecurityConfig {
           ConfigProperty.SERVER_MAX_THREADS.valid(maxThreads),
           ConfigProperty.SERVER_MAX_UNAUTHENTICATED.valid(maxUnauthenticatedConnections),
           ConfigProperty.SERVER_MAX_PER_ADDRESS.valid(maxConnectionsPerAddress),
+          ConfigProperty.SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS.valid(maxUnauthenticatedConnectionsPerAddress),
+          ConfigProperty.SERVER_IPV6_PREFIX.valid(ipv6Prefix),
           ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout), (int) low, (int) high, fatal);
     }
 

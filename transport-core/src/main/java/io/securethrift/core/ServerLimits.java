@@ -13,17 +13,22 @@ public final class ServerLimits {
   private final int maxThreads;
   private final int maxUnauthenticatedConnections;
   private final int maxConnectionsPerAddress;
+  private final int maxUnauthenticatedConnectionsPerAddress;
+  private final int ipv6Prefix;
   private final Duration idleTimeout;
   private final int writeBufferLow;
   private final int writeBufferHigh;
   private final long writeBufferFatal;
 
   ServerLimits(int maxConnections, int maxThreads, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
+      int maxUnauthenticatedConnectionsPerAddress, int ipv6Prefix,
       Duration idleTimeout, int writeBufferLow, int writeBufferHigh, long writeBufferFatal) {
     this.maxConnections = maxConnections;
     this.maxThreads = maxThreads;
     this.maxUnauthenticatedConnections = maxUnauthenticatedConnections;
     this.maxConnectionsPerAddress = maxConnectionsPerAddress;
+    this.maxUnauthenticatedConnectionsPerAddress = maxUnauthenticatedConnectionsPerAddress;
+    this.ipv6Prefix = ipv6Prefix;
     this.idleTimeout = idleTimeout;
     this.writeBufferLow = writeBufferLow;
     this.writeBufferHigh = writeBufferHigh;
@@ -48,6 +53,19 @@ public final class ServerLimits {
   /** Open connections from one remote address at most ({@link ConfigProperty#SERVER_MAX_PER_ADDRESS}). */
   public int maxConnectionsPerAddress() {
     return maxConnectionsPerAddress;
+  }
+
+  /**
+   * Connections still in their handshakes from one remote address at most
+   * ({@link ConfigProperty#SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS}).
+   */
+  public int maxUnauthenticatedConnectionsPerAddress() {
+    return maxUnauthenticatedConnectionsPerAddress;
+  }
+
+  /** The leading bits of an IPv6 address counted as one address ({@link ConfigProperty#SERVER_IPV6_PREFIX}). */
+  public int ipv6Prefix() {
+    return ipv6Prefix;
   }
 
   /** How long an authenticated connection may stay silent between calls; zero keeps it forever. */

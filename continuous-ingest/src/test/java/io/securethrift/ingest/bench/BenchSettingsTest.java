@@ -23,7 +23,8 @@ class BenchSettingsTest {
   @Test
   void badSettingsStopTheRunBeforeItStartsNamingTheOption() {
     assertEquals("--modes: 'tls' is not a mode of the embedded backend; accepted values: none, tls-jsse,"
-        + " tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm, sasl-over-tls",
+        + " tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm, sasl-auth-conf-provider,"
+        + " sasl-auth-libthrift, sasl-over-tls",
         error(() -> new IngestBenchmark(settings("none", "tls").build())));
     assertEquals("--backend: 'hbase' is not available; available: embedded",
         error(() -> new IngestBenchmark(settings("none").backend("hbase").build())));
