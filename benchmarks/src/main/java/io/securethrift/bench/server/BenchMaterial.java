@@ -101,13 +101,13 @@ final class BenchMaterial {
   }
 
   /**
-   * The server side of {@code mode}. Every peer of the benchmark is on 127.0.0.1, so the connection limits are raised
-   * above the largest idle count; the unauthenticated limit and the handshake deadline keep their defaults, which
-   * the flood measures.
+   * The server side of {@code mode}. Every peer of the benchmark is on 127.0.0.1, so the connection and per-address
+   * limits are raised above the largest idle count; the unauthenticated limit and the handshake deadline keep their
+   * defaults, which the flood measures.
    */
   SecurityConfig server(ServerBenchMode mode, TlsEngine engine) {
     SecurityConfig.Builder b = base(mode, engine).maxConnections(1_000_000).maxConnectionsPerAddress(1_000_000)
-        .serverIdleTimeout(Duration.ZERO);
+        .maxUnauthenticatedConnectionsPerAddress(1_000_000).serverIdleTimeout(Duration.ZERO);
     if (mode == ServerBenchMode.TLS) {
       b.keyStore(dir.resolve("server.p12"), StoreType.PKCS12, storePassword).clientAuth(ClientAuth.NONE);
     } else if (mode.handshakes()) {
