@@ -17,6 +17,7 @@ import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.spi.SaslDataCodec;
 import io.securethrift.core.spi.SaslNegotiator;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.Optional;
 import javax.security.auth.Subject;
 import javax.security.sasl.SaslException;
@@ -34,6 +35,8 @@ import org.apache.thrift.transport.TTransportException;
 final class SaslServerLayer implements MessageLayer {
   private final SaslSettings settings;
   private final Limits limits;
+  /** Each mechanism's SASL properties, made once rather than for every connection. */
+  private final Map<MechanismSupport, Map<String, Object>> properties;
   private final KeytabLogin login;
   private final String gssProtocol;
   private final String gssHost;
@@ -47,6 +50,8 @@ final class SaslServerLayer implements MessageLayer {
     this.limits = config.limits();
     // Parsed here only to fail at start-up on a typo; the service parses its own copy to check each request.
     ImpersonationRules.from(config);
+    this.properties = Map.of(MechanismSupport.GSSAPI, MechanismSupport.GSSAPI.properties(settings),
+        MechanismSupport.DIGEST_MD5, MechanismSupport.DIGEST_MD5.properties(settings));
     this.secrets = settings.delegationTokenSecrets().orElse(null);
     boolean kerberos = MechanismSupport.of(settings.mechanism()).kerberos();
     if (!kerberos && secrets == null) {
@@ -100,7 +105,7 @@ final class SaslServerLayer implements MessageLayer {
   private SaslServer gssServer(Subject subject) throws SaslException {
     MechanismSupport gssapi = MechanismSupport.GSSAPI;
     return SaslEndpoint.as(subject, () -> gssapi.serverFactory().createSaslServer(gssapi.name(), gssProtocol,
-        gssHost, gssapi.properties(settings), new ServerCallbacks(null)));
+        gssHost, properties.get(gssapi), new ServerCallbacks(null)));
   }
 
   @Override
@@ -186,7 +191,7 @@ final class SaslServerLayer implements MessageLayer {
     }
     // "*" accepts the digest-uri for whatever name the client dialled, as Accumulo servers behind aliases need.
     return SaslEndpoint.server(factory.createSaslServer(name, settings.serverPrimary(),
-        settings.serverHost().orElse("*"), mechanism.properties(settings), new ServerCallbacks(secrets)), null);
+        settings.serverHost().orElse("*"), properties.get(mechanism), new ServerCallbacks(secrets)), null);
   }
 
   /**
