@@ -10,7 +10,7 @@ import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.testing.Await;
-import io.securethrift.core.testing.RequiresGssapiSasl;
+import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
@@ -120,8 +120,9 @@ class NettyServerAccumuloClientTest {
 
   @ParameterizedTest
   @EnumSource(QualityOfProtection.class)
-  @RequiresGssapiSasl
+  @UsesJdkGssapi
   void kerberosThroughAUgiLogin(QualityOfProtection qop, EmbeddedKdc kdc) throws Exception {
+    HadoopUgi.assumeRuns(); // Accumulo's Kerberos client runs as a UGI login
     KerberosIdentity root = kdc.principal("root");
     try (NettyThriftServer server = start(kerberosSite(kdc, qop))) {
       UserGroupInformation ugi = ugiLogin(root);
@@ -148,8 +149,9 @@ class NettyServerAccumuloClientTest {
 
   /** An Accumulo client configured for {@code auth} cannot talk a server that requires privacy down to it. */
   @Test
-  @RequiresGssapiSasl
+  @UsesJdkGssapi
   void kerberosClientBelowTheServersQopIsRefused(EmbeddedKdc kdc) throws Exception {
+    HadoopUgi.assumeRuns(); // Accumulo's Kerberos client runs as a UGI login
     try (NettyThriftServer server = start(kerberosSite(kdc, QualityOfProtection.AUTH_CONF))) {
       UserGroupInformation ugi = ugiLogin(kdc.principal("root"));
       TTransportException e = assertThrows(TTransportException.class,

@@ -15,7 +15,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.testing.Await;
-import io.securethrift.core.testing.GssapiSasl;
+import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.kdc.EmbeddedKdc;
@@ -96,10 +96,10 @@ class NettyKerberosTest {
     }
   }
 
+  @UsesJdkGssapi
   @ParameterizedTest
   @EnumSource(QualityOfProtection.class)
   void libthriftClientAtEveryLevel(QualityOfProtection qop, EmbeddedKdc kdc) throws Exception {
-    GssapiSasl.assume(); // libthrift's client finds the JDK's mechanism through Sasl
     try (NettyThriftServer server = start(server(kdc, qop))) {
       Subject subject = KerberosLogin.login(kdc.principal("client"));
       TSaslClientTransport transport = new TSaslClientTransport("GSSAPI", null, "accumulo", "localhost",
@@ -122,9 +122,9 @@ class NettyKerberosTest {
    * A libthrift client at {@code auth} facing a server that requires privacy sends BAD and closes at once, often before
    * the server's step that reads the BAD has ended: the connection is one failure, with the peer's reason.
    */
+  @UsesJdkGssapi
   @Test
   void clientBelowTheServersQopIsOneFailureWithItsReason(EmbeddedKdc kdc) throws Exception {
-    GssapiSasl.assume(); // libthrift's client finds the JDK's mechanism through Sasl
     try (NettyThriftServer server = start(server(kdc, QualityOfProtection.AUTH_CONF))) {
       Subject subject = KerberosLogin.login(kdc.principal("client"));
       for (int attempt = 1; attempt <= 5; attempt++) {

@@ -12,7 +12,7 @@ import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.testing.GssapiSasl;
+import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.kdc.EmbeddedKdc;
@@ -101,10 +101,10 @@ class NettyPrivacyTest {
    * libthrift's client on the JDK's mechanism speaks gss: served by a preferring server; a requiring server offers it
    * no layer it knows, so it fails to open.
    */
+  @UsesJdkGssapi
   @ParameterizedTest
   @EnumSource(value = SaslPrivacy.class, names = {"AES_GCM", "AES_GCM_PREFERRED"})
   void libthriftClient(SaslPrivacy serverPrivacy, EmbeddedKdc kdc) throws Exception {
-    GssapiSasl.assume(); // the client runs the JDK's mechanism
     try (NettyThriftServer server = start(kdc, serverPrivacy)) {
       Subject subject = KerberosLogin.login(kdc.principal("client"));
       TSaslClientTransport transport = new TSaslClientTransport("GSSAPI", null, "accumulo", "localhost",

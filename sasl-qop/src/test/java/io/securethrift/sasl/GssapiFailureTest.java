@@ -12,7 +12,7 @@ import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerTransportFactory;
-import io.securethrift.core.testing.GssapiSasl;
+import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
@@ -74,9 +74,9 @@ class GssapiFailureTest {
   }
 
 
+  @UsesJdkGssapi
   @Test
   void libthriftStyleClientWithAnotherQopSeesTheServersList(EmbeddedKdc kdc) throws Exception {
-    GssapiSasl.assume(); // the JDK's client names the failure so
     TTransportException e = assertThrows(TTransportException.class,
         () -> LibthriftPeers.client(kdc, SaslMechanism.GSSAPI, QualityOfProtection.AUTH, server.port()).close());
     assertTrue(e.getMessage().contains("No common protection layer"), e.getMessage());

@@ -9,7 +9,6 @@ import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testing.LegacyThriftPeer;
-import io.securethrift.core.testing.RequiresGssapiSasl;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
@@ -32,7 +31,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * length-prefixed messages at the transport level.
  */
 @ExtendWith(KdcExtension.class)
-@RequiresGssapiSasl
 class LegacyPeerTest {
   private static final int LARGE = 200 * 1024;
 

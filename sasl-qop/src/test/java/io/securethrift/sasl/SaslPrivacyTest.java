@@ -12,7 +12,7 @@ import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerTransportFactory;
-import io.securethrift.core.testing.GssapiSasl;
+import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.core.testservice.LogCapture;
@@ -309,10 +309,10 @@ class SaslPrivacyTest {
    * Stock libthrift clients on the JDK's mechanism keep working against a preferring server (with gss), and a
    * requiring server offers them no layer they know, so they fail to open.
    */
+  @UsesJdkGssapi
   @ParameterizedTest
   @EnumSource(value = SaslPrivacy.class, names = {"AES_GCM_PREFERRED", "AES_GCM"})
   void libthriftClient(SaslPrivacy privacy, EmbeddedKdc kdc) throws Exception {
-    GssapiSasl.assume(); // the client runs the JDK's mechanism
     try (ServerTransportFactory factory = ServerTransportFactory.create(server(kdc, SaslMechanism.GSSAPI, privacy));
         EchoServer server = EchoServer.start(factory)) {
       if (privacy == SaslPrivacy.AES_GCM) {
@@ -338,10 +338,10 @@ class SaslPrivacyTest {
    * Against a stock libthrift server on the JDK's mechanism, a preferring client uses gss from the first connection
    * (nothing to fall back from); a requiring one fails to open, naming the setting.
    */
+  @UsesJdkGssapi
   @ParameterizedTest
   @EnumSource(value = SaslPrivacy.class, names = {"AES_GCM_PREFERRED", "AES_GCM"})
   void libthriftServer(SaslPrivacy privacy, EmbeddedKdc kdc) throws Exception {
-    GssapiSasl.assume(); // the server runs the JDK's mechanism
     try (LogCapture log = LogCapture.start();
         EchoServer server = LibthriftPeers.server(kdc, QualityOfProtection.AUTH_CONF);
         ClientTransportFactory clients = ClientTransportFactory.create(client(kdc, SaslMechanism.GSSAPI, privacy))) {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.testing.GssapiSasl;
+import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
@@ -62,15 +63,13 @@ class SaslProviderTest {
     Security.removeProvider(SecureThriftSaslProvider.NAME);
   }
 
+  @UsesJdkGssapi
   @ParameterizedTest(name = "client {0}, server {1}, {2}")
   @CsvSource({"OURS, OURS, AUTH", "OURS, OURS, AUTH_INT", "OURS, OURS, AUTH_CONF",
       "JDK, OURS, AUTH", "JDK, OURS, AUTH_INT", "JDK, OURS, AUTH_CONF",
       "OURS, JDK, AUTH", "OURS, JDK, AUTH_INT", "OURS, JDK, AUTH_CONF"})
   void libthriftTransportsOnEitherMechanism(Mechanism client, Mechanism server, QualityOfProtection qop,
       EmbeddedKdc kdc) throws Exception {
-    if (client == Mechanism.JDK || server == Mechanism.JDK) {
-      GssapiSasl.assume(); // the pairing with the JDK's mechanism needs it in this runtime
-    }
     if (server == Mechanism.OURS) {
       assertTrue(SecureThriftSaslProvider.install());
     }
@@ -105,9 +104,9 @@ class SaslProviderTest {
     }
   }
 
+  @UsesJdkGssapi
   @Test
   void requiredAesGcmRefusesAServerWithoutIt(EmbeddedKdc kdc) throws Exception {
-    GssapiSasl.assume(); // the server runs the JDK's mechanism
     try (Server s = new Server(kdc, QualityOfProtection.AUTH_CONF, Map.of())) {
       TTransportException e = assertThrows(TTransportException.class, () -> client(kdc, Mechanism.OURS,
           QualityOfProtection.AUTH_CONF, s.port(), Map.of(GssLayer.PRIVACY, "aes-gcm")));
@@ -193,18 +192,13 @@ class SaslProviderTest {
       if (mechanism == Mechanism.LOOKED_UP) {
         transport = new TSaslClientTransport("GSSAPI", null, "accumulo", SaslConfigs.HOST, props, null, socket);
       } else {
-        SaslClientFactory factory = mechanism == Mechanism.OURS ? GssapiFactory.INSTANCE : jdkFactory();
+        SaslClientFactory factory = mechanism == Mechanism.OURS ? GssapiFactory.INSTANCE : GssapiSasl.jdkClientFactory();
         transport = new TSaslClientTransport(factory.createSaslClient(new String[] {"GSSAPI"}, null, "accumulo",
             SaslConfigs.HOST, props, null), socket);
       }
       transport.open();
       return transport;
     });
-  }
-
-  private static SaslClientFactory jdkFactory() throws Exception {
-    return (SaslClientFactory) Security.getProvider("JdkSASL").getService("SaslClientFactory", "GSSAPI")
-        .newInstance(null);
   }
 
   /**

@@ -165,6 +165,7 @@ public final class LocalEnsemble implements AutoCloseable {
     private boolean quorumTls;
     private int tickTime = 500;
     private List<String> jvmOptions = List.of("-Xmx256m", "-XX:+UseSerialGC");
+    private Path javaHome = Path.of(System.getProperty("java.home"));
 
     private Builder() {}
 
@@ -215,6 +216,12 @@ public final class LocalEnsemble implements AutoCloseable {
       return this;
     }
 
+    /** The Java runtime the servers run on (default: this JVM's). */
+    public Builder javaHome(Path home) {
+      this.javaHome = home;
+      return this;
+    }
+
     public LocalEnsemble start() {
       Path dir;
       try {
@@ -241,8 +248,8 @@ public final class LocalEnsemble implements AutoCloseable {
           }
           Path zooCfg = cfg.build().write();
           ChildJvm jvm = ChildJvm.builder(SecureZooKeeperServerMain.class).name("ZooKeeper server " + id)
-              .jvmOptions(jvmOptions).args(List.of(zooCfg.toString())).log(dir.resolve("server-" + id + ".log"))
-              .start();
+              .jvmOptions(jvmOptions).javaHome(javaHome).args(List.of(zooCfg.toString()))
+              .log(dir.resolve("server-" + id + ".log")).start();
           started.add(new Server(id, ports[i][0], ports[i][1], jvm));
         }
         return new LocalEnsemble(dir, List.copyOf(started));

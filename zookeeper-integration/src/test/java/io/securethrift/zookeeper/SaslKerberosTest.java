@@ -8,7 +8,8 @@ import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.testing.RequiresGssapiSasl;
+import io.securethrift.core.testing.GssapiSasl;
+import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.kdc.EmbeddedKdc;
 import io.securethrift.kdc.KdcExtension;
 import io.securethrift.kdc.KerberosIdentity;
@@ -43,9 +44,9 @@ class SaslKerberosTest {
   static KdcExtension kdc = KdcExtension.builder().principals("zookeeper/localhost", "alice", "bob").build();
 
   @Test
-  @RequiresGssapiSasl
+  @UsesJdkGssapi
   void saslAclAdmitsItsPrincipalAndKeepsAnotherOut() throws Exception {
-    aclAdmitsAliceAndKeepsBobOut(SERVER_JVM);
+    aclAdmitsAliceAndKeepsBobOut(SERVER_JVM, GssapiSasl.javaHome());
   }
 
   @Test
@@ -56,7 +57,7 @@ class SaslKerberosTest {
     long before = SecureThriftSaslProvider.negotiations("auth");
     boolean installed = SecureThriftSaslProvider.install();
     try {
-      aclAdmitsAliceAndKeepsBobOut(serverJvm);
+      aclAdmitsAliceAndKeepsBobOut(serverJvm, Path.of(System.getProperty("java.home")));
     } finally {
       if (installed) {
         Security.removeProvider(SecureThriftSaslProvider.NAME);
@@ -67,12 +68,14 @@ class SaslKerberosTest {
     assertTrue(SecureThriftSaslProvider.negotiations("auth") >= before + 2, "client negotiations on the provider");
   }
 
-  private static void aclAdmitsAliceAndKeepsBobOut(List<String> serverJvm) throws Exception {
+  /** The server runs on {@code javaHome} with {@code serverJvm}'s options. */
+  private static void aclAdmitsAliceAndKeepsBobOut(List<String> serverJvm, Path javaHome) throws Exception {
     EmbeddedKdc k = kdc.kdc();
     KerberosIdentity service = k.principal("zookeeper/localhost");
     SecurityConfig server = SecurityConfig.builder().mode(SecurityMode.SASL).qop(QualityOfProtection.AUTH)
         .kerberosLogin(service.principal(), service.keytab()).serverPrimary("zookeeper").build();
-    try (LocalEnsemble zk = LocalEnsemble.builder().security(server).jvmOptions(serverJvm).start()) {
+    try (LocalEnsemble zk = LocalEnsemble.builder().security(server).jvmOptions(serverJvm).javaHome(javaHome)
+        .start()) {
       zk.awaitServing(List.of(1), ZooKeeperClientSecurity.clientConfig(SecurityConfig.builder().build()),
           Duration.ofSeconds(60));
       String alice = k.principal("alice").principal();

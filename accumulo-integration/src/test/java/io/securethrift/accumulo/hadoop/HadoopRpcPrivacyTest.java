@@ -1,5 +1,6 @@
 package io.securethrift.accumulo.hadoop;
 
+import io.securethrift.accumulo.HadoopUgi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,13 +10,11 @@ import io.securethrift.kdc.KerberosIdentity;
 import io.securethrift.sasl.SecureThriftSaslProvider;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.security.AccessController;
 import java.security.PrivilegedExceptionAction;
 import java.security.Provider;
 import java.security.Security;
 import java.util.Arrays;
 import java.util.Random;
-import javax.security.auth.Subject;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.ipc.ProtocolSignature;
 import org.apache.hadoop.ipc.RPC;
@@ -24,7 +23,6 @@ import org.apache.hadoop.ipc.WritableRpcEngine;
 import org.apache.hadoop.net.NetUtils;
 import org.apache.hadoop.security.KerberosInfo;
 import org.apache.hadoop.security.UserGroupInformation;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -69,7 +67,7 @@ class HadoopRpcPrivacyTest {
 
   @Test
   void privacyRunsOnAesGcmThroughTheProvider() throws Exception {
-    assumeHadoopsUgiRuns();
+    HadoopUgi.assumeRuns();
     EmbeddedKdc kdc = KDC.kdc();
     KerberosIdentity service = kdc.servicePrincipal("echo", EmbeddedKdc.HOST);
     KerberosIdentity alice = kdc.principal("alice");
@@ -119,21 +117,6 @@ class HadoopRpcPrivacyTest {
       if (jdkSasl != null) {
         Security.insertProviderAt(jdkSasl, jdkSaslPosition);
       }
-    }
-  }
-
-  /**
-   * Hadoop 3.3.6's RPC server asks {@code UserGroupInformation.getCurrentUser()}, which calls
-   * {@code Subject.getSubject}; Java 23 and later refuse that call without a security manager, so Hadoop's RPC
-   * cannot run there (securethrift's own code uses {@code Subject.current()}).
-   */
-  @SuppressWarnings("removal")
-  private static void assumeHadoopsUgiRuns() {
-    try {
-      Subject.getSubject(AccessController.getContext());
-    } catch (UnsupportedOperationException e) {
-      Assumptions.abort("Hadoop 3.3.6's UserGroupInformation calls Subject.getSubject, which Java "
-          + Runtime.version().feature() + " refuses: " + e.getMessage());
     }
   }
 }

@@ -11,7 +11,7 @@ import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.ServerTransportFactory;
-import io.securethrift.core.testing.RequiresGssapiSasl;
+import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.sasl.KerberosLoginException;
 import java.nio.file.Path;
@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * exported, and clients logged in either by securethrift from a keytab or by Hadoop's UGI
  * ({@code loginUserFromKeytabAndReturnUGI}), at each QOP, over real loopback sockets.
  */
-@RequiresGssapiSasl
+@UsesJdkGssapi
 class MiniKdcGssapiTest {
   private static final String SERVICE = "accumulo";
   private static final Map<QualityOfProtection, ServerTransportFactory> FACTORIES =

@@ -63,6 +63,7 @@ public final class ChildJvm implements AutoCloseable {
     private String name;
     private final List<String> jvmOptions = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
+    private Path javaHome = Path.of(System.getProperty("java.home"));
     private Path krb5Conf;
     private Path log;
     private boolean talk;
@@ -113,6 +114,12 @@ public final class ChildJvm implements AutoCloseable {
       return this;
     }
 
+    /** The Java runtime the child runs on (default: this JVM's); it must run this JVM's class files. */
+    public Builder javaHome(Path home) {
+      this.javaHome = home;
+      return this;
+    }
+
     /** The child's krb5.conf (default: this JVM's {@code java.security.krb5.conf}, if set). */
     public Builder krb5Conf(Path file) {
       this.krb5Conf = file;
@@ -133,7 +140,7 @@ public final class ChildJvm implements AutoCloseable {
 
     public ChildJvm start() {
       List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add(javaHome.resolve("bin").resolve("java").toString());
       command.add("-cp");
       command.add(System.getProperty("java.class.path"));
       String krb5 = krb5Conf != null ? krb5Conf.toString() : System.getProperty(KRB5_CONF);

@@ -1,11 +1,11 @@
 package io.securethrift.core.testing;
 
+import io.securethrift.core.internal.RuntimeModules;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.lang.module.ModuleFinder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,16 +27,14 @@ import java.util.stream.Stream;
  * copied to the module's {@code target/legacy-thrift}: the parent pom's {@code legacy-thrift} execution of
  * maven-dependency-plugin, which a module turns on with {@code securethrift.legacy.thrift.skip=false}.
  *
- * <p>The peer runs on this JVM's runtime when it has the source launcher's compiler ({@code jdk.compiler}); the
- * trimmed runtimes bin/run-tests also runs library tests on lack it, and there the peer runs on the JDK that runs Maven
- * (system property {@value #LAUNCHER_JAVA_HOME}, set by the parent pom's Surefire configuration).
+ * <p>The peer runs on this JVM's runtime when it has the source launcher's compiler ({@code jdk.compiler}) and the
+ * JDK's GSSAPI SASL mechanism; the trimmed runtimes bin/run-tests also runs library tests on lack both, and there the
+ * peer runs on the JDK that runs Maven ({@link GssapiSasl#javaHomeWith}).
  *
  * <p>Its standard output and error are read line by line into a queue as they come, so the peer never blocks on a full
  * pipe; {@link #awaitLine} takes lines from it. {@link #close()} kills the peer and deletes its copy of the source.
  */
 public final class LegacyThriftPeer implements AutoCloseable {
-  /** The JDK to run the peer on when this JVM's runtime has no {@code jdk.compiler}. */
-  public static final String LAUNCHER_JAVA_HOME = "securethrift.test.launcher.java.home";
   /** How long {@link #awaitLine(String)} waits for a line: a JVM start, a compile and a Kerberos login, with margin. */
   public static final Duration LINE_TIMEOUT = Duration.ofSeconds(60);
   private static final Path CLASS_PATH = Path.of("target", "legacy-thrift");
@@ -95,17 +93,12 @@ public final class LegacyThriftPeer implements AutoCloseable {
     }
   }
 
-  /** This runtime's java if it can run a source file, else the one of {@value #LAUNCHER_JAVA_HOME}. */
+  /**
+   * This runtime's java if it can run a source file and has the JDK's GSSAPI SASL mechanism (libthrift 0.9.1's only
+   * one), else the JDK's that runs Maven.
+   */
   private static Path java() {
-    String home = System.getProperty("java.home");
-    if (ModuleFinder.ofSystem().find("jdk.compiler").isEmpty()) {
-      home = System.getProperty(LAUNCHER_JAVA_HOME);
-      if (home == null) {
-        throw new IllegalStateException("this runtime (" + System.getProperty("java.home") + ") has no jdk.compiler "
-            + "to run a source file, and " + LAUNCHER_JAVA_HOME + " names no JDK that has");
-      }
-    }
-    return Path.of(home, "bin", "java");
+    return GssapiSasl.javaHomeWith("jdk.compiler", RuntimeModules.GSSAPI_SASL).resolve("bin").resolve("java");
   }
 
   private void readOutput() {

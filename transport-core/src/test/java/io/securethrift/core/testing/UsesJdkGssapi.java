@@ -7,9 +7,12 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** The test negotiates GSSAPI SASL, so it runs only where {@link GssapiSasl#available()} (the module is loaded). */
+/**
+ * The test pairs with the JDK's GSSAPI SASL mechanism, found through {@code Sasl} as unmodified code finds it; on a
+ * runtime without it, {@link GssapiSasl} provides it from a child JVM.
+ */
 @Target({ElementType.TYPE, ElementType.METHOD})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @ExtendWith(GssapiSasl.class)
-public @interface RequiresGssapiSasl {}
+public @interface UsesJdkGssapi {}
