@@ -42,6 +42,9 @@ public final class SecureZooKeeperServerMain {
     }
     if (security.mode().usesSasl()) {
       KerberosSection.register(security.sasl(), false);
+      if (Boolean.parseBoolean(zooCfg.getProperty(ZooKeeperServerConfig.QUORUM_SASL))) {
+        KerberosSection.register(security.sasl(), true); // the learner's login: it asks for other peers' tickets
+      }
     }
     QuorumPeerMain.main(args);
   }

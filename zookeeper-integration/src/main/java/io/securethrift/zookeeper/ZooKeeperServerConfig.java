@@ -2,6 +2,7 @@ package io.securethrift.zookeeper;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.KerberosName;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
 import java.io.IOException;
@@ -18,7 +19,8 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * The zoo.cfg of one ZooKeeper 3.9 server, with its client port, client-port TLS, quorum TLS and Kerberos settings
+ * The zoo.cfg of one ZooKeeper 3.9 server, with its client port, client-port TLS, quorum TLS, quorum SASL and Kerberos
+ * settings
  * generated from the same {@link SecurityConfig} that secures securethrift's Thrift servers.
  *
  * <pre>{@code
@@ -51,6 +53,8 @@ public final class ZooKeeperServerConfig {
   static final String SECURITY_FILE_NAME = "securethrift.properties";
   static final String NETTY_SERVER = "org.apache.zookeeper.server.NettyServerCnxnFactory";
   static final String SASL_PROVIDER = "org.apache.zookeeper.server.auth.SASLAuthenticationProvider";
+  /** The zoo.cfg key that turns quorum SASL on; {@link SecureZooKeeperServerMain} then adds the learner's login. */
+  static final String QUORUM_SASL = "quorum.auth.enableSasl";
 
   private final SecurityConfig security;
   private final Path confDir;
@@ -137,6 +141,17 @@ public final class ZooKeeperServerConfig {
       e.put("authProvider.sasl", SASL_PROVIDER);
       e.put("sasl.serverconfig", KerberosSection.name(security.sasl(), false));
     }
+    if (b.quorumSasl) {
+      e.put(QUORUM_SASL, "true");
+      e.put("quorum.auth.learnerRequireSasl", "true");
+      e.put("quorum.auth.serverRequireSasl", "true");
+      e.put("quorum.auth.learner.saslLoginContext", KerberosSection.name(security.sasl(), true));
+      e.put("quorum.auth.server.saslLoginContext", KerberosSection.name(security.sasl(), false));
+      KerberosName principal = KerberosName.parse(security.sasl().kerberosPrincipal().orElseThrow());
+      // ZooKeeper expands _HOST only in exactly primary/_HOST, so the peers' realm is krb5.conf's default one.
+      e.put("quorum.auth.kerberos.servicePrincipal", principal.instance().isPresent() ? principal.primary() + "/_HOST"
+          : principal.toString());
+    }
     return e;
   }
 
@@ -167,6 +182,7 @@ public final class ZooKeeperServerConfig {
     private int myid;
     private int tickTime = 2000;
     private boolean quorumTls;
+    private boolean quorumSasl;
     private final Map<String, String> servers = new TreeMap<>();
 
     private Builder(SecurityConfig security) {
@@ -221,6 +237,18 @@ public final class ZooKeeperServerConfig {
       return this;
     }
 
+    /**
+     * Whether quorum peers authenticate each other with Kerberos ({@code quorum.auth.*}); default false. Each server
+     * logs in with its own {@code securethrift.sasl.kerberos.*} principal and keytab, as learner and as quorum server,
+     * and learners ask for the ticket of {@code primary/_HOST}, the host being each peer's host in its {@code
+     * server.N} line: so that host must be the name in the peer's principal, not an address, and the peers' realm the
+     * default realm of krb5.conf (ZooKeeper expands {@code _HOST} only in a principal without a realm).
+     */
+    public Builder quorumSasl(boolean enabled) {
+      this.quorumSasl = enabled;
+      return this;
+    }
+
     /** Checks the settings against each other and the security configuration, and returns the configuration. */
     public ZooKeeperServerConfig build() {
       Objects.requireNonNull(confDir, "confDir");
@@ -238,6 +266,10 @@ public final class ZooKeeperServerConfig {
       if (quorumTls && security.tls().trustStore().isEmpty()) {
         throw new ConfigException(ConfigProperty.TLS_TRUSTSTORE_PATH.key(), "empty; quorum TLS checks every peer"
             + " against the trust store");
+      }
+      if (quorumSasl && (!security.mode().usesSasl() || security.sasl().kerberosKeytab().isEmpty())) {
+        throw new ConfigException(ConfigProperty.MODE.key(), "quorum SASL was asked for, but '" + security.mode()
+            + "' has no Kerberos keytab login; use sasl with securethrift.sasl.kerberos.principal and .keytab");
       }
       if (!servers.isEmpty() && !servers.containsKey("server." + myid)) {
         throw new IllegalStateException("myid " + myid + " is not one of the servers " + servers.keySet());

@@ -127,7 +127,7 @@ public final class LocalEnsemble implements AutoCloseable {
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("ZooKeeper servers " + ids + " not serving after " + timeout + "; "
-            + ids.stream().map(id -> id + ": " + status(id, probe) + "\n" + server(id).jvm.logTail(15))
+            + ids.stream().map(id -> id + ": " + status(id, probe) + "\n" + server(id).jvm.logTail(40))
                 .collect(Collectors.joining("\n")));
       }
       LockSupport.parkNanos(POLL_INTERVAL.toNanos());
@@ -163,6 +163,7 @@ public final class LocalEnsemble implements AutoCloseable {
     private boolean clientPort = true;
     private boolean secureClientPort;
     private boolean quorumTls;
+    private boolean quorumSasl;
     private int tickTime = 500;
     private List<String> jvmOptions = List.of("-Xmx256m", "-XX:+UseSerialGC");
     private Path javaHome = Path.of(System.getProperty("java.home"));
@@ -204,6 +205,15 @@ public final class LocalEnsemble implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Whether quorum peers authenticate each other with Kerberos (default false). Peers are then named {@code
+     * localhost} in the server lines: a learner asks for the ticket of {@code primary/<peer's host>}.
+     */
+    public Builder quorumSasl(boolean enabled) {
+      this.quorumSasl = enabled;
+      return this;
+    }
+
     /** ZooKeeper tick in milliseconds (default 500, so elections finish quickly). */
     public Builder tickTime(int millis) {
       this.tickTime = millis;
@@ -238,12 +248,12 @@ public final class LocalEnsemble implements AutoCloseable {
         for (int i = 0; i < size; i++) {
           int id = i + 1;
           ZooKeeperServerConfig.Builder cfg = ZooKeeperServerConfig.builder(security.apply(id))
-              .confDir(dir.resolve("server-" + id)).tickTime(tickTime).quorumTls(quorumTls)
+              .confDir(dir.resolve("server-" + id)).tickTime(tickTime).quorumTls(quorumTls).quorumSasl(quorumSasl)
               .clientPort(clientPort ? ports[i][0] : 0).secureClientPort(secureClientPort ? ports[i][1] : 0);
           if (size > 1) {
             cfg.myid(id);
             for (int j = 0; j < size; j++) {
-              cfg.server(j + 1, HOST, ports[j][2], ports[j][3]);
+              cfg.server(j + 1, quorumSasl ? "localhost" : HOST, ports[j][2], ports[j][3]);
             }
           }
           Path zooCfg = cfg.build().write();

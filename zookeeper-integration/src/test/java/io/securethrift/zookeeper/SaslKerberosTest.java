@@ -32,9 +32,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kerberos SASL against the embedded KDC: the server in its own JVM, the clients' JAAS built in code; once on the
- * JDK's GSSAPI mechanism, once on securethrift's, installed by its security file in the server's JVM and in code in
- * this one, as an operator would add it to an unmodified ZooKeeper.
+ * Kerberos SASL against the embedded KDC, for clients and for the quorum: two servers, each in its own JVM, that
+ * authenticate each other with Kerberos (both require it, so they form no quorum without it), and clients whose JAAS
+ * is built in code, one writing through one server and another reading through the other; once on the JDK's GSSAPI
+ * mechanism, once on securethrift's, installed by its security file in the servers' JVMs and in code in this one, as
+ * an operator would add it to an unmodified ZooKeeper.
  */
 class SaslKerberosTest {
   /** LocalEnsemble's own server JVM options, which a test's options replace. */
@@ -63,7 +65,7 @@ class SaslKerberosTest {
         Security.removeProvider(SecureThriftSaslProvider.NAME);
       }
     }
-    // Alice's and Bob's clients ran securethrift's mechanism here; the server has no other (its file leaves
+    // Alice's and Bob's clients ran securethrift's mechanism here; the servers have no other (their file leaves
     // JdkSASL out).
     assertTrue(SecureThriftSaslProvider.negotiations("auth") >= before + 2, "client negotiations on the provider");
   }
@@ -74,20 +76,20 @@ class SaslKerberosTest {
     KerberosIdentity service = k.principal("zookeeper/localhost");
     SecurityConfig server = SecurityConfig.builder().mode(SecurityMode.SASL).qop(QualityOfProtection.AUTH)
         .kerberosLogin(service.principal(), service.keytab()).serverPrimary("zookeeper").build();
-    try (LocalEnsemble zk = LocalEnsemble.builder().security(server).jvmOptions(serverJvm).javaHome(javaHome)
-        .start()) {
-      zk.awaitServing(List.of(1), ZooKeeperClientSecurity.clientConfig(SecurityConfig.builder().build()),
+    try (LocalEnsemble zk = LocalEnsemble.builder().size(2).quorumSasl(true).security(server).jvmOptions(serverJvm)
+        .javaHome(javaHome).start()) {
+      zk.awaitServing(List.of(1, 2), ZooKeeperClientSecurity.clientConfig(SecurityConfig.builder().build()),
           Duration.ofSeconds(60));
       String alice = k.principal("alice").principal();
       byte[] secret = "alice's".getBytes();
-      try (ZooKeeper a = Clients.connect(zk.connectString(false), clientOf(k.principal("alice")),
+      try (ZooKeeper a = Clients.connect(zk.connectString(false, 1), clientOf(k.principal("alice")),
           KeeperState.SaslAuthenticated, Duration.ofSeconds(30))) {
         // ZooKeeper probes the list with contains(null), which immutable lists reject.
         a.create("/alice-only", secret, new ArrayList<>(List.of(new ACL(Perms.ALL, new Id("sasl", alice)))),
             CreateMode.PERSISTENT);
         assertArrayEquals(secret, a.getData("/alice-only", false, null));
       }
-      try (ZooKeeper b = Clients.connect(zk.connectString(false), clientOf(k.principal("bob")),
+      try (ZooKeeper b = Clients.connect(zk.connectString(false, 2), clientOf(k.principal("bob")),
           KeeperState.SaslAuthenticated, Duration.ofSeconds(30))) {
         assertThrows(KeeperException.NoAuthException.class, () -> b.getData("/alice-only", false, null));
         assertThrows(KeeperException.NoAuthException.class, () -> b.setData("/alice-only", new byte[0], -1));

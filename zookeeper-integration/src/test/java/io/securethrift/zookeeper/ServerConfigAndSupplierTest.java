@@ -2,9 +2,11 @@ package io.securethrift.zookeeper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.Secret;
@@ -67,6 +69,26 @@ class ServerConfigAndSupplierTest {
         () -> ZooKeeperClientSecurity.clientConfig(sasl)).getMessage());
     assertEquals(message, assertThrows(ConfigException.class, () -> ZooKeeperServerConfig.builder(sasl)
         .confDir(certs.directory()).clientPort(2181).build()).getMessage());
+  }
+
+  @Test
+  void quorumSaslRequiresKerberosBothWaysAndAsksForEachPeersHost() throws Exception {
+    Path keytab = Files.write(certs.directory().resolve("zk.keytab"), new byte[] {5, 2}); // checked to exist only
+    SecurityConfig sasl = SecurityConfig.builder().mode(SecurityMode.SASL).qop(QualityOfProtection.AUTH)
+        .kerberosLogin("zookeeper/zk1.example.com@EXAMPLE.COM", keytab).build();
+    Properties p = ZooKeeperServerConfig.builder(sasl).confDir(certs.directory().resolve("q")).clientPort(2181)
+        .myid(1).server(1, "zk1.example.com", 2888, 3888).quorumSasl(true).build().toProperties();
+    assertEquals("true", p.getProperty("quorum.auth.enableSasl"));
+    assertEquals("true", p.getProperty("quorum.auth.learnerRequireSasl"));
+    assertEquals("true", p.getProperty("quorum.auth.serverRequireSasl"));
+    assertEquals("zookeeper/_HOST", p.getProperty("quorum.auth.kerberos.servicePrincipal"));
+    assertNotEquals(p.getProperty("quorum.auth.learner.saslLoginContext"),
+        p.getProperty("quorum.auth.server.saslLoginContext"), "the learner logs in as an initiator, the server not");
+    assertEquals(p.getProperty("sasl.serverconfig"), p.getProperty("quorum.auth.server.saslLoginContext"));
+
+    ConfigException e = assertThrows(ConfigException.class, () -> ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE))
+        .confDir(certs.directory().resolve("r")).clientPort(2181).quorumSasl(true).build());
+    assertEquals("securethrift.mode", e.key());
   }
 
   @Test
