@@ -29,8 +29,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import javax.net.ssl.SSLSocket;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.apache.thrift.transport.TSSLTransportFactory;
+import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.BeforeAll;
@@ -127,6 +129,38 @@ class NettyTlsTest {
         assertTrue(client.whoAmI().contains("principal=alice"));
       } finally {
         transport.close();
+      }
+    }
+  }
+
+  /**
+   * A TLS 1.2 client that renegotiates with a fresh session after its first call is cut off, on the event loop's
+   * engine as on the thread-pool server's sockets (JSSE would run the full handshake); the server serves others.
+   */
+  @ParameterizedTest
+  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  void clientRenegotiationIsRefused(TlsEngine engine) throws Exception {
+    try (NettyThriftServer server = start(tls(engine, serverStore).tlsProtocols(List.of("TLSv1.2")).build())) {
+      TSSLTransportFactory.TSSLTransportParameters params = new TSSLTransportFactory.TSSLTransportParameters("TLS",
+          null);
+      params.setTrustStore(trustStore.toString(), new String(PASSWORD), null, "PKCS12");
+      params.setKeyStore(clientStore.toString(), new String(PASSWORD), null, "PKCS12");
+      TSocket socket = TSSLTransportFactory.getClientSocket("localhost", server.port(), 10_000, params);
+      try (TTransport transport = new TFramedTransport(socket)) {
+        EchoService.Client client = new EchoService.Client(new TCompactProtocol(transport));
+        assertArrayEquals(new byte[] {7}, toArray(client.echo(ByteBuffer.wrap(new byte[] {7}))));
+        SSLSocket tls = (SSLSocket) socket.getSocket();
+        assertEquals("TLSv1.2", tls.getSession().getProtocol());
+        tls.getSession().invalidate(); // so the client offers no resumption: a full handshake
+        assertThrows(Exception.class, () -> {
+          tls.startHandshake();
+          client.echo(ByteBuffer.wrap(new byte[] {8}));
+        }, "the connection ends at the renegotiation");
+      }
+      try (ClientTransportFactory clients = ClientTransportFactory.create(tls(engine, clientStore).build());
+          SecuredTransport transport = clients.open("localhost", server.port())) {
+        EchoService.Client client = new EchoService.Client(transport.protocol(new TCompactProtocol.Factory()));
+        assertArrayEquals(new byte[] {9}, toArray(client.echo(ByteBuffer.wrap(new byte[] {9}))));
       }
     }
   }

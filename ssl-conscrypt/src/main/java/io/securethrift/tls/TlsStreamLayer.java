@@ -74,6 +74,9 @@ final class TlsStreamLayer implements StreamLayer {
       verified = HandshakeTrustManager.endHandshake();
     }
     PeerIdentity identity = identify(tls.getSession(), remote, verified);
+    if (role == Role.SERVER && renegotiable(tls.getSession())) {
+      tls.setEnableSessionCreation(false);
+    }
     boolean conscryptServer = role == Role.SERVER && Conscrypt.isConscrypt(tls);
     return new SecureStream(new TlsSocket(tls, conscryptServer), identity);
   }
@@ -120,6 +123,9 @@ final class TlsStreamLayer implements StreamLayer {
 
     @Override
     public PeerIdentity identify(SSLEngine engine, InetSocketAddress remote, HandshakeRecord record) {
+      if (renegotiable(engine.getSession())) {
+        engine.setEnableSessionCreation(false);
+      }
       return TlsStreamLayer.this.identify(engine.getSession(), remote, ((Record) record).settled().verified);
     }
 
@@ -157,6 +163,18 @@ final class TlsStreamLayer implements StreamLayer {
       afterStep();
       return this;
     }
+  }
+
+  /**
+   * Whether a client could renegotiate this server session, which a server then closes to new sessions: TLS 1.2 and
+   * older (TLS 1.3 has no renegotiation). JSSE servers accept a client's renegotiation: a full handshake outside the
+   * handshake deadline and the unauthenticated-connection limit, which may present another certificate than the one
+   * the peer's identity was built from. With session creation off, JSSE ends a full renegotiation with a
+   * handshake_failure alert; an abbreviated one, resuming this very session (same certificates, no signature), still
+   * passes. Conscrypt (BoringSSL) refuses every renegotiation by itself.
+   */
+  private static boolean renegotiable(SSLSession session) {
+    return !"TLSv1.3".equals(protocol(session));
   }
 
   /**

@@ -23,7 +23,11 @@ import java.time.Duration;
 import java.util.Random;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
+import io.securethrift.core.testservice.EchoService;
+import org.apache.thrift.transport.TSSLTransportFactory;
+import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
+import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -187,6 +191,32 @@ class TlsFailuresTest {
   }
 
   /** The server closes a connection that sent {@code bytes} and then nothing, within the handshake timeout. */
+  /**
+   * A TLS 1.2 client that renegotiates after its first call, with a fresh session (a full handshake: a signature by the
+   * server, another certificate chance) is cut off; the server goes on serving others. JSSE servers would run it.
+   */
+  @ParameterizedTest
+  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  void clientRenegotiationIsRefused(TlsEngine engine) throws Exception {
+    start(TlsTestConfigs.server(engine, serverStore, trustStore, ClientAuth.NEED, "TLSv1.2"));
+    TSSLTransportFactory.TSSLTransportParameters params = new TSSLTransportFactory.TSSLTransportParameters();
+    params.setKeyStore(clientStore.toString(), new String(TlsTestConfigs.PASSWORD), null, "PKCS12");
+    params.setTrustStore(trustStore.toString(), new String(TlsTestConfigs.PASSWORD), null, "PKCS12");
+    TSocket socket = TSSLTransportFactory.getClientSocket("localhost", server.port(), 20_000, params);
+    try (TFramedTransport framed = new TFramedTransport(socket)) {
+      EchoService.Client client = EchoServer.client(framed);
+      assertEquals(ByteBuffer.wrap(new byte[] {7}), client.echo(ByteBuffer.wrap(new byte[] {7})));
+      SSLSocket tls = (SSLSocket) socket.getSocket();
+      assertEquals("TLSv1.2", tls.getSession().getProtocol());
+      tls.getSession().invalidate(); // so the client offers no resumption: a full handshake
+      assertThrows(Exception.class, () -> {
+        tls.startHandshake();
+        client.echo(ByteBuffer.wrap(new byte[] {8}));
+      }, "the connection ends at the renegotiation");
+    }
+    goodClientIsServed(engine);
+  }
+
   private void assertDropped(byte[] bytes) throws Exception {
     try (Socket socket = new Socket("localhost", server.port())) {
       socket.setSoTimeout(10_000);

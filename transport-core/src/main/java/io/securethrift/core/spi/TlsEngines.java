@@ -29,7 +29,10 @@ public interface TlsEngines {
   /** A record for one connection's handshake. */
   HandshakeRecord record();
 
-  /** What the completed handshake of {@code engine} established about the peer at {@code remote}. */
+  /**
+   * What the completed handshake of {@code engine} established about the peer at {@code remote}. Called once, when the
+   * handshake has completed; it also closes the engine to renegotiation, as the blocking server's sockets are.
+   */
   PeerIdentity identify(SSLEngine engine, InetSocketAddress remote, HandshakeRecord record);
 
   /** The explanation a blocking server gives for a failed handshake: which setting to check, whose certificate. */
