@@ -99,7 +99,7 @@ final class ClientNegotiation {
    */
   private Negotiated negotiated() throws TTransportException {
     QualityOfProtection qop = acceptable();
-    DigestCiphers cipher = mechanism.cipher(sasl, firstResponse, qop);
+    DigestCiphers cipher = mechanism.cipher(firstResponse, qop);
     if (cipher != null) {
       Optional<String> weak = cipher.refusal(minimumStrength, "client");
       if (weak.isPresent()) {

@@ -90,11 +90,16 @@ abstract class MechanismSupport {
     return Optional.empty();
   }
 
+  /** A server's layer offer as it goes to the client: what the mechanism wrote, less what this server refuses. */
+  byte[] serverOffer(byte[] challenge, CipherStrength minimum) {
+    return challenge;
+  }
+
   /**
    * The {@code auth-conf} cipher a complete exchange settled, from the client's message that chose it; null when the
    * mechanism has no cipher securethrift checks (GSSAPI's is Kerberos's, or AES-GCM).
    */
-  DigestCiphers cipher(SaslEndpoint endpoint, byte[] choice, QualityOfProtection qop) {
+  DigestCiphers cipher(byte[] choice, QualityOfProtection qop) {
     return null;
   }
 
@@ -183,8 +188,10 @@ abstract class MechanismSupport {
 
     @Override
     Map<String, Object> properties(SaslSettings settings) {
-      return Map.of(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()),
-          Sasl.STRENGTH, DigestCiphers.strengthProperty(settings.digestMinStrength()));
+      Map<String, Object> properties = new HashMap<>(DigestCiphers.clientCipherProperty(settings.digestMinStrength()));
+      properties.put(Sasl.QOP, QualityOfProtection.toSaslProperty(settings.qop()));
+      properties.put(Sasl.STRENGTH, DigestCiphers.strengthProperty(settings.digestMinStrength()));
+      return Map.copyOf(properties);
     }
 
     @Override
@@ -226,8 +233,13 @@ abstract class MechanismSupport {
     }
 
     @Override
-    DigestCiphers cipher(SaslEndpoint endpoint, byte[] choice, QualityOfProtection qop) {
-      return qop == QualityOfProtection.AUTH_CONF ? DigestCiphers.negotiated(endpoint, choice) : null;
+    byte[] serverOffer(byte[] challenge, CipherStrength minimum) {
+      return DigestCiphers.restrictOffer(challenge, minimum);
+    }
+
+    @Override
+    DigestCiphers cipher(byte[] choice, QualityOfProtection qop) {
+      return qop == QualityOfProtection.AUTH_CONF ? DigestCiphers.negotiated(choice) : null;
     }
 
     /** The token's owner when the secrets can tell it, else the Base64 token identifier the client presented. */

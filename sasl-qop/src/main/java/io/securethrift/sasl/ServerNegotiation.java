@@ -16,13 +16,16 @@ import org.apache.thrift.transport.TTransportException;
 
 /**
  * The server half of a Thrift SASL negotiation. Everything the server refuses is explained to the client with BAD
- * and a reason (unknown mechanism, protocol violation, failed authentication, no common QOP, a DIGEST-MD5 cipher
- * weaker than {@code securethrift.sasl.digest.min.strength}), then the connection is closed by the caller. Every
+ * and a reason (unknown mechanism, protocol violation, Kerberos's refusal, no common QOP, a DIGEST-MD5 cipher weaker
+ * than {@code securethrift.sasl.digest.min.strength}), or, for a delegation token DIGEST-MD5 refused, the one {@value
+ * #AUTHENTICATION_FAILED}; then the connection is closed by the caller. Every
  * failure carries its cause for the server's audit when this side can tell it.
  */
 final class ServerNegotiation {
   /** RFC 4422 mechanism names: 1 to 20 upper-case letters, digits, hyphens and underscores. */
   private static final Pattern MECHANISM_NAME = Pattern.compile("[A-Z0-9_-]{1,20}");
+  /** The one reply to every client whose delegation token DIGEST-MD5 refused, whatever the reason. */
+  static final String AUTHENTICATION_FAILED = "authentication failed";
 
   /** Creates the server mechanism for a name the client asked for, or null when this server does not offer it. */
   @FunctionalInterface
@@ -86,9 +89,14 @@ final class ServerNegotiation {
     } catch (SaslException e) {
       dispose();
       String reason = PeerText.describe(e);
-      negotiation.reportFailure(NegotiationStatus.BAD, reason + qopHint(reason));
       AuthFailure cause = has(e, UnknownTokenException.class) ? AuthFailure.UNKNOWN_PRINCIPAL
           : mentionsProtection(reason) ? AuthFailure.QOP_REFUSED_BY_SERVER : AuthFailure.SASL_BAD;
+      // Why a delegation token failed is not told to the client, so that an unauthenticated peer cannot tell a live
+      // token identifier from a dead one; the audit line keeps the reason. A level the sides do not share is named,
+      // and so are Kerberos's reasons, which speak of the client's own ticket.
+      boolean credentials = cause == AuthFailure.UNKNOWN_PRINCIPAL
+          || cause == AuthFailure.SASL_BAD && !support.kerberos();
+      negotiation.reportFailure(NegotiationStatus.BAD, credentials ? AUTHENTICATION_FAILED : reason + qopHint(reason));
       throw failed(cause, reason + qopHint(reason), Describe.loggable(e));
     } catch (Refused e) {
       dispose();
@@ -114,7 +122,7 @@ final class ServerNegotiation {
             + QopLists.describe(accepted));
       }
       // The response that completed the mechanism is the one naming the client's cipher.
-      DigestCiphers cipher = support.cipher(endpoint, message.payload(), qop);
+      DigestCiphers cipher = support.cipher(message.payload(), qop);
       if (cipher != null) {
         Optional<String> weak = cipher.refusal(minimumStrength, "client");
         if (weak.isPresent()) {
@@ -132,8 +140,10 @@ final class ServerNegotiation {
       throw refuse(AuthFailure.SASL_BAD, "client reported COMPLETE before the server's " + mechanism
           + " mechanism completed");
     }
-    negotiation.sendAndFlush(NegotiationStatus.OK, challenge);
-    offerSent = support.isOffer(challenge, challenges++);
+    boolean offer = support.isOffer(challenge, challenges++);
+    negotiation.sendAndFlush(NegotiationStatus.OK, offer ? support.serverOffer(challenge, minimumStrength)
+        : challenge);
+    offerSent = offer;
     return null;
   }
 

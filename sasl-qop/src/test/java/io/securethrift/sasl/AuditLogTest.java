@@ -244,7 +244,7 @@ class AuditLogTest {
         }
       });
       try (RewritingRelay relay = RewritingRelay.to(sasl, challenge -> challenge.replace(
-          "cipher=\"3des,rc4,des,rc4-56,rc4-40\"", "cipher=\"rc4-40\""), s -> s)) {
+          "cipher=\"3des\"", "cipher=\"rc4-40\""), s -> s)) {
         String byServer = expect(log, gss, AuthFailure.QOP_REFUSED_BY_SERVER, () -> assertThrows(
             TTransportException.class, () -> LibthriftPeers.client(null, SaslMechanism.DIGEST_MD5,
                 QualityOfProtection.AUTH_CONF, relay.port()).close()));

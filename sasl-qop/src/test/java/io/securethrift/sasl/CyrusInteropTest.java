@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.AuthFailure;
+import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testing.Await;
@@ -48,17 +49,22 @@ class CyrusInteropTest {
     }
   }
 
+  /**
+   * Cyrus's DIGEST-MD5 takes 3DES from OpenSSL, whose version 3 keeps DES in its legacy provider: where libsasl2 is
+   * built on it, as here, only RC4 works, which the default minimum strength (high: 3DES only) refuses. So this
+   * server accepts medium, as an operator would for such a peer (better: sasl-over-tls), and the audit names RC4.
+   */
   @Test
   void cyrusClientAcceptingAuthConfIsAuditedWithItsCipher() throws Exception {
     try (LogCapture log = LogCapture.start();
         ServerTransportFactory factory = ServerTransportFactory.create(SaslConfigs.digestServer()
-            .qop(QualityOfProtection.AUTH_CONF).build());
+            .qop(QualityOfProtection.AUTH_CONF).digestMinStrength(CipherStrength.MEDIUM).build());
         EchoServer server = EchoServer.start(factory)) {
       List<String> cyrus = runCyrus(server.port(), 256, 0);
       assertTrue(cyrus.get(0).startsWith("cyrus: negotiation complete, ssf "), cyrus.toString());
       Await.until("the success counted", WAIT, () -> factory.counters().successes() == 1);
       String audit = log.awaitLines(" outcome=success ", 1, WAIT).get(0);
-      assertTrue(audit.contains(" mechanism=DIGEST-MD5 qop=auth-conf sasl_cipher="), audit);
+      assertTrue(audit.contains(" mechanism=DIGEST-MD5 qop=auth-conf sasl_cipher=rc4 "), audit);
       System.out.println("CyrusInteropTest: " + cyrus + "\n" + audit);
     }
   }

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.Test;
 
@@ -27,14 +28,16 @@ import org.junit.jupiter.api.Test;
  * high strength) every rewrite is refused with a message naming what was wrong and which setting decides it.
  */
 class DigestDowngradeTest {
-  private static final String ALL_CIPHERS = "cipher=\"3des,rc4,des,rc4-56,rc4-40\"";
+  /** What the server offers at the default minimum strength: 3DES alone, though the JDK's server has all five. */
+  private static final String OFFER = "cipher=\"3des\"";
   private static final UnaryOperator<String> UNCHANGED = UnaryOperator.identity();
   private static final String BELOW_HIGH = ", below the minimum high (securethrift.sasl.digest.min.strength); a man in"
       + " the middle may have rewritten the server's cipher list: run DIGEST-MD5 over sasl-over-tls, and lower the"
       + " setting only for a peer that truly has no stronger cipher";
 
+  /** Replaces the server's cipher list, whatever it is, with {@code list}. */
   private static UnaryOperator<String> ciphers(String list) {
-    return challenge -> challenge.replace(ALL_CIPHERS, "cipher=\"" + list + "\"");
+    return challenge -> challenge.replaceFirst("cipher=\"[^\"]*\"", "cipher=\"" + list + "\"");
   }
 
   /** A DIGEST-MD5 server with {@code server}'s settings and a relay in front of it applying {@code toClient}. */
@@ -78,8 +81,42 @@ class DigestDowngradeTest {
       assertEquals(CipherStrength.HIGH, server.saslStrength().orElseThrow());
       String client = EchoServer.client(transport).whoAmI();
       assertTrue(client.contains(" DIGEST-MD5 auth-conf/gss cipher=3des strength=high]"), client);
-      assertTrue(rig.serverMessages().get(0).contains(ALL_CIPHERS), "the offer a rewrite targets: "
+      assertTrue(rig.serverMessages().get(0).contains(OFFER), "the offer a rewrite targets: "
           + rig.serverMessages().get(0));
+    }
+  }
+
+  /**
+   * Accumulo's delegation-token client (libthrift's transport on the JDK's mechanism, no strength set) prefers RC4
+   * when a server offers it, as the JDK's server does; this server offers 3DES alone, so it gets 3DES.
+   */
+  @Test
+  void stockClientGetsThreeDesFromTheServersOffer() throws Exception {
+    try (Rig rig = new Rig(SaslConfigs.digestServer().build(), UNCHANGED)) {
+      TTransport transport = LibthriftPeers.client(null, SaslMechanism.DIGEST_MD5, QualityOfProtection.AUTH_CONF,
+          rig.relay.port());
+      try {
+        String seen = EchoServer.client(transport).whoAmI();
+        assertTrue(seen.contains(" DIGEST-MD5 auth-conf/gss cipher=3des strength=high]"), seen);
+      } finally {
+        transport.close();
+      }
+    }
+  }
+
+  /** A man in the middle who leaves only 128-bit RC4 (high to the JDK) is refused by our client and our server. */
+  @Test
+  void offerCutToRc4IsRefusedByEachSide() throws Exception {
+    try (Rig rig = new Rig(SaslConfigs.digestServer().build(), ciphers("rc4"));
+        ClientTransportFactory clients = ClientTransportFactory.create(SaslConfigs.digestClient().build())) {
+      TTransportException e = assertThrows(TTransportException.class,
+          () -> clients.open(SaslConfigs.HOST, rig.relay.port()));
+      assertEquals("SASL DIGEST-MD5 negotiation with localhost failed: server offers auth-conf only with ciphers"
+          + " [rc4] (strength medium)" + BELOW_HIGH, e.getMessage());
+      TTransportException stock = assertThrows(TTransportException.class, () -> LibthriftPeers.client(null,
+          SaslMechanism.DIGEST_MD5, QualityOfProtection.AUTH_CONF, rig.relay.port()).close());
+      String refusal = "client chose cipher rc4 (strength medium)" + BELOW_HIGH;
+      assertTrue(stock.getMessage().contains("Peer indicated failure: " + refusal), stock.getMessage());
     }
   }
 

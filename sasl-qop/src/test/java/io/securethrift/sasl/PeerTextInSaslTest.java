@@ -1,6 +1,7 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.testservice.LogCapture;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,8 +22,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Peer-influenced text reaches the server's log and the BAD reply only escaped and bounded: no line break to forge a
- * log line, no terminal escape, no 10 KB line. The JDK's DIGEST-MD5 server quotes the client's charset in its error
+ * Peer-influenced text reaches the server's log only escaped and bounded (no line break to forge a log line, no
+ * terminal escape, no 10 KB line), and a refused DIGEST-MD5 client only the one fixed reply. The JDK's DIGEST-MD5 server quotes the client's charset in its error
  * ("Incompatible charset value: ..."), so a real client's response is rewritten on the way to carry a hostile one.
  */
 class PeerTextInSaslTest {
@@ -47,7 +48,7 @@ class PeerTextInSaslTest {
 
   @ParameterizedTest
   @MethodSource("hostileCharsets")
-  void hostileCharsetReachesTheLogAndTheBadReplyOnlyEscaped(String charset) throws Exception {
+  void hostileCharsetReachesTheLogOnlyEscapedAndTheClientNotAtAll(String charset) throws Exception {
     String escaped = PeerText.sanitize(charset);
     String quoted = "Incompatible charset value: " + escaped.substring(0, Math.min(escaped.length(), 60));
     UnaryOperator<String> toServer = response -> response.replace("charset=utf-8", "charset=\"" + charset + "\"");
@@ -58,12 +59,11 @@ class PeerTextInSaslTest {
       try (RewritingRelay relay = RewritingRelay.to(server.port(), UnaryOperator.identity(), toServer)) {
         TTransportException e = assertThrows(TTransportException.class,
             () -> clients.open(SaslConfigs.HOST, relay.port()));
-        assertTrue(e.getMessage().contains(quoted), e.getMessage());
-        assertSafe(e.getMessage());
+        // A refused DIGEST-MD5 response gets the one reply that tells nothing about the token or the response.
+        assertTrue(e.getMessage().endsWith("Peer indicated failure: " + ServerNegotiation.AUTHENTICATION_FAILED),
+            e.getMessage());
         List<String> fromServer = relay.serverMessages();
-        String bad = fromServer.get(fromServer.size() - 1);
-        assertTrue(bad.startsWith("3:DIGEST-MD5: digest response format violation. " + quoted), bad);
-        assertSafe(bad);
+        assertEquals("3:" + ServerNegotiation.AUTHENTICATION_FAILED, fromServer.get(fromServer.size() - 1));
         String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
         assertTrue(warning.contains(quoted), warning);
         assertSafe(warning);

@@ -2,8 +2,9 @@ package io.securethrift.core;
 
 /**
  * Strength of the cipher a DIGEST-MD5 {@code auth-conf} connection encrypts with, in the tokens of
- * {@code javax.security.sasl.strength}: {@code high} (3des, rc4), {@code medium} (des, rc4-56), {@code low}
- * (rc4-40). Declared weakest first, so {@link #compareTo} orders them.
+ * {@code javax.security.sasl.strength}, as securethrift rates the ciphers: {@code high} (3des), {@code medium} (des,
+ * rc4, rc4-56), {@code low} (rc4-40). The JDK rates 128-bit rc4 {@code high}; RC4 is broken at every key length (RFC
+ * 7465). Declared weakest first, so {@link #compareTo} orders them.
  */
 public enum CipherStrength {
   LOW("low"),

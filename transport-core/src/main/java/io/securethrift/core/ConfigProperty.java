@@ -106,8 +106,10 @@ public enum ConfigProperty {
       (b, v) -> b.saslPrivacy(SaslPrivacy.parse(keyOf("SASL_PRIVACY"), v)), c -> c.sasl().privacy().token()),
   SASL_DIGEST_MIN_STRENGTH("securethrift.sasl.digest.min.strength", Type.CHOICE, "high",
       Validator.oneOf(CipherStrength.values(), CipherStrength::token),
-      "Weakest cipher a DIGEST-MD5 auth-conf connection may use, on either side: high (3des, rc4), medium (adds des,"
-          + " rc4-56) or low (adds the 40-bit rc4-40). A connection that negotiates a weaker cipher is refused.",
+      "Weakest cipher a DIGEST-MD5 auth-conf connection may use, on either side: high (3des only), medium (adds des"
+          + " and RC4: rc4, rc4-56) or low (adds the 40-bit rc4-40). RC4 is rated below the JDK's rating, as broken"
+          + " (RFC 7465). A server offers only these ciphers; a connection that negotiates a weaker one is refused."
+          + " AES-GCM privacy (securethrift.sasl.privacy) needs high.",
       (b, v) -> b.digestMinStrength(CipherStrength.parse(keyOf("SASL_DIGEST_MIN_STRENGTH"), v)),
       c -> c.sasl().digestMinStrength().token()),
   SASL_SERVER_PRIMARY("securethrift.sasl.kerberos.server.primary", Type.TEXT, "accumulo", Validator.kerberosPrimary(),

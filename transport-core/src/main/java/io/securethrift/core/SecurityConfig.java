@@ -706,6 +706,12 @@ public final class SecurityConfig {
             + QualityOfProtection.toSaslProperty(qop) + "; add auth-conf to it or set "
             + ConfigProperty.SASL_PRIVACY.key() + "=gss");
       }
+      if (saslPrivacy.speaksAesGcm() && digestMinStrength != CipherStrength.HIGH) {
+        throw new ConfigException(ConfigProperty.SASL_DIGEST_MIN_STRENGTH.key(), "'" + digestMinStrength + "' admits"
+            + " DIGEST-MD5 ciphers weaker than 3DES, and " + ConfigProperty.SASL_PRIVACY.key() + "=" + saslPrivacy
+            + " exchanges its AES-GCM keys under the DIGEST-MD5 cipher, so a weak one would expose them; keep high,"
+            + " or set " + ConfigProperty.SASL_PRIVACY.key() + "=gss");
+      }
       return saslPrivacy;
     }
 

@@ -35,6 +35,19 @@ class SaslPrivacyConfigTest {
         "securethrift.sasl.qop", "auth-conf,auth-int")).sasl().privacy());
   }
 
+  /** AES-GCM keys travel under the DIGEST-MD5 cipher, so AES-GCM privacy takes nothing below 3DES. */
+  @Test
+  void aesGcmNeedsTheHighDigestMinimum() {
+    ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(KEY,
+        "aes-gcm-preferred", "securethrift.sasl.digest.min.strength", "medium")));
+    assertEquals("securethrift.sasl.digest.min.strength", e.key());
+    assertEquals("securethrift.sasl.digest.min.strength: 'medium' admits DIGEST-MD5 ciphers weaker than 3DES, and " + KEY
+        + "=aes-gcm-preferred exchanges its AES-GCM keys under the DIGEST-MD5 cipher, so a weak one would expose them;"
+        + " keep high, or set " + KEY + "=gss", e.getMessage());
+    assertEquals(CipherStrength.MEDIUM, SecurityConfig.fromProperties(Map.of(KEY, "gss",
+        "securethrift.sasl.digest.min.strength", "medium")).sasl().digestMinStrength());
+  }
+
   /** The AES-GCM provider is code on the builder: kept by toBuilder, absent from properties, checked at build. */
   @Test
   void theProviderIsPerConfigurationAndMustHaveAesGcm() {
