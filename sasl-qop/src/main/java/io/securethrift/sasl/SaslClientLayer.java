@@ -58,7 +58,7 @@ final class SaslClientLayer implements MessageLayer {
     this.properties = mechanism.properties(settings);
     this.callbacks = mechanism.clientCallbacks(settings);
     // Last: the login starts a renewal thread.
-    this.login = !mechanism.kerberos() ? null : settings.kerberosPrincipal().map(principal -> KeytabLogin.start(
+    this.login = !mechanism.kerberos() ? null : settings.kerberosPrincipal().map(principal -> KeytabLogin.initiator(
         principal, settings.kerberosKeytab().orElseThrow(), settings.renewalPeriod())).orElse(null);
     this.warnings = new ProtectionWarnings("client", config, !mechanism.offerProtected());
     this.privacy = new ClientPrivacy(settings.privacy(), limits);

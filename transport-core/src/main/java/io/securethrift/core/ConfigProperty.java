@@ -131,7 +131,8 @@ public enum ConfigProperty {
       c -> c.sasl().kerberosKeytab().map(Path::toString).orElse("")),
   SASL_KERBEROS_RENEWAL_PERIOD("securethrift.sasl.kerberos.renewal.period", Type.DURATION, "30s",
       Validator.positiveDuration(),
-      "How often the Kerberos login is checked and renewed before its ticket expires.",
+      "How often a client's Kerberos login checks its ticket and renews it before it expires; servers log in"
+          + " acceptor-only (keytab keys, no ticket) and renew nothing.",
       (b, v) -> b.renewalPeriod(Values.duration(keyOf("SASL_KERBEROS_RENEWAL_PERIOD"), v)),
       c -> Values.formatDuration(c.sasl().renewalPeriod())),
   SASL_USER_IMPERSONATION("securethrift.sasl.impersonation.users", Type.TEXT, "", Validator.ANY,
