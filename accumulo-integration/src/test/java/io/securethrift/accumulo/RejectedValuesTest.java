@@ -314,7 +314,8 @@ class RejectedValuesTest {
     rejected(xml.toString(), "declares the encoding UTF-6, which this JVM cannot read; write it in UTF-8",
         () -> AccumuloSecurityConfig.fromSiteXml(xml));
     Path conf = fixture.write("client.conf", "instance.name=\\u00\n");
-    rejected(conf.toString(), "not a valid properties file: Malformed \\uxxxx encoding.",
+    // The JDK's own backslash, escaped as every backslash in a message is (PeerText), once.
+    rejected(conf.toString(), "not a valid properties file: Malformed \\\\uxxxx encoding.",
         () -> AccumuloSecurityConfig.fromClientConf(conf));
     Path latin1 = Files.write(dir.resolve("accumulo.properties"), new byte[] {'a', '=', (byte) 0xe9, '\n'});
     rejected(latin1.toString(), "not UTF-8 text; Accumulo's properties files are read as UTF-8",

@@ -94,7 +94,7 @@ final class DigestCiphers {
         strength = s;
       }
     }
-    String cipher = DigestDirectives.value(clientResponse, "cipher").map(PeerText::sanitize).orElse("(unnamed)");
+    String cipher = DigestDirectives.value(clientResponse, "cipher").orElse("(unnamed)");
     return new DigestCiphers(cipher, strength);
   }
 
@@ -103,7 +103,7 @@ final class DigestCiphers {
     if (strength != null && strength.atLeast(minimum)) {
       return Optional.empty();
     }
-    return Optional.of(chooser + " chose cipher " + cipher + " (strength " + (strength == null ? "unreported"
+    return Optional.of(chooser + " chose cipher " + PeerText.sanitize(cipher) + " (strength " + (strength == null ? "unreported"
         : strength.token()) + ")" + belowMinimum(minimum));
   }
 

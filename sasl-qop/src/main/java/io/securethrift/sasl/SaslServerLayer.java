@@ -96,9 +96,10 @@ final class SaslServerLayer implements MessageLayer {
     try {
       gssServer(acceptorSubject()).dispose();
     } catch (SaslException e) {
-      throw new ConfigException(ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), login.principal() + " cannot accept"
-          + " Kerberos connections as " + gssProtocol + "/" + gssHost + ": " + PeerText.describe(e) + "; a server logs"
-          + " in as its service principal primary/host@REALM, with the host spelled as clients address it");
+      throw ConfigException.escaped(ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), PeerText.sanitize(login.principal()
+          + " cannot accept Kerberos connections as " + gssProtocol + "/" + gssHost) + ": " + PeerText.describe(e)
+          + "; a server logs in as its service principal primary/host@REALM, with the host spelled as clients address"
+          + " it", ConfigException.BUILDER);
     }
   }
 

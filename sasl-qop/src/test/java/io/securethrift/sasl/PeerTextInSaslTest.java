@@ -58,7 +58,9 @@ class PeerTextInSaslTest {
       try (RewritingRelay relay = RewritingRelay.to(server.port(), UnaryOperator.identity(), toServer)) {
         TTransportException e = assertThrows(TTransportException.class,
             () -> clients.open(SaslConfigs.HOST, relay.port()));
-        assertTrue(e.getMessage().contains(quoted), e.getMessage());
+        // The client escapes the server's BAD reason once more, as text from its peer: the server's escapes become
+        // visible text, and a server cannot pass a literal \n off as an escape either.
+        assertTrue(e.getMessage().contains(PeerText.sanitize(quoted)), e.getMessage());
         assertSafe(e.getMessage());
         List<String> fromServer = relay.serverMessages();
         String bad = fromServer.get(fromServer.size() - 1);
@@ -73,6 +75,52 @@ class PeerTextInSaslTest {
       }
       assertNoRawControls(log.text());
     }
+  }
+
+  /**
+   * A peer's literal backslash sequences (the two characters {@code \n}, the six {@code \u001b}) pass through the
+   * server's whole path escaped once: {@code \\n} in the main log's warning and in the audit line's detail (which the
+   * text layout quotes once more, undone below), never the {@code \\\\n} of text escaped twice on its way through the
+   * negotiation, the handshake and the audit.
+   */
+  @Test
+  void literalBackslashesInAPeersReasonAreEscapedOnceInTheWarningAndTheAuditLine() throws Exception {
+    String reason = "bad\\n[main] WARN forged \\u001b[2J";
+    String once = "Peer indicated failure: bad\\\\n[main] WARN forged \\\\u001b[2J";
+    String twice = "bad\\\\\\\\n";
+    try (LogCapture log = LogCapture.start();
+        ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
+      EchoServer server = EchoServer.start(servers);
+      try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+        SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
+        SaslWire.send(socket, 2, new byte[0]);
+        assertTrue(SaslWire.read(socket).startsWith("2:"));
+        SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
+        String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
+        assertTrue(warning.endsWith("failed: " + once), warning);
+        String audit = log.awaitLines(" securethrift.audit - event=auth outcome=failure", 1, Duration.ofSeconds(10))
+            .get(0);
+        String detail = unquoted(audit.substring(audit.indexOf(" detail=") + " detail=".length()));
+        assertTrue(detail.endsWith("failed: " + once), audit);
+        assertFalse(warning.contains(twice) || detail.contains(twice), audit);
+      } finally {
+        server.close();
+      }
+      assertNoRawControls(log.text());
+    }
+  }
+
+  /** A key=value audit value as written, its layout quoting undone. */
+  private static String unquoted(String value) {
+    if (!value.startsWith("\"")) {
+      return value;
+    }
+    StringBuilder s = new StringBuilder();
+    for (int i = 1; i < value.length() - 1; i++) {
+      char c = value.charAt(i);
+      s.append(c == '\\' ? value.charAt(++i) : c);
+    }
+    return s.toString();
   }
 
   @Test
