@@ -4,6 +4,7 @@ import io.securethrift.core.ClientAuth;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.KerberosName;
+import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
@@ -209,7 +210,8 @@ final class AccumuloMapping {
       try {
         storeType = type.isEmpty() ? null : StoreType.parse(key + "Type", type);
       } catch (ConfigException rejected) {
-        throw new ConfigException(key + "Type", rejected.problem() + reason);
+        throw ConfigException.escaped(key + "Type", rejected.problem() + PeerText.sanitize(reason),
+            ConfigException.BUILDER);
       }
       Secret secret = password.isEmpty() ? null : Secret.of(password);
       if (key.equals(JSSE_STORE_KEYS.get(0))) {

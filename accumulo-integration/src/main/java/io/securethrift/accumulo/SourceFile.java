@@ -41,6 +41,6 @@ final class SourceFile {
 
   /** Re-reports a rejection raised by securethrift's own validation under {@code key}, naming this file. */
   ConfigException rekey(String key, ConfigException cause) {
-    return error(key, cause.problem());
+    return ConfigException.escaped(key, cause.problem(), path.toString());
   }
 }

@@ -97,8 +97,8 @@ class RejectedValuesTest {
   void cipherSuites() {
     siteRejects("rpc.ssl.cipher.suites", "tls_aes_128_gcm_sha256", "'tls_aes_128_gcm_sha256' is not a cipher suite"
         + " name; use IANA names such as TLS_AES_128_GCM_SHA256");
-    String weak = "TLS_RSA_WITH_AES_128_CBC_SHA lacks AEAD encryption or forward secrecy (securethrift accepts only"
-        + " the TLS 1.3 suites and TLS 1.2 ECDHE or DHE suites with AES-GCM or ChaCha20-Poly1305); remove it, or set"
+    String weak = "TLS_RSA_WITH_AES_128_CBC_SHA is not a suite securethrift accepts (only the TLS 1.3 suites and TLS"
+        + " 1.2 ECDHE suites with ECDSA or RSA certificates and AES-GCM or ChaCha20-Poly1305); remove it, or set"
         + " securethrift.tls.allow.weak.cipher.suites=true for peers that support nothing better";
     rejected("rpc.ssl.cipher.suites", weak + site,
         () -> fixture.site(fixture.ssl("rpc.ssl.cipher.suites", "TLS_RSA_WITH_AES_128_CBC_SHA")));
@@ -314,7 +314,8 @@ class RejectedValuesTest {
     rejected(xml.toString(), "declares the encoding UTF-6, which this JVM cannot read; write it in UTF-8",
         () -> AccumuloSecurityConfig.fromSiteXml(xml));
     Path conf = fixture.write("client.conf", "instance.name=\\u00\n");
-    rejected(conf.toString(), "not a valid properties file: Malformed \\uxxxx encoding.",
+    // The JDK's own backslash, escaped as every backslash in a message is (PeerText), once.
+    rejected(conf.toString(), "not a valid properties file: Malformed \\\\uxxxx encoding.",
         () -> AccumuloSecurityConfig.fromClientConf(conf));
     Path latin1 = Files.write(dir.resolve("accumulo.properties"), new byte[] {'a', '=', (byte) 0xe9, '\n'});
     rejected(latin1.toString(), "not UTF-8 text; Accumulo's properties files are read as UTF-8",

@@ -27,9 +27,10 @@ import org.apache.kerby.kerberos.kerb.server.SimpleKdcServer;
  * in a JVM at a time, and test classes that use one must not run in parallel in the same fork;
  * starting a second one fails fast instead of silently redirecting the first one's clients.
  *
- * <p>Logins must use the {@code refreshKrb5Config=true} option of {@code Krb5LoginModule} (as
- * {@link KerberosLogin} does) so that the JDK re-reads the krb5.conf of the KDC that is running now
- * rather than one it cached earlier.
+ * <p>The JDK reads krb5.conf once per JVM and keeps it. Starting a KDC makes it re-read the file
+ * (through a {@code Krb5LoginModule} login with {@code refreshKrb5Config=true} that does nothing
+ * else), so logins need no option of their own for it, and a KDC started after an earlier one on
+ * another port is the one the JDK asks.
  *
  * <pre>{@code
  * try (EmbeddedKdc kdc = EmbeddedKdc.builder().ticketLifetime(Duration.ofMinutes(1)).start()) {
@@ -373,6 +374,8 @@ public final class EmbeddedKdc implements AutoCloseable {
         Krb5ConfWriter.write(
             krb5Conf, realm, HOST, chosenPort, ticketLifetime, maximumRenewableLifetime, clockSkew);
         System.setProperty(KRB5_CONF_PROPERTY, krb5Conf.toString());
+        // The JDK reads krb5.conf once and keeps it; a KDC started after another one must replace it.
+        KerberosLogin.reloadKrb5Conf();
         return new EmbeddedKdc(realm, chosenPort, workDir, krb5Conf, server, previous);
       }
       throw lastFailure;

@@ -14,14 +14,26 @@ import javax.security.auth.login.LoginException;
  * authenticated {@link Subject}, for use with {@code Subject.doAs} around GSS-API or SASL code.
  *
  * <p>The JAAS configuration is built in code for every call, so nothing JVM-wide besides the
- * KDC's {@code java.security.krb5.conf} is involved. Each login passes {@code
- * refreshKrb5Config=true} so the JDK picks up the krb5.conf of the KDC running now.
+ * KDC's {@code java.security.krb5.conf} is involved. Each login also passes {@code
+ * refreshKrb5Config=true}, though {@link EmbeddedKdc} already makes the JDK re-read krb5.conf when
+ * it starts.
  */
 public final class KerberosLogin {
 
   private static final String APPLICATION = "securethrift-test";
 
   private KerberosLogin() {}
+
+  /**
+   * Makes the JDK re-read the krb5.conf {@code java.security.krb5.conf} names, now. The JDK reads it once per JVM and
+   * keeps it; {@link EmbeddedKdc} calls this when it starts. Call it after starting another KDC, such as Hadoop's
+   * MiniKdc, in a JVM where an earlier KDC ran, unless every login there passes {@code refreshKrb5Config=true}.
+   *
+   * @throws IllegalStateException if the JDK cannot read that krb5.conf
+   */
+  public static void reloadKrb5Conf() {
+    Krb5LoginConfiguration.refreshJdkConfiguration();
+  }
 
   /**
    * Logs in from the identity's keytab as an initiator: the subject gets a TGT (a {@code

@@ -9,9 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import javax.security.auth.Subject;
+import javax.security.auth.callback.UnsupportedCallbackException;
 import javax.security.auth.kerberos.KerberosTicket;
+import javax.security.auth.login.LoginContext;
 import javax.security.auth.login.LoginException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,6 +58,33 @@ class EmbeddedKdcTest {
       assertEquals("client@EXAMPLE.COM", tgt.getClient().getName());
       assertEquals("krbtgt/EXAMPLE.COM@EXAMPLE.COM", tgt.getServer().getName());
     }
+  }
+
+  /**
+   * Logins that do not ask the JDK to re-read krb5.conf (securethrift's own keytab logins) find each KDC started in
+   * turn on its own port: starting one makes the JDK re-read the file.
+   */
+  @Test
+  void aKdcStartedAfterAnotherIsFoundByLoginsWithoutRefreshKrb5Config() throws Exception {
+    int firstPort;
+    try (EmbeddedKdc first = EmbeddedKdc.builder().start()) {
+      firstPort = first.port();
+      onlyTicket(loginWithoutRefresh(first.principal("client")));
+    }
+    try (EmbeddedKdc second = EmbeddedKdc.builder().start()) {
+      assertFalse(second.port() == firstPort, "the second KDC took the first one's port");
+      KerberosTicket tgt = onlyTicket(loginWithoutRefresh(second.principal("client")));
+      assertEquals("client@EXAMPLE.COM", tgt.getClient().getName());
+    }
+  }
+
+  private static Subject loginWithoutRefresh(KerberosIdentity identity) throws LoginException {
+    LoginContext context = new LoginContext("no-refresh", new Subject(), callbacks -> {
+      throw new UnsupportedCallbackException(callbacks[0]);
+    }, new Krb5LoginConfiguration(Map.of("useKeyTab", "true", "keyTab", identity.keytab().toString(),
+        "principal", identity.principal(), "doNotPrompt", "true", "isInitiator", "true")));
+    context.login();
+    return context.getSubject();
   }
 
   @Test

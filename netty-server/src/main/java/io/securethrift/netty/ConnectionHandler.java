@@ -335,7 +335,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           failure = e;
         } catch (Throwable e) {
           // An Error from the mechanism must still end the step, or the connection would wait on it for ever.
-          failure = new HandshakeFailure(AuthFailure.SASL_BAD, "the SASL mechanism failed: " + e, e);
+          failure = new HandshakeFailure(AuthFailure.SASL_BAD, "the SASL mechanism failed: "
+              + PeerText.sanitize(String.valueOf(e)), e);
         }
         SaslDataCodec completed = result;
         Exception failed = failure;

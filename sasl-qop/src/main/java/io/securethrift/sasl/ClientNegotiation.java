@@ -3,6 +3,7 @@ package io.securethrift.sasl;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.sasl.Negotiation.Message;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -85,10 +86,11 @@ final class ClientNegotiation {
     } catch (PeerFailure e) {
       throw failed(e.getMessage() + qopHint(e.getMessage()), e);
     } catch (TTransportException e) {
+      String text = PeerText.messageOf(e);
       if (e.getType() == TTransportException.CORRUPTED_DATA) {
-        negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
+        negotiation.reportFailure(NegotiationStatus.BAD, text);
       }
-      throw failed(e.getMessage(), e);
+      throw failed(text, e);
     }
   }
 
@@ -121,18 +123,23 @@ final class ClientNegotiation {
     return qop;
   }
 
-  /** Tells the server why (BAD) and fails; the message is what both sides report. */
+  /**
+   * Tells the server why (BAD) and fails; the message is what both sides report.
+   *
+   * @param reason this client's text, quoting the server only through {@link PeerText}
+   */
   private TTransportException refuse(String reason) {
     negotiation.reportFailure(NegotiationStatus.BAD, reason);
-    return new TTransportException(TTransportException.UNKNOWN, reason);
+    return new EscapedTransportException(TTransportException.UNKNOWN, reason);
   }
 
   private String qopHint(String reason) {
     return reason.contains("protection") ? " (client accepts " + QopLists.describe(accepted) + ")" : "";
   }
 
+  /** @param detail escaped already */
   private TTransportException failed(String detail, Throwable cause) {
-    return new TTransportException(TTransportException.UNKNOWN, "SASL " + mechanism + " negotiation with " + server
-        + " failed: " + detail, cause);
+    return new EscapedTransportException(TTransportException.UNKNOWN, "SASL " + mechanism + " negotiation with "
+        + server + " failed: " + detail, cause);
   }
 }

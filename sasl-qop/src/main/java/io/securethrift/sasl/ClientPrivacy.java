@@ -5,6 +5,7 @@ import io.securethrift.core.Limits;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
+import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.internal.FrameReader;
 import io.securethrift.core.spi.ReconnectForFallback;
 import java.net.InetSocketAddress;
@@ -78,8 +79,8 @@ final class ClientPrivacy {
       int length = reader.readFrame(stream);
       answer = sasl.unwrap(reader.buffer(), 0, length);
     } catch (SaslException e) {
-      throw new TTransportException(TTransportException.CORRUPTED_DATA, "the AES-GCM key exchange with " + server
-          + " failed the mechanism's integrity check (" + KEY + "=" + privacy + "): " + PeerText.describe(e),
+      throw new EscapedTransportException(TTransportException.CORRUPTED_DATA, "the AES-GCM key exchange with "
+          + server + " failed the mechanism's integrity check (" + KEY + "=" + privacy + "): " + PeerText.describe(e),
           Describe.loggable(e));
     } catch (TTransportException e) {
       if (!closed(e)) {

@@ -1,6 +1,7 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.PeerText;
+import io.securethrift.core.internal.EscapedMessage;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,15 +27,15 @@ final class Describe {
     Throwable copy = null;
     for (int i = chain.size() - 1; i >= 0; i--) {
       Throwable original = chain.get(i);
-      String message = original.getMessage() == null ? null : PeerText.sanitize(original.getMessage());
+      String message = original.getMessage() == null ? null : PeerText.messageOf(original);
       copy = new Sanitized(original.getClass().getName(), message, copy);
       copy.setStackTrace(original.getStackTrace());
     }
     return copy;
   }
 
-  /** Prints as the original did, under its class name, with the sanitized message. */
-  private static final class Sanitized extends Exception {
+  /** Prints as the original did, under its class name, with the message escaped once. */
+  private static final class Sanitized extends Exception implements EscapedMessage {
     private static final long serialVersionUID = 1L;
     private final String type;
 

@@ -130,7 +130,7 @@ final class DigestCiphers {
   static DigestCiphers negotiated(byte[] clientResponse) {
     Optional<String> named = DigestDirectives.value(clientResponse, "cipher");
     CipherStrength strength = named.map(STRENGTHS::get).orElse(null);
-    return new DigestCiphers(named.map(PeerText::sanitize).orElse("(unnamed)"), strength);
+    return new DigestCiphers(named.orElse("(unnamed)"), strength);
   }
 
   /** The refusal when this cipher is weaker than {@code minimum} (or of no reported strength), else empty. */
@@ -138,7 +138,7 @@ final class DigestCiphers {
     if (strength != null && strength.atLeast(minimum)) {
       return Optional.empty();
     }
-    return Optional.of(chooser + " chose cipher " + cipher + " (strength " + (strength == null ? "unreported"
+    return Optional.of(chooser + " chose cipher " + PeerText.sanitize(cipher) + " (strength " + (strength == null ? "unreported"
         : strength.token()) + ")" + belowMinimum(minimum));
   }
 

@@ -25,16 +25,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Kerberos login from a keytab, configured in code (no JAAS file, nothing JVM-wide), kept fresh by a background
- * thread: every renewal period it checks the ticket-granting ticket and logs in again once 80 % of its lifetime has
- * passed, so connections never start with a ticket about to expire. A failed re-login is retried on a schedule with
- * doubling delays (never a sleeping thread).
+ * A Kerberos login from a keytab, configured in code (no JAAS file, nothing JVM-wide), in one of two kinds.
  *
- * <p>Initiators (clients) need a current ticket-granting ticket: a client connection that finds it expired re-logs in
- * itself before giving up with a message naming the principal and realm. Acceptors (servers) need only the keys the
- * login keeps from the keytab, so they take {@link #subject()} as it is and never wait for the KDC: a server whose
- * ticket expired while the KDC is down keeps accepting clients that hold valid service tickets. One re-login runs at a
- * time, and no lock is held while the KDC answers.
+ * <p>An {@linkplain #acceptor acceptor} login (servers) is {@code isInitiator=false}: its subject holds the principal
+ * and the keytab, whose keys the JDK reads when a client's service ticket is to be decrypted, and no ticket-granting
+ * ticket. It never contacts the KDC, at start-up or later, so a server starts and accepts clients that hold valid
+ * service tickets while the KDC is down, and it has nothing to renew: no renewal thread.
+ *
+ * <p>An {@linkplain #initiator initiator} login (clients) asks the KDC for a ticket-granting ticket and is kept fresh
+ * by a background thread: every renewal period it checks the ticket and logs in again once 80 % of its lifetime has
+ * passed, so connections never start with a ticket about to expire. A failed re-login is retried on a schedule with
+ * doubling delays (never a sleeping thread). A client connection that finds the ticket expired re-logs in itself
+ * before giving up with a message naming the principal and realm. One re-login runs at a time, and no lock is held
+ * while the KDC answers.
+ *
+ * <p>Neither kind sets {@code refreshKrb5Config}: that option re-reads the JVM-wide krb5 configuration at every login
+ * and re-login, under every other Kerberos user in the JVM. The configuration is read once, as the JDK does by
+ * default; a changed krb5.conf takes a restart.
  */
 final class KeytabLogin implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KeytabLogin.class);
@@ -43,7 +50,9 @@ final class KeytabLogin implements AutoCloseable {
 
   private final String principal;
   private final Path keytab;
+  private final boolean initiator;
   private final Duration period;
+  /** Initiators only; null for an acceptor, which has nothing to renew. */
   private final ScheduledExecutorService renewer;
   /** The re-login under way, if any: connections that need one wait for its result instead of starting another. */
   private final AtomicReference<CompletableFuture<Subject>> relogin = new AtomicReference<>();
@@ -52,12 +61,13 @@ final class KeytabLogin implements AutoCloseable {
   private LoginContext context;
   private Duration retryDelay;
 
-  private KeytabLogin(String principal, Path keytab, Duration period) {
+  private KeytabLogin(String principal, Path keytab, boolean initiator, Duration period) {
     this.principal = principal;
     this.keytab = keytab;
+    this.initiator = initiator;
     this.period = period;
-    this.retryDelay = shorter(FIRST_RETRY, period);
-    this.renewer = Executors.newSingleThreadScheduledExecutor(r -> {
+    this.retryDelay = initiator ? shorter(FIRST_RETRY, period) : null;
+    this.renewer = !initiator ? null : Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "securethrift-kerberos-renewal " + principal);
       t.setDaemon(true);
       return t;
@@ -65,15 +75,14 @@ final class KeytabLogin implements AutoCloseable {
   }
 
   /**
-   * Logs in now (so a bad keytab or unknown principal fails at start-up, not at the first connection) and starts
-   * the renewal schedule.
+   * A client's login: asks the KDC for a ticket-granting ticket now (so a bad keytab or unknown principal fails at
+   * start-up, not at the first connection) and starts the renewal schedule.
    *
    * @param configuredPrincipal the principal, {@code _HOST} standing for the local canonical host name
    * @throws KerberosLoginException if the login fails
    */
-  static KeytabLogin start(String configuredPrincipal, Path keytab, Duration period) {
-    KeytabLogin login = new KeytabLogin(KerberosName.parse(configuredPrincipal).withHostExpanded().toString(),
-        keytab, period);
+  static KeytabLogin initiator(String configuredPrincipal, Path keytab, Duration period) {
+    KeytabLogin login = new KeytabLogin(expanded(configuredPrincipal), keytab, true, period);
     try {
       login.loginNow();
     } catch (KerberosLoginException e) {
@@ -84,6 +93,23 @@ final class KeytabLogin implements AutoCloseable {
     return login;
   }
 
+  /**
+   * A server's login: the principal and its keytab, checked now (a keytab without the principal's key fails at
+   * start-up), without asking the KDC for anything.
+   *
+   * @param configuredPrincipal the principal, {@code _HOST} standing for the local canonical host name
+   * @throws KerberosLoginException if the keytab cannot be read or holds no key for the principal
+   */
+  static KeytabLogin acceptor(String configuredPrincipal, Path keytab) {
+    KeytabLogin login = new KeytabLogin(expanded(configuredPrincipal), keytab, false, null);
+    login.loginNow();
+    return login;
+  }
+
+  private static String expanded(String configuredPrincipal) {
+    return KerberosName.parse(configuredPrincipal).withHostExpanded().toString();
+  }
+
   /** The principal with {@code _HOST} expanded, as it appears in the keytab. */
   String principal() {
     return principal;
@@ -91,7 +117,7 @@ final class KeytabLogin implements AutoCloseable {
 
   /**
    * The subject of the latest login, whatever its ticket's state: what an acceptor runs as, since accepting needs only
-   * the keytab keys it holds.
+   * the keytab keys it holds (an acceptor's subject holds no ticket at all).
    */
   Subject subject() {
     return subject;
@@ -99,11 +125,14 @@ final class KeytabLogin implements AutoCloseable {
 
   /**
    * The logged-in subject for a new client connection. If its ticket has expired (renewal kept failing, or the
-   * machine slept), logs in again first.
+   * machine slept), logs in again first. Initiators only.
    *
    * @throws KerberosLoginException if the ticket expired and the re-login failed too
    */
   Subject subjectForConnection() {
+    if (!initiator) {
+      throw new IllegalStateException("the acceptor login of " + principal + " has no ticket to connect with");
+    }
     Subject current = subject;
     KerberosTicket tgt = ticketGrantingTicket(current);
     if (tgt != null && tgt.isCurrent()) {
@@ -176,13 +205,15 @@ final class KeytabLogin implements AutoCloseable {
     return Instant.ofEpochMilli(start + (long) ((end - start) * RENEW_AFTER_FRACTION));
   }
 
-  /** Asks the KDC for a new ticket (no lock held meanwhile), then makes the new login current. */
+  /**
+   * Logs in (an initiator asks the KDC for a new ticket, no lock held meanwhile), then makes the new login current.
+   */
   private Subject loginNow() {
     checkKeytab();
     try {
       LoginContext fresh = new LoginContext("securethrift", new Subject(), callbacks -> {
         throw new javax.security.auth.callback.UnsupportedCallbackException(callbacks[0], "keytab login");
-      }, new KeytabConfiguration(principal, keytab));
+      }, new KeytabConfiguration(principal, keytab, initiator));
       fresh.login();
       synchronized (this) {
         subject = fresh.getSubject();
@@ -233,7 +264,9 @@ final class KeytabLogin implements AutoCloseable {
 
   @Override
   public void close() {
-    renewer.shutdownNow();
+    if (renewer != null) {
+      renewer.shutdownNow();
+    }
     synchronized (this) {
       if (context != null) {
         try {
@@ -245,11 +278,14 @@ final class KeytabLogin implements AutoCloseable {
     }
   }
 
-  /** One {@code Krb5LoginModule} entry for a keytab login, built in code. */
+  /**
+   * One {@code Krb5LoginModule} entry for a keytab login, built in code. {@code storeKey} keeps the keytab in the
+   * subject; {@code isInitiator=false} leaves out the ticket-granting ticket and with it every request to the KDC.
+   */
   private static final class KeytabConfiguration extends Configuration {
     private final AppConfigurationEntry entry;
 
-    KeytabConfiguration(String principal, Path keytab) {
+    KeytabConfiguration(String principal, Path keytab, boolean initiator) {
       entry = new AppConfigurationEntry("com.sun.security.auth.module.Krb5LoginModule",
           LoginModuleControlFlag.REQUIRED, Map.of(
               "useKeyTab", "true",
@@ -257,8 +293,7 @@ final class KeytabLogin implements AutoCloseable {
               "principal", principal,
               "storeKey", "true",
               "doNotPrompt", "true",
-              "refreshKrb5Config", "true",
-              "isInitiator", "true"));
+              "isInitiator", Boolean.toString(initiator)));
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.Limits;
+import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.MessageLayer;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -58,7 +59,7 @@ final class SaslClientLayer implements MessageLayer {
     this.properties = mechanism.properties(settings);
     this.callbacks = mechanism.clientCallbacks(settings);
     // Last: the login starts a renewal thread.
-    this.login = !mechanism.kerberos() ? null : settings.kerberosPrincipal().map(principal -> KeytabLogin.start(
+    this.login = !mechanism.kerberos() ? null : settings.kerberosPrincipal().map(principal -> KeytabLogin.initiator(
         principal, settings.kerberosKeytab().orElseThrow(), settings.renewalPeriod())).orElse(null);
     this.warnings = new ProtectionWarnings("client", config, !mechanism.offerProtected());
     this.privacy = new ClientPrivacy(settings.privacy(), limits);
@@ -82,7 +83,7 @@ final class SaslClientLayer implements MessageLayer {
       client = SaslEndpoint.as(subject, () -> factory.createSaslClient(new String[] {mechanism.name()},
           null, settings.serverPrimary(), serverName, properties, callbacks));
     } catch (SaslException e) {
-      throw new TTransportException(TTransportException.UNKNOWN, "cannot start SASL " + mechanism + " for "
+      throw new EscapedTransportException(TTransportException.UNKNOWN, "cannot start SASL " + mechanism + " for "
           + serverName + ": " + PeerText.describe(e), e);
     }
     SaslEndpoint endpoint = SaslEndpoint.client(client, subject);
@@ -117,7 +118,7 @@ final class SaslClientLayer implements MessageLayer {
         || !e.getMessage().contains(UNKNOWN_SERVER)) {
       return e;
     }
-    return new TTransportException(e.getType(), e.getMessage() + "; the KDC has no service principal "
+    return new EscapedTransportException(e.getType(), PeerText.messageOf(e) + "; the KDC has no service principal "
         + settings.serverPrimary() + "/" + serverName + ", named by " + ConfigProperty.SASL_SERVER_PRIMARY.key()
         + " and the host dialled (or " + ConfigProperty.SASL_SERVER_HOST.key() + "): make them the primary and host"
         + " of the principal the server logs in as", e);

@@ -6,6 +6,7 @@ import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
+import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.SaslDataCodec;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
@@ -177,9 +178,9 @@ final class SaslData implements SaslDataCodec {
     } catch (SaslException | RuntimeException e) {
       // The JDK's DIGEST-MD5 unwrap throws NegativeArraySizeException or ArrayIndexOutOfBoundsException on tokens
       // shorter than its trailer: those are forged frames too.
-      throw new TTransportException(TTransportException.CORRUPTED_DATA, "SASL " + identity.qop().orElseThrow()
-          + " frame from " + identity.remoteAddress() + " failed its integrity check: " + PeerText.describe(e),
-          Describe.loggable(e));
+      throw new EscapedTransportException(TTransportException.CORRUPTED_DATA, "SASL "
+          + identity.qop().orElseThrow() + " frame from " + identity.remoteAddress() + " failed its integrity check: "
+          + PeerText.describe(e), Describe.loggable(e));
     }
   }
 

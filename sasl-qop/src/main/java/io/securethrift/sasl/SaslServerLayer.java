@@ -69,7 +69,7 @@ final class SaslServerLayer implements MessageLayer {
       this.gssHost = null;
       return;
     }
-    // Before the login, which would reach the KDC and start a renewal thread for a server that cannot run.
+    // Before the login, so a server that cannot run never reads its keytab.
     SaslFactories.server(MechanismSupport.GSSAPI, ConfigProperty.SASL_KERBEROS_KEYTAB.key(),
         "set, so this server accepts GSSAPI");
     KerberosName principal = KerberosName.parse(settings.kerberosPrincipal().orElseThrow())
@@ -77,8 +77,8 @@ final class SaslServerLayer implements MessageLayer {
     String name = principal.toString();
     this.gssProtocol = principal.primary();
     this.gssHost = principal.instance().orElseGet(() -> settings.serverHost().orElseGet(SaslServerLayer::localHost));
-    // The login starts a renewal thread: from here on a failure must close it, or every failed start leaks one.
-    this.login = KeytabLogin.start(name, settings.kerberosKeytab().get(), settings.renewalPeriod());
+    // An acceptor-only login: the keytab's keys, no ticket, no KDC. Closed again if the check below fails.
+    this.login = KeytabLogin.acceptor(name, settings.kerberosKeytab().get());
     try {
       checkAcceptor();
     } catch (RuntimeException e) {
@@ -96,9 +96,10 @@ final class SaslServerLayer implements MessageLayer {
     try {
       gssServer(acceptorSubject()).dispose();
     } catch (SaslException e) {
-      throw new ConfigException(ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), login.principal() + " cannot accept"
-          + " Kerberos connections as " + gssProtocol + "/" + gssHost + ": " + PeerText.describe(e) + "; a server logs"
-          + " in as its service principal primary/host@REALM, with the host spelled as clients address it");
+      throw ConfigException.escaped(ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), PeerText.sanitize(login.principal()
+          + " cannot accept Kerberos connections as " + gssProtocol + "/" + gssHost) + ": " + PeerText.describe(e)
+          + "; a server logs in as its service principal primary/host@REALM, with the host spelled as clients address"
+          + " it", ConfigException.BUILDER);
     }
   }
 
@@ -195,9 +196,9 @@ final class SaslServerLayer implements MessageLayer {
   }
 
   /**
-   * What GSSAPI negotiations accept as: the login's latest subject, whatever the state of its ticket. Accepting needs
-   * only the keytab's keys, never the KDC, so an expired ticket and an unreachable KDC keep no client with a valid
-   * service ticket out; renewing is the renewal thread's job.
+   * What GSSAPI negotiations accept as: the acceptor login's subject, the principal and its keytab and no ticket.
+   * Accepting needs only the keytab's keys, never the KDC, so an unreachable KDC keeps no client with a valid service
+   * ticket out.
    */
   Subject acceptorSubject() {
     return login.subject();

@@ -1,6 +1,5 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -194,8 +193,9 @@ final class SecurityLayer {
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(plain, offset, plain.length - offset)).toString();
     } catch (CharacterCodingException e) {
+      // Raw text: the negotiation escapes this exception's message once, when it reports it.
       throw new SaslException("GSSAPI authorization id of " + (plain.length - offset) + " bytes is not UTF-8: "
-          + PeerText.describe(e));
+          + e.getMessage());
     }
   }
 

@@ -4,6 +4,8 @@ import io.securethrift.core.AuthFailure;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.internal.EscapedMessage;
+import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.HandshakeFailure;
 import io.securethrift.sasl.Negotiation.Message;
 import java.nio.charset.StandardCharsets;
@@ -172,31 +174,33 @@ final class ServerNegotiation {
     dispose();
     if (e instanceof TTransportException && !(e instanceof PeerFailure)
         && ((TTransportException) e).getType() == TTransportException.CORRUPTED_DATA) {
-      negotiation.reportFailure(NegotiationStatus.BAD, e.getMessage());
+      negotiation.reportFailure(NegotiationStatus.BAD, PeerText.messageOf(e));
     }
-    // Our own transport errors and PeerFailure (sanitized on receipt) are safe; anything else may quote the peer.
+    // Every text goes into the failure escaped once: PeerFailure's was escaped on receipt, anything else may quote
+    // the peer and is escaped here.
     if (e instanceof RuntimeException) {
       return failed(AuthFailure.SASL_BAD, PeerText.describe(e), Describe.loggable(e));
     }
     TTransportException t = (TTransportException) e;
+    String text = PeerText.messageOf(t);
     if (t.getType() == TTransportException.END_OF_FILE && !(t instanceof PeerFailure)) {
       if (!started) {
         return failed(AuthFailure.CLOSED_BEFORE_HANDSHAKE, "the client closed the connection before it sent a whole"
-            + " START message: " + t.getMessage(), t);
+            + " START message: " + text, t);
       }
       if (offerSent) {
         return failed(AuthFailure.QOP_REFUSED_BY_PEER, "the client closed the connection right after the server"
             + " offered " + QopLists.describe(accepted) + ": it accepts none of them (a Cyrus SASL client whose"
             + " minssf and maxssf rule them all out closes like this); compare securethrift.sasl.qop on both sides: "
-            + t.getMessage(), t);
+            + text, t);
       }
     }
     if (t instanceof PeerFailure) {
-      return failed(mentionsProtection(t.getMessage()) ? AuthFailure.QOP_REFUSED_BY_PEER : AuthFailure.SASL_BAD,
-          t.getMessage() + qopHint(t.getMessage()), t);
+      return failed(mentionsProtection(text) ? AuthFailure.QOP_REFUSED_BY_PEER : AuthFailure.SASL_BAD,
+          text + qopHint(text), t);
     }
     // Timeouts, limits and closed connections: transport-core tells them apart from the exception itself.
-    return failed(null, t.getMessage(), t);
+    return failed(null, text, t);
   }
 
   /** Releases the mechanism of a negotiation that will not complete. */
@@ -206,8 +210,11 @@ final class ServerNegotiation {
     }
   }
 
-  /** A refusal decided by this server, already reported to the client with BAD. */
-  private static final class Refused extends TTransportException {
+  /**
+   * A refusal decided by this server, already reported to the client with BAD. Its reason is this server's text,
+   * quoting the peer only through {@link PeerText} (a DIGEST-MD5 cipher name).
+   */
+  private static final class Refused extends TTransportException implements EscapedMessage {
     private static final long serialVersionUID = 1L;
     private final transient AuthFailure cause;
 
@@ -247,10 +254,12 @@ final class ServerNegotiation {
   /**
    * The negotiation's failure, for transport-core: {@code cause} (when this side can tell it) travels as a
    * {@link HandshakeFailure} in the cause chain, which the server's audit reads.
+   *
+   * @param detail escaped already
    */
   private TTransportException failed(AuthFailure cause, String detail, Throwable error) {
     String message = mechanism + " negotiation with " + client + " failed: " + detail;
-    return new TTransportException(TTransportException.UNKNOWN, message,
+    return new EscapedTransportException(TTransportException.UNKNOWN, message,
         cause == null ? error : new HandshakeFailure(cause, message, error));
   }
 }

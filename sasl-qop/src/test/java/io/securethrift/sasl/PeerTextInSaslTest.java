@@ -75,6 +75,52 @@ class PeerTextInSaslTest {
     }
   }
 
+  /**
+   * A peer's literal backslash sequences (the two characters {@code \n}, the six {@code \u001b}) pass through the
+   * server's whole path escaped once: {@code \\n} in the main log's warning and in the audit line's detail (which the
+   * text layout quotes once more, undone below), never the {@code \\\\n} of text escaped twice on its way through the
+   * negotiation, the handshake and the audit.
+   */
+  @Test
+  void literalBackslashesInAPeersReasonAreEscapedOnceInTheWarningAndTheAuditLine() throws Exception {
+    String reason = "bad\\n[main] WARN forged \\u001b[2J";
+    String once = "Peer indicated failure: bad\\\\n[main] WARN forged \\\\u001b[2J";
+    String twice = "bad\\\\\\\\n";
+    try (LogCapture log = LogCapture.start();
+        ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
+      EchoServer server = EchoServer.start(servers);
+      try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+        SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
+        SaslWire.send(socket, 2, new byte[0]);
+        assertTrue(SaslWire.read(socket).startsWith("2:"));
+        SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
+        String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
+        assertTrue(warning.endsWith("failed: " + once), warning);
+        String audit = log.awaitLines(" securethrift.audit - event=auth outcome=failure", 1, Duration.ofSeconds(10))
+            .get(0);
+        String detail = unquoted(audit.substring(audit.indexOf(" detail=") + " detail=".length()));
+        assertTrue(detail.endsWith("failed: " + once), audit);
+        assertFalse(warning.contains(twice) || detail.contains(twice), audit);
+      } finally {
+        server.close();
+      }
+      assertNoRawControls(log.text());
+    }
+  }
+
+  /** A key=value audit value as written, its layout quoting undone. */
+  private static String unquoted(String value) {
+    if (!value.startsWith("\"")) {
+      return value;
+    }
+    StringBuilder s = new StringBuilder();
+    for (int i = 1; i < value.length() - 1; i++) {
+      char c = value.charAt(i);
+      s.append(c == '\\' ? value.charAt(++i) : c);
+    }
+    return s.toString();
+  }
+
   @Test
   void tenKilobyteBadReasonIsLoggedCutAndEscaped() throws Exception {
     String reason = "GSS initiate failed\r\n" + FORGED_LINE + "\u001b[2J" + "y".repeat(10 * 1024);

@@ -40,7 +40,7 @@ class TicketExpiryTest {
   @Test
   void expiredTicketIsReplacedByAFreshLogin(EmbeddedKdc kdc) throws Exception {
     KerberosIdentity client = kdc.principal("renewed");
-    try (KeytabLogin login = KeytabLogin.start(client.principal(), client.keytab(), Duration.ofHours(1))) {
+    try (KeytabLogin login = KeytabLogin.initiator(client.principal(), client.keytab(), Duration.ofHours(1))) {
       Subject first = login.subjectForConnection();
       awaitExpiry(KeytabLogin.ticketGrantingTicket(first));
       Subject second = login.subjectForConnection();
@@ -52,7 +52,7 @@ class TicketExpiryTest {
   @Test
   void clientConnectionsThatFindTheTicketExpiredShareOneRelogin(EmbeddedKdc kdc) throws Exception {
     KerberosIdentity client = kdc.principal("crowd");
-    try (KeytabLogin login = KeytabLogin.start(client.principal(), client.keytab(), Duration.ofHours(1))) {
+    try (KeytabLogin login = KeytabLogin.initiator(client.principal(), client.keytab(), Duration.ofHours(1))) {
       awaitExpiry(KeytabLogin.ticketGrantingTicket(login.subject()));
       ExecutorService connections = Executors.newFixedThreadPool(4);
       try {
@@ -80,7 +80,7 @@ class TicketExpiryTest {
   @Test
   void backgroundRenewalLogsInAgainBeforeTheTicketExpires(EmbeddedKdc kdc) throws Exception {
     KerberosIdentity client = kdc.principal("renewing");
-    try (KeytabLogin login = KeytabLogin.start(client.principal(), client.keytab(), Duration.ofMillis(100))) {
+    try (KeytabLogin login = KeytabLogin.initiator(client.principal(), client.keytab(), Duration.ofMillis(100))) {
       Subject first = login.subject();
       KerberosTicket tgt = KeytabLogin.ticketGrantingTicket(first);
       awaitExpiry(tgt);
@@ -92,7 +92,7 @@ class TicketExpiryTest {
   @Test
   void expiredTicketWhoseReloginFailsNamesPrincipalAndRealm(EmbeddedKdc kdc) throws Exception {
     KerberosIdentity client = kdc.principal("leaver");
-    try (KeytabLogin login = KeytabLogin.start(client.principal(), client.keytab(), Duration.ofHours(1))) {
+    try (KeytabLogin login = KeytabLogin.initiator(client.principal(), client.keytab(), Duration.ofHours(1))) {
       KerberosTicket tgt = KeytabLogin.ticketGrantingTicket(login.subjectForConnection());
       kdc.deletePrincipal("leaver");
       awaitExpiry(tgt);

@@ -1,6 +1,7 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.PeerText;
+import io.securethrift.core.internal.EscapedMessage;
 import java.io.IOException;
 
 /**
@@ -17,9 +18,10 @@ final class EngineErrors {
     return isSafe(e) ? e : new EngineError(e);
   }
 
+  /** Whether every message in {@code t}'s chain is escaped already, or has nothing to escape. */
   private static boolean isSafe(Throwable t) {
     String message = t.getMessage();
-    if (message != null && !PeerText.sanitize(message).equals(message)) {
+    if (message != null && !PeerText.messageOf(t).equals(message)) {
       return false;
     }
     for (Throwable suppressed : t.getSuppressed()) {
@@ -30,12 +32,15 @@ final class EngineErrors {
     return t.getCause() == null || isSafe(t.getCause());
   }
 
-  /** An exception with its message escaped, under the original's class name and with its stack trace. */
-  private static final class EngineError extends IOException {
+  /**
+   * An exception with its message escaped once (an original that is escaped already keeps its text), under the
+   * original's class name and with its stack trace.
+   */
+  private static final class EngineError extends IOException implements EscapedMessage {
     private final String type;
 
     EngineError(Throwable original) {
-      super(original.getMessage() == null ? null : PeerText.sanitize(original.getMessage()));
+      super(original.getMessage() == null ? null : PeerText.messageOf(original));
       this.type = original.getClass().getName();
       setStackTrace(original.getStackTrace());
       if (original.getCause() != null) {

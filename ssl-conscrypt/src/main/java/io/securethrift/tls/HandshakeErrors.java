@@ -3,6 +3,7 @@ package io.securethrift.tls;
 import io.securethrift.core.AuthFailure;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.core.internal.EscapedMessage;
 import io.securethrift.core.spi.HandshakeFailure;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.EOFException;
@@ -57,9 +58,18 @@ final class HandshakeErrors {
       Optional<X509Certificate> rejected) {
     String cause = explanation(e, role, settings)
         + rejected.map(leaf -> " (" + PrincipalMapper.describe(leaf) + ")").orElse("");
-    SSLHandshakeException explained = new SSLHandshakeException("TLS handshake with " + peer + " failed: " + cause);
+    SSLHandshakeException explained = new Explained("TLS handshake with " + peer + " failed: " + cause);
     explained.initCause(EngineErrors.safe(e));
     return explained;
+  }
+
+  /** An explanation: this layer's text, quoting a certificate's names escaped with {@link PrincipalMapper#describe}. */
+  private static final class Explained extends SSLHandshakeException implements EscapedMessage {
+    private static final long serialVersionUID = 1L;
+
+    Explained(String message) {
+      super(message);
+    }
   }
 
   private static String explanation(IOException e, Role role, TlsSettings settings) {

@@ -1,6 +1,7 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.PeerText;
+import io.securethrift.core.internal.EscapedMessage;
 import io.securethrift.core.StoreLocation;
 import java.io.IOException;
 import java.io.StringReader;
@@ -132,7 +133,7 @@ final class PemStore {
     } catch (IOException | RuntimeException e) {
       // BouncyCastle reports bad base64 and malformed structures with unchecked exceptions too, and its messages quote
       // the file's lines.
-      throw new IOException(file + " is not valid PEM: " + PeerText.sanitize(e.getMessage()), e);
+      throw new InvalidPem(file + " is not valid PEM: " + PeerText.sanitize(e.getMessage()), e);
     }
     return items;
   }
@@ -154,5 +155,14 @@ final class PemStore {
     KeyStore store = KeyStore.getInstance("PKCS12");
     store.load(null, null);
     return store;
+  }
+
+  /** A PEM file BouncyCastle cannot parse; its message quotes the file's text escaped once, with {@link PeerText}. */
+  private static final class InvalidPem extends IOException implements EscapedMessage {
+    private static final long serialVersionUID = 1L;
+
+    InvalidPem(String message, Throwable cause) {
+      super(message, cause);
+    }
   }
 }

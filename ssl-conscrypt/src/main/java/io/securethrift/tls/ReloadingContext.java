@@ -1,6 +1,7 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.PeerText;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.SslContextFactory;
 import io.securethrift.core.TlsSettings;
@@ -97,7 +98,8 @@ final class ReloadingContext {
       snapshot = load();
       LOG.info("reloaded TLS key and trust material from {}", files);
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
-      LOG.warn("TLS files {} changed but cannot be loaded, keeping the previous material: {}", files, e.getMessage());
+      LOG.warn("TLS files {} changed but cannot be loaded, keeping the previous material: {}", files,
+          PeerText.messageOf(e));
     }
   }
 
@@ -132,11 +134,13 @@ final class ReloadingContext {
 
   /** Names the setting to fix: the password key for a wrong password, else the path key of the store at fault. */
   private ConfigException configException(Exception e) {
-    String message = String.valueOf(e.getMessage());
-    boolean keyStore = settings.keyStore().map(StoreLocation::path).map(Path::toString).filter(message::contains)
+    String raw = String.valueOf(e.getMessage());
+    boolean keyStore = settings.keyStore().map(StoreLocation::path).map(Path::toString).filter(raw::contains)
         .isPresent();
+    // Escaped once: a PEM parser's message was escaped where it was made.
+    String message = PeerText.messageOf(e);
     String store = keyStore ? "keystore" : "truststore";
     String setting = e instanceof UnrecoverableKeyException ? "password" : "path";
-    return new ConfigException("securethrift.tls." + store + "." + setting, message);
+    return ConfigException.escaped("securethrift.tls." + store + "." + setting, message, ConfigException.BUILDER);
   }
 }

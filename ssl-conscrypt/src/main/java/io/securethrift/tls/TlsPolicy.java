@@ -15,7 +15,7 @@ import javax.net.ssl.SSLParameters;
 /**
  * The one place that decides protocols, cipher suites, client authentication and endpoint identification, in the way
  * Netty's {@code SslContextBuilder} does: the configured lists are checked against what the engine supports, and the
- * defaults are safe (TLS 1.3 and 1.2, AEAD suites with forward secrecy only, by {@link CipherSuites}).
+ * defaults are safe (TLS 1.3 and 1.2, and only the suites {@link CipherSuites} accepts).
  */
 final class TlsPolicy {
   static final String PROTOCOLS_KEY = "securethrift.tls.protocols";
@@ -68,7 +68,7 @@ final class TlsPolicy {
     }
     if (!unknown.isEmpty()) {
       throw new ConfigException(CIPHER_SUITES_KEY, unknown + " not supported by this TLS engine; it supports "
-          + String.join(", ", strong) + " (AEAD suites with forward secrecy shown)");
+          + String.join(", ", strong) + " (the suites securethrift accepts shown)");
     }
     return configured.toArray(String[]::new);
   }

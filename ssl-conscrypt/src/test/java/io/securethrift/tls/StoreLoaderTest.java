@@ -113,9 +113,9 @@ class StoreLoaderTest {
     SecurityConfig noKeyStore = TlsTestConfigs.tls(TlsEngine.JSSE, null, TlsTestConfigs.trustStore(ca, dir)).build();
     assertEquals("securethrift.tls.keystore.path", assertThrows(ConfigException.class,
         () -> provider.streamLayer(noKeyStore, Role.SERVER, TestIdentities.issuer())).key());
-    // AEAD with forward secrecy, so the configuration builds, but BoringSSL has no DHE suites.
+    // Outside the suite rule but allowed, so the configuration builds, but BoringSSL has no DHE suites.
     SecurityConfig badSuite = TlsTestConfigs.tls(TlsEngine.CONSCRYPT, null, TlsTestConfigs.trustStore(ca, dir))
-        .tlsCipherSuites(java.util.List.of("TLS_DHE_RSA_WITH_AES_128_GCM_SHA256")).build();
+        .tlsCipherSuites(java.util.List.of("TLS_DHE_RSA_WITH_AES_128_GCM_SHA256")).allowWeakCipherSuites(true).build();
     ConfigException e = assertThrows(ConfigException.class, () -> provider.streamLayer(badSuite, Role.CLIENT, TestIdentities.issuer()));
     assertEquals("securethrift.tls.cipher.suites", e.key());
     assertTrue(e.getMessage().contains("[TLS_DHE_RSA_WITH_AES_128_GCM_SHA256] not supported by this TLS engine"),

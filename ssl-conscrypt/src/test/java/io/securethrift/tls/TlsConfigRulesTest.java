@@ -76,10 +76,10 @@ class TlsConfigRulesTest {
   @MethodSource("engines")
   void weakSuiteIsRefusedWithoutTheOptInAndNegotiatedWithIt(TlsEngine clientEngine, TlsEngine serverEngine) throws Exception {
     ConfigException refused = assertThrows(ConfigException.class, () -> weak(serverEngine, serverStore).build());
-    assertEquals("securethrift.tls.cipher.suites: " + WEAK + " lacks AEAD encryption or forward"
-        + " secrecy (securethrift accepts only the TLS 1.3 suites and TLS 1.2 ECDHE or DHE suites with AES-GCM or"
-        + " ChaCha20-Poly1305); remove it, or set securethrift.tls.allow.weak.cipher.suites=true for peers that"
-        + " support nothing better", refused.getMessage());
+    assertEquals("securethrift.tls.cipher.suites: " + WEAK + " is not a suite securethrift accepts (only the TLS"
+        + " 1.3 suites and TLS 1.2 ECDHE suites with ECDSA or RSA certificates and AES-GCM or ChaCha20-Poly1305);"
+        + " remove it, or set securethrift.tls.allow.weak.cipher.suites=true for peers that support nothing better",
+        refused.getMessage());
 
     SecurityConfig serverConfig = weak(serverEngine, serverStore)
         .set("securethrift.tls.allow.weak.cipher.suites", "true").build();

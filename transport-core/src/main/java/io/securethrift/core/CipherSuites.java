@@ -3,10 +3,14 @@ package io.securethrift.core;
 import java.util.List;
 
 /**
- * The one home of securethrift's cipher-suite rule: a suite must encrypt with an AEAD and agree its keys with forward
- * secrecy. The TLS layer enables only such suites by default, and {@link SecurityConfig} refuses a configured suite
- * that breaks the rule unless {@link ConfigProperty#TLS_ALLOW_WEAK_CIPHER_SUITES} is set. Both engines name suites by
- * their IANA names, so the rule is read from the name.
+ * The one home of securethrift's cipher-suite rule, an explicit list rather than a match on parts of a name: the TLS
+ * 1.3 suites, and the TLS 1.2 suites that agree keys with ECDHE (forward secrecy), authenticate the server with an
+ * ECDSA or RSA certificate, and encrypt with AES-GCM or ChaCha20-Poly1305 (AEAD). Everything else is outside it: PSK
+ * and SRP suites (no certificate; {@code TLS_ECDHE_PSK_WITH_CHACHA20_POLY1305_SHA256}, which Conscrypt offers, among
+ * them), anonymous, NULL, export, RC4 and CBC suites, RSA and static ECDH key exchange, DHE (finite-field groups a
+ * peer chooses), and AEAD ciphers other than these two. The TLS layer enables only listed suites by default, and
+ * {@link SecurityConfig} refuses a configured suite outside the list unless
+ * {@link ConfigProperty#TLS_ALLOW_WEAK_CIPHER_SUITES} is set. Both engines name suites by their IANA names.
  */
 public final class CipherSuites {
   /**
@@ -16,9 +20,18 @@ public final class CipherSuites {
   public static final List<String> TLS13 = List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
       "TLS_CHACHA20_POLY1305_SHA256");
 
+  /**
+   * The TLS 1.2 suites the rule accepts: ECDHE key exchange, ECDSA or RSA certificates, AES-GCM or ChaCha20-Poly1305,
+   * in the order a configuration that names them all offers them.
+   */
+  public static final List<String> TLS12 = List.of(
+      "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+      "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+      "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
+
   /** The rule in words, for messages. */
-  public static final String RULE = "the TLS 1.3 suites and TLS 1.2 ECDHE or DHE suites with AES-GCM or"
-      + " ChaCha20-Poly1305";
+  public static final String RULE = "the TLS 1.3 suites and TLS 1.2 ECDHE suites with ECDSA or RSA certificates and"
+      + " AES-GCM or ChaCha20-Poly1305";
 
   private CipherSuites() {}
 
@@ -27,12 +40,11 @@ public final class CipherSuites {
     return TLS13.contains(suite);
   }
 
-  /** Whether {@code suite} follows the rule: a TLS 1.3 suite, or a TLS 1.2 ECDHE/DHE suite with AES-GCM or ChaCha20. */
+  /**
+   * Whether {@code suite} follows the rule: one of {@link #TLS13} or {@link #TLS12}. (The name predates the condition
+   * on authentication: a PSK suite with AEAD and ECDHE is refused too.)
+   */
   public static boolean isAeadWithForwardSecrecy(String suite) {
-    if (isTls13(suite)) {
-      return true;
-    }
-    boolean forwardSecret = suite.startsWith("TLS_ECDHE_") || suite.startsWith("TLS_DHE_");
-    return forwardSecret && (suite.contains("_GCM_") || suite.contains("_CHACHA20_POLY1305_"));
+    return TLS13.contains(suite) || TLS12.contains(suite);
   }
 }

@@ -6,9 +6,9 @@ import java.util.Objects;
 /**
  * A configuration value was rejected. The message always names the setting (its property key), what was wrong and
  * what is accepted, so an operator can fix the file without reading code; {@link #key()}, {@link #problem()} and
- * {@link #source()} give the same parts to code that reports them differently. Never carries a secret value. Values
- * are quoted as {@link PeerText} writes them, so a control character in a file cannot break or forge the log line that
- * reports it.
+ * {@link #source()} give the same parts to code that reports them differently. Never carries a secret value. The
+ * message is escaped by {@link PeerText} once, when the exception is made, so a control character in a file cannot
+ * break or forge the log line that reports it; {@link PeerText#describe} quotes it as it is.
  */
 public final class ConfigException extends IllegalArgumentException {
   /** {@link #source()} of a value given to a {@link SecurityConfig.Builder} setter. */
@@ -31,16 +31,31 @@ public final class ConfigException extends IllegalArgumentException {
    * it, which the message then names.
    */
   public ConfigException(String key, String problem, String source) {
-    super(PeerText.sanitize(key) + ": " + PeerText.sanitize(problem)
+    this(key, PeerText.sanitize(Objects.requireNonNull(problem, "problem")), source, true);
+  }
+
+  private ConfigException(String key, String escapedProblem, String source, boolean escaped) {
+    super(PeerText.sanitize(key) + ": " + escapedProblem
         + (isFile(source) ? " (in " + PeerText.sanitize(source) + ")" : ""));
     this.key = Objects.requireNonNull(key, "key");
-    this.problem = PeerText.sanitize(Objects.requireNonNull(problem, "problem"));
+    this.problem = Objects.requireNonNull(escapedProblem, "problem");
     this.source = Objects.requireNonNull(source, "source");
   }
 
   /** A rejection of {@code key}'s value in {@code file}. */
   public static ConfigException inFile(Path file, String key, String problem) {
     return new ConfigException(key, problem, file.toString());
+  }
+
+  /**
+   * A rejection whose problem is escaped already, and kept as it is: another rejection's {@link #problem()}, or text
+   * that quotes an exception through {@link PeerText#describe} or {@link PeerText#messageOf}. The constructors would
+   * escape it a second time, doubling its backslashes.
+   *
+   * @param source {@link #BUILDER}, {@link #PROPERTIES}, or the file holding the value
+   */
+  public static ConfigException escaped(String key, String escapedProblem, String source) {
+    return new ConfigException(key, escapedProblem, source, true);
   }
 
   private static boolean isFile(String source) {
@@ -52,7 +67,7 @@ public final class ConfigException extends IllegalArgumentException {
     return key;
   }
 
-  /** What was wrong and what is accepted, without the key and the source; control characters escaped. */
+  /** What was wrong and what is accepted, without the key and the source; escaped by {@link PeerText}. */
   public String problem() {
     return problem;
   }
@@ -64,7 +79,7 @@ public final class ConfigException extends IllegalArgumentException {
 
   /** The same rejection, attributed to {@code otherSource}. */
   ConfigException from(String otherSource) {
-    ConfigException moved = new ConfigException(key, problem, otherSource);
+    ConfigException moved = escaped(key, problem, otherSource);
     moved.setStackTrace(getStackTrace());
     return moved;
   }

@@ -27,12 +27,12 @@ public enum ConfigProperty {
       "Enabled TLS versions, comma-separated; only " + String.join(" and ", TlsVersions.ACCEPTED) + " are accepted.",
       (b, v) -> b.tlsProtocols(Tokens.splitList(v)), c -> String.join(",", c.tls().protocols())),
   TLS_CIPHER_SUITES("securethrift.tls.cipher.suites", Type.LIST, "", Validator.cipherSuiteNames(),
-      "Enabled cipher suites, comma-separated, on clients and servers alike; empty means the engine's AEAD suites with"
-          + " forward secrecy. A suite without both is refused unless securethrift.tls.allow.weak.cipher.suites=true.",
+      "Enabled cipher suites, comma-separated, on clients and servers alike; empty means the engine's suites among "
+          + CipherSuites.RULE + ". Any other suite is refused unless securethrift.tls.allow.weak.cipher.suites=true.",
       (b, v) -> b.tlsCipherSuites(Tokens.splitList(v)), c -> String.join(",", c.tls().cipherSuites())),
   TLS_ALLOW_WEAK_CIPHER_SUITES("securethrift.tls.allow.weak.cipher.suites", Type.BOOLEAN, "false", Validator.ANY,
-      "Lets securethrift.tls.cipher.suites name suites without AEAD encryption or forward secrecy (CBC, RSA key"
-          + " exchange), for peers that support nothing better; a warning is logged once.",
+      "Lets securethrift.tls.cipher.suites name suites outside that rule (CBC, RSA or DHE key exchange, PSK), for"
+          + " peers that support nothing better; a warning is logged once.",
       (b, v) -> b.allowWeakCipherSuites(Values.bool(keyOf("TLS_ALLOW_WEAK_CIPHER_SUITES"), v)),
       c -> Boolean.toString(c.tls().allowWeakCipherSuites())),
   TLS_KEYSTORE_PATH("securethrift.tls.keystore.path", Type.PATH, "", Validator.readableFile(),
@@ -133,7 +133,8 @@ public enum ConfigProperty {
       c -> c.sasl().kerberosKeytab().map(Path::toString).orElse("")),
   SASL_KERBEROS_RENEWAL_PERIOD("securethrift.sasl.kerberos.renewal.period", Type.DURATION, "30s",
       Validator.positiveDuration(),
-      "How often the Kerberos login is checked and renewed before its ticket expires.",
+      "How often a client's Kerberos login checks its ticket and renews it before it expires; servers log in"
+          + " acceptor-only (keytab keys, no ticket) and renew nothing.",
       (b, v) -> b.renewalPeriod(Values.duration(keyOf("SASL_KERBEROS_RENEWAL_PERIOD"), v)),
       c -> Values.formatDuration(c.sasl().renewalPeriod())),
   SASL_USER_IMPERSONATION("securethrift.sasl.impersonation.users", Type.TEXT, "", Validator.ANY,

@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * one per cause every {@link #WARN_INTERVAL}, the next one saying how many were left out in between. The audit log and
  * the counters see every connection.
  *
- * <p>Every value that a peer can influence (addresses, principals, certificate subjects, error text) goes through
- * {@link PeerText#sanitize} before it is written. Thread-safe.
+ * <p>Every value that a peer can influence (addresses, principals, certificate subjects, error text) is escaped by
+ * {@link PeerText} once before it is written: a value as it is in the line, error text through
+ * {@link PeerText#describe}, which keeps what the layers escaped already. Thread-safe.
  */
 public final class HandshakeAudit {
   /** The audit logger's name; route it to its own file in the logging configuration. */
@@ -129,12 +130,12 @@ public final class HandshakeAudit {
       Map<String, Object> fields = new LinkedHashMap<>();
       fields.put("event", "auth");
       fields.put("outcome", "failure");
-      fields.put("peer", who);
+      fields.put("peer", new Escaped(who));
       fields.put("mode", mode.token());
       fields.put("stage", stage.token());
       fields.put("cause", cause.token());
       fields.put("handshake_ms", handshake.toMillis());
-      fields.put("detail", detail);
+      fields.put("detail", new Escaped(detail));
       AUDIT.info(line(fields));
     }
     if (cause == AuthFailure.CLOSED_BEFORE_HANDSHAKE) {
@@ -209,6 +210,25 @@ public final class HandshakeAudit {
     return tls != null ? tls : sasl != null ? sasl : "none";
   }
 
+  /** A field value {@link PeerText} has escaped already; every other string value is escaped by {@link #line}. */
+  private static final class Escaped {
+    private final String text;
+
+    Escaped(String text) {
+      this.text = text;
+    }
+
+    @Override
+    public String toString() {
+      return text;
+    }
+  }
+
+  /** {@code v} as the line writes it: escaped once. */
+  private static String text(Object v) {
+    return v instanceof Escaped ? v.toString() : PeerText.sanitize(v.toString());
+  }
+
   private String line(Map<String, Object> fields) {
     StringBuilder s = new StringBuilder(256);
     if (format == AuditFormat.JSON) {
@@ -219,7 +239,7 @@ public final class HandshakeAudit {
         if (v == null || v instanceof Boolean || v instanceof Long) {
           s.append(v);
         } else {
-          s.append('"').append(escaped(PeerText.sanitize(v.toString()))).append('"');
+          s.append('"').append(escaped(text(v))).append('"');
         }
       }
       return s.append('}').toString();
@@ -227,7 +247,7 @@ public final class HandshakeAudit {
     for (Map.Entry<String, Object> e : fields.entrySet()) {
       s.append(s.length() == 0 ? "" : " ").append(e.getKey()).append('=');
       Object v = e.getValue();
-      String text = v == null ? NONE : PeerText.sanitize(v.toString());
+      String text = v == null ? NONE : text(v);
       s.append(needsQuotes(text) ? "\"" + escaped(text) + "\"" : text);
     }
     return s.toString();
@@ -250,7 +270,10 @@ public final class HandshakeAudit {
     return false;
   }
 
-  /** Backslash and double quote escaped; PeerText has already made every control character visible text. */
+  /**
+   * Backslash and double quote escaped, the layout's own quoting (JSON, or a quoted key=value), which a reader undoes
+   * to get PeerText's text back; PeerText has already made every control character visible text.
+   */
   private static String escaped(String text) {
     return text.replace("\\", "\\\\").replace("\"", "\\\"");
   }

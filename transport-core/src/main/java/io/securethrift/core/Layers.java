@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.LayerProvider;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
@@ -108,7 +109,7 @@ final class Layers implements AutoCloseable {
                 + " did not complete within " + Values.formatDuration(timeouts.handshake()) + " ("
                 + ConfigProperty.TIMEOUT_HANDSHAKE.key() + ")")
             : e instanceof TTransportException ? (TTransportException) e
-            : new TTransportException(TTransportException.UNKNOWN, "handshake with " + peer + " failed: "
+            : new EscapedTransportException(TTransportException.UNKNOWN, "handshake with " + peer + " failed: "
                 + PeerText.describe(e), e);
         if (audit != null) {
           audit.failed(socket.getRemoteSocketAddress(), stage, failure, Duration.ofNanos(System.nanoTime() - start));

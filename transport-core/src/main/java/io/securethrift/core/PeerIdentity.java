@@ -126,8 +126,9 @@ public final class PeerIdentity {
   }
 
   /**
-   * The cipher a DIGEST-MD5 {@code auth-conf} connection encrypts with ({@code 3des}, {@code rc4}, ...); empty for
-   * other mechanisms and levels.
+   * The cipher a DIGEST-MD5 {@code auth-conf} connection encrypts with ({@code 3des}, {@code rc4}, ...), as the
+   * client's response named it (escape it with {@link PeerText#sanitize} before logging it); empty for other
+   * mechanisms and levels.
    */
   public Optional<String> saslCipher() {
     return Optional.ofNullable(saslCipher);
@@ -171,7 +172,7 @@ public final class PeerIdentity {
       }
     }
     if (saslCipher != null) {
-      s.append(" cipher=").append(saslCipher).append(" strength=").append(saslStrength);
+      s.append(" cipher=").append(PeerText.sanitize(saslCipher)).append(" strength=").append(saslStrength);
     }
     if (tlsProtocol != null) {
       s.append(' ').append(tlsProtocol).append(' ').append(tlsCipherSuite).append(tlsSessionResumed ? " resumed" : "");

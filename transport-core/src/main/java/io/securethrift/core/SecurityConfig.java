@@ -278,8 +278,8 @@ public final class SecurityConfig {
     }
 
     /**
-     * Enabled cipher suites by IANA name ({@code securethrift.tls.cipher.suites}); default empty: the engine's AEAD
-     * suites with forward secrecy.
+     * Enabled cipher suites by IANA name ({@code securethrift.tls.cipher.suites}); default empty: the engine's suites
+     * that {@link CipherSuites} accepts.
      */
     public Builder tlsCipherSuites(List<String> suites) {
       this.tlsCipherSuites = List.copyOf(suites);
@@ -287,8 +287,8 @@ public final class SecurityConfig {
     }
 
     /**
-     * Whether {@link #tlsCipherSuites} may name suites without AEAD encryption or forward secrecy; only for peers that
-     * support nothing better ({@code securethrift.tls.allow.weak.cipher.suites}); default false.
+     * Whether {@link #tlsCipherSuites} may name suites outside {@link CipherSuites}' rule; only for peers that support
+     * nothing better ({@code securethrift.tls.allow.weak.cipher.suites}); default false.
      */
     public Builder allowWeakCipherSuites(boolean allow) {
       this.allowWeakCipherSuites = allow;
@@ -737,7 +737,7 @@ public final class SecurityConfig {
         boolean one = weak.size() == 1;
         // The text does not repeat its key, so Accumulo's mapping can report it under rpc.ssl.cipher.suites.
         throw new ConfigException(ConfigProperty.TLS_CIPHER_SUITES.key(), String.join(", ", weak)
-            + (one ? " lacks" : " lack") + " AEAD encryption or forward secrecy (securethrift accepts only "
+            + (one ? " is not a suite" : " are not suites") + " securethrift accepts (only "
             + CipherSuites.RULE + "); remove " + (one ? "it" : "them") + ", or set "
             + ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key() + "=true for peers that support nothing better");
       }
@@ -749,8 +749,8 @@ public final class SecurityConfig {
       List<String> weak = suites.stream().filter(s -> !CipherSuites.isAeadWithForwardSecrecy(s))
           .collect(Collectors.toList());
       if (!weak.isEmpty() && WEAK_SUITES_LOGGED.compareAndSet(false, true)) {
-        LOG.warn("{}=true: enabling {}, without AEAD encryption or forward secrecy; use them only for peers that"
-            + " support nothing better", ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key(), weak);
+        LOG.warn("{}=true: enabling {}, outside securethrift's suite rule (AEAD, ECDHE, certificates); use them only"
+            + " for peers that support nothing better", ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key(), weak);
       }
     }
 

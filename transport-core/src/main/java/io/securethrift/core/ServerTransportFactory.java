@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.SaslNegotiator;
 import io.securethrift.core.spi.TlsEngines;
@@ -187,7 +188,7 @@ public final class ServerTransportFactory implements AutoCloseable {
    * no cause: a refused connection is closed, which is what the loop needs to know.
    */
   private static TTransportException quiet(String peer, AuthFailure cause, Exception e) {
-    return new TTransportException(cause == AuthFailure.TIMEOUT ? TTransportException.TIMED_OUT
+    return new EscapedTransportException(cause == AuthFailure.TIMEOUT ? TTransportException.TIMED_OUT
         : TTransportException.END_OF_FILE, "rejected connection from " + PeerText.sanitize(peer) + " ["
         + cause.token() + "]: " + PeerText.describe(e));
   }

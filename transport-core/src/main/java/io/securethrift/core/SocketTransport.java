@@ -6,6 +6,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
+import io.securethrift.core.internal.EscapedMessage;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
 
@@ -78,7 +79,7 @@ final class SocketTransport extends TSocket {
    * server connection ends in a read that finds the peer gone, and a second trace filled there cost about 1 µs per
    * connection in a profile (perf), 1-2 % of the server's CPU for a plain connection.
    */
-  private static final class NamedFailure extends TTransportException {
+  private static final class NamedFailure extends TTransportException implements EscapedMessage {
     NamedFailure(int type, String message, Throwable cause) {
       super(type, message, cause);
     }

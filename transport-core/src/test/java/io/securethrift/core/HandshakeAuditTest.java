@@ -10,6 +10,7 @@ import io.securethrift.core.spi.HandshakeFailure;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -78,25 +79,54 @@ class HandshakeAuditTest {
     assertTrue(e.problem().contains("text, json"), e.problem());
   }
 
+  /**
+   * The peer's text is escaped by PeerText once (its line break as {@code \n}, its own backslash as {@code \\}), then
+   * quoted by the layout (JSON, or a quoted key=value, each doubling the backslashes again), which a reader undoes. A
+   * layer's raw exception and a HandshakeFailure whose message the layer escaped give the same line: escaped once,
+   * not twice.
+   */
   @Test
-  void peerTextIsEscapedAndQuotedInBothLayouts() throws Exception {
+  void peerTextIsEscapedOnceAndQuotedInBothLayouts() throws Exception {
     String hostile = "bad \"name\"\n[main] WARN forged \\ line";
+    List<Throwable> failures = List.of(new IOException(hostile),
+        new HandshakeFailure(AuthFailure.SASL_BAD, PeerText.sanitize(hostile), null));
     for (AuditFormat format : AuditFormat.values()) {
-      HandshakeAudit audit = new HandshakeAudit(SecurityConfig.builder().mode(SecurityMode.NONE)
-          .auditFormat(format).build(), System::nanoTime);
-      try (LogCapture log = LogCapture.start()) {
-        audit.failed(PEER, HandshakeAudit.Stage.SASL, new HandshakeFailure(AuthFailure.SASL_BAD, hostile, null),
-            Duration.ofMillis(3));
-        String line = log.awaitLines(AUDIT, 1, Duration.ofSeconds(5)).get(0);
-        assertFalse(log.text().contains("\n[main] WARN forged"), log.text());
-        String expected = format == AuditFormat.TEXT
-            ? "event=auth outcome=failure peer=/127.0.0.1:50312 mode=none stage=sasl cause=sasl-bad handshake_ms=3"
-                + " detail=\"bad \\\"name\\\"\\\\n[main] WARN forged \\\\ line\""
-            : "{\"event\":\"auth\",\"outcome\":\"failure\",\"peer\":\"/127.0.0.1:50312\",\"mode\":\"none\","
-                + "\"stage\":\"sasl\",\"cause\":\"sasl-bad\",\"handshake_ms\":3,"
-                + "\"detail\":\"bad \\\"name\\\"\\\\n[main] WARN forged \\\\ line\"}";
-        assertEquals(expected, line.substring(line.indexOf(AUDIT) + AUDIT.length()));
+      for (Throwable failure : failures) {
+        HandshakeAudit audit = new HandshakeAudit(SecurityConfig.builder().mode(SecurityMode.NONE)
+            .auditFormat(format).build(), System::nanoTime);
+        try (LogCapture log = LogCapture.start()) {
+          audit.failed(PEER, HandshakeAudit.Stage.SASL, failure, Duration.ofMillis(3));
+          String line = log.awaitLines(AUDIT, 1, Duration.ofSeconds(5)).get(0);
+          assertFalse(log.text().contains("\n[main] WARN forged"), log.text());
+          String expected = format == AuditFormat.TEXT
+              ? "event=auth outcome=failure peer=/127.0.0.1:50312 mode=none stage=sasl cause=sasl-bad handshake_ms=3"
+                  + " detail=\"bad \\\"name\\\"\\\\n[main] WARN forged \\\\\\\\ line\""
+              : "{\"event\":\"auth\",\"outcome\":\"failure\",\"peer\":\"/127.0.0.1:50312\",\"mode\":\"none\","
+                  + "\"stage\":\"sasl\",\"cause\":\"sasl-bad\",\"handshake_ms\":3,"
+                  + "\"detail\":\"bad \\\"name\\\"\\\\n[main] WARN forged \\\\\\\\ line\"}";
+          assertEquals(expected, line.substring(line.indexOf(AUDIT) + AUDIT.length()), failure.toString());
+          // The main log's warning carries the same text without the layout's quoting: escaped once.
+          String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(5)).get(0);
+          assertTrue(warning.endsWith(": bad \"name\"\\n[main] WARN forged \\\\ line"), warning);
+        }
       }
+    }
+  }
+
+  /**
+   * A layer that broke HandshakeFailure's contract and put raw text in its message still cannot forge a line: the
+   * control is escaped (its backslashes, which cannot be told from escapes, are left as they are).
+   */
+  @Test
+  void aRawControlInAHandshakeFailureIsEscapedStill() throws Exception {
+    HandshakeAudit audit = new HandshakeAudit(SecurityConfig.builder().mode(SecurityMode.NONE).build(),
+        System::nanoTime);
+    try (LogCapture log = LogCapture.start()) {
+      audit.failed(PEER, HandshakeAudit.Stage.SASL, new HandshakeFailure(AuthFailure.SASL_BAD,
+          "raw\n[main] WARN forged", null), Duration.ofMillis(3));
+      String line = log.awaitLines(AUDIT, 1, Duration.ofSeconds(5)).get(0);
+      assertTrue(line.endsWith(" detail=\"raw\\\\n[main] WARN forged\""), line);
+      assertFalse(log.text().contains("\n[main] WARN forged"), log.text());
     }
   }
 

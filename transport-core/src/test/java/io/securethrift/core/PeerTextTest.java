@@ -2,9 +2,13 @@ package io.securethrift.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.internal.EscapedTransportException;
+import io.securethrift.core.spi.HandshakeFailure;
+import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.Test;
 
 class PeerTextTest {
@@ -33,11 +37,24 @@ class PeerTextTest {
         PeerText.sanitize("tag" + new String(Character.toChars(0xE0041)) + " private\ue000 unassigned\u0378"));
   }
 
-  /** Escapes are plain ASCII, so text sanitized on its way through several layers comes out the same. */
+  /**
+   * The backslash is escaped too, so a peer's literal two characters {@code \n} cannot pass for an escaped line
+   * break: every backslash in the result starts an escape, and the two texts stay apart.
+   */
   @Test
-  void sanitizingTwiceChangesNothing() {
-    String once = PeerText.sanitize("admin\u200b@REALM\r\n\u001b[2J" + new String(Character.toChars(0xE0041)));
-    assertEquals(once, PeerText.sanitize(once));
+  void aLiteralBackslashIsEscapedSoItCannotPassForAnEscape() {
+    assertEquals("utf-8\\\\n2026-11-24 WARN forged", PeerText.sanitize("utf-8\\n2026-11-24 WARN forged"));
+    assertEquals("\\\\u001b[2J \\\\\\\\ C:\\\\temp", PeerText.sanitize("\\u001b[2J \\\\ C:\\temp"));
+    assertNotEquals(PeerText.sanitize("\n"), PeerText.sanitize("\\n"));
+    assertEquals("\\\\", PeerText.sanitize("\\"));
+  }
+
+  /** Escaping is done once: escaped text given to it again gets its backslashes doubled, which callers avoid. */
+  @Test
+  void sanitizingEscapedTextAgainDoublesItsBackslashes() {
+    String once = PeerText.sanitize("admin\u200b@REALM\r\n");
+    assertEquals("admin\\u200b@REALM\\r\\n", once);
+    assertEquals("admin\\\\u200b@REALM\\\\r\\\\n", PeerText.sanitize(once));
   }
 
   @Test
@@ -75,5 +92,38 @@ class PeerTextTest {
         new java.io.IOException("bad charset x\r\ny", new RuntimeException("realm\u001b[2J")));
     assertEquals("handshake failed: bad charset x\\r\\ny: realm\\u001b[2J", PeerText.describe(e));
     assertEquals("IllegalStateException", PeerText.describe(new IllegalStateException()));
+  }
+
+  /**
+   * Messages escaped where they were made (a HandshakeFailure's, this library's own exceptions that quote a peer)
+   * are quoted as they are; only raw messages are escaped, and a raw cause the escaped message already quotes is
+   * left out.
+   */
+  @Test
+  void describeAndMessageOfEscapeRawMessagesAndKeepEscapedOnes() {
+    String peer = "x\\n\r\ny";
+    Exception raw = new java.io.IOException("bad charset " + peer);
+    String escaped = "handshake failed: " + PeerText.describe(raw);
+    assertEquals("handshake failed: bad charset x\\\\n\\r\\ny", escaped);
+    HandshakeFailure failure = new HandshakeFailure(AuthFailure.SASL_BAD, escaped, raw);
+    assertEquals(escaped, PeerText.describe(failure));
+    assertEquals(escaped, PeerText.messageOf(failure));
+    EscapedTransportException wrapped = new EscapedTransportException(TTransportException.UNKNOWN,
+        "negotiation failed: " + escaped, failure);
+    assertEquals("negotiation failed: " + escaped, PeerText.describe(wrapped));
+    ConfigException config = new ConfigException("securethrift.some.key", "bad value " + peer);
+    assertEquals("securethrift.some.key: bad value x\\\\n\\r\\ny", PeerText.describe(config));
+    assertEquals(PeerText.sanitize(raw.getMessage()), PeerText.messageOf(raw));
+    assertEquals("null", PeerText.messageOf(new IllegalStateException()));
+  }
+
+  /** A long chain is cut like one long text, and never inside an escape. */
+  @Test
+  void describeCutsTheWholeChainWithoutSplittingAnEscape() {
+    Exception e = new IllegalStateException("y".repeat(PeerText.MAX_LENGTH - 3),
+        new RuntimeException("\u001b\u001b\u001b\u001b"));
+    String described = PeerText.describe(e);
+    // 1021 y, then ": " and the first escape make 1024 characters of text; the other three are dropped whole.
+    assertEquals("y".repeat(PeerText.MAX_LENGTH - 3) + ": \\u001b...(3 more characters)", described);
   }
 }

@@ -123,8 +123,8 @@ class SecurityConfigTest {
       "securethrift.tls.cipher.suites|TLS_AES_128_GCM_SHA256,aes|securethrift.tls.cipher.suites: 'aes' is not a"
           + " cipher suite name; use IANA names such as TLS_AES_128_GCM_SHA256",
       "securethrift.tls.cipher.suites|TLS_RSA_WITH_AES_128_CBC_SHA|securethrift.tls.cipher.suites:"
-          + " TLS_RSA_WITH_AES_128_CBC_SHA lacks AEAD encryption or forward secrecy (securethrift accepts only the"
-          + " TLS 1.3 suites and TLS 1.2 ECDHE or DHE suites with AES-GCM or ChaCha20-Poly1305); remove it, or set"
+          + " TLS_RSA_WITH_AES_128_CBC_SHA is not a suite securethrift accepts (only the TLS 1.3 suites and TLS 1.2"
+          + " ECDHE suites with ECDSA or RSA certificates and AES-GCM or ChaCha20-Poly1305); remove it, or set"
           + " securethrift.tls.allow.weak.cipher.suites=true for peers that support nothing better",
       "securethrift.tls.allow.weak.cipher.suites|yes|securethrift.tls.allow.weak.cipher.suites: 'yes' is not"
           + " accepted; accepted values: true, false",
@@ -245,20 +245,22 @@ class SecurityConfigTest {
   }
 
   @Test
-  void explicitSuitesMustBeAeadWithForwardSecrecyUnlessWeakOnesAreAllowed() {
-    String aeadForwardSecret = "TLS_AES_256_GCM_SHA384,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,"
-        + "TLS_DHE_RSA_WITH_CHACHA20_POLY1305_SHA256";
-    assertEquals(aeadForwardSecret, SecurityConfig.fromProperties(Map.of("securethrift.tls.cipher.suites",
-        aeadForwardSecret)).toProperties().get("securethrift.tls.cipher.suites"));
-    // AEAD without forward secrecy, and forward secrecy without AEAD: both refused, named in the order given.
+  void explicitSuitesMustFollowTheSuiteRuleUnlessWeakOnesAreAllowed() {
+    String accepted = "TLS_AES_256_GCM_SHA384,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,"
+        + "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256";
+    assertEquals(accepted, SecurityConfig.fromProperties(Map.of("securethrift.tls.cipher.suites",
+        accepted)).toProperties().get("securethrift.tls.cipher.suites"));
+    // AEAD without forward secrecy, forward secrecy without AEAD, and AEAD with ECDHE but no certificate (PSK): all
+    // refused, named in the order given.
     ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(
         "securethrift.tls.cipher.suites", "TLS_AES_128_GCM_SHA256,TLS_RSA_WITH_AES_128_GCM_SHA256,"
-            + "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA")));
+            + "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA,TLS_ECDHE_PSK_WITH_CHACHA20_POLY1305_SHA256")));
     assertEquals("securethrift.tls.cipher.suites", e.key());
-    assertEquals("securethrift.tls.cipher.suites: TLS_RSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA"
-        + " lack AEAD encryption or forward secrecy (securethrift accepts only the TLS 1.3 suites and TLS 1.2 ECDHE"
-        + " or DHE suites with AES-GCM or ChaCha20-Poly1305); remove them, or set"
-        + " securethrift.tls.allow.weak.cipher.suites=true for peers that support nothing better", e.getMessage());
+    assertEquals("securethrift.tls.cipher.suites: TLS_RSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA,"
+        + " TLS_ECDHE_PSK_WITH_CHACHA20_POLY1305_SHA256 are not suites securethrift accepts (only the TLS 1.3 suites"
+        + " and TLS 1.2 ECDHE suites with ECDSA or RSA certificates and AES-GCM or ChaCha20-Poly1305); remove them,"
+        + " or set securethrift.tls.allow.weak.cipher.suites=true for peers that support nothing better",
+        e.getMessage());
 
     SecurityConfig allowed = SecurityConfig.fromProperties(Map.of("securethrift.tls.cipher.suites",
         "TLS_RSA_WITH_AES_128_CBC_SHA", "securethrift.tls.allow.weak.cipher.suites", "true"));

@@ -20,11 +20,6 @@ import java.util.function.BiConsumer;
  * port and {@code ssl.quorum.} for quorum connections in zoo.cfg, so one writer serves all three.
  */
 final class TlsKeys {
-  private static final List<String> TLS12_AEAD = List.of(
-      "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
-      "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
-      "TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256");
-
   private TlsKeys() {}
 
   /** Key and trust stores, protocols, cipher suites and hostname verification, under {@code prefix}. */
@@ -48,8 +43,9 @@ final class TlsKeys {
   }
 
   /**
-   * The configured suites, or else the AEAD suites of the enabled protocols. Never left to ZooKeeper: its default
-   * list is JSSE's and includes CBC suites Conscrypt rejects, which fails every handshake before it starts.
+   * The configured suites, or else the suites {@link CipherSuites} accepts for the enabled protocols. Never left to
+   * ZooKeeper: its default list is JSSE's and includes CBC suites Conscrypt rejects, which fails every handshake
+   * before it starts.
    */
   static List<String> cipherSuites(TlsSettings tls) {
     if (!tls.cipherSuites().isEmpty()) {
@@ -60,7 +56,7 @@ final class TlsKeys {
       suites.addAll(CipherSuites.TLS13);
     }
     if (tls.protocols().contains("TLSv1.2")) {
-      suites.addAll(TLS12_AEAD);
+      suites.addAll(CipherSuites.TLS12);
     }
     return suites;
   }

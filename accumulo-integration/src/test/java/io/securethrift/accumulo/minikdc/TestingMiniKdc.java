@@ -1,5 +1,6 @@
 package io.securethrift.accumulo.minikdc;
 
+import io.securethrift.kdc.KerberosLogin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -59,7 +60,16 @@ final class TestingMiniKdc implements AutoCloseable {
       deleteRecursively(workDir);
       throw e;
     }
-    return new TestingMiniKdc(kdc, workDir, previousDebug);
+    TestingMiniKdc started = new TestingMiniKdc(kdc, workDir, previousDebug);
+    try {
+      // MiniKdc does not make the JDK re-read krb5.conf, and securethrift's keytab logins do not either: without this
+      // the krb5.conf of a KDC class that ran earlier in the fork, and its port, would stay in force.
+      KerberosLogin.reloadKrb5Conf();
+    } catch (RuntimeException e) {
+      started.close();
+      throw e;
+    }
+    return started;
   }
 
   String realm() {

@@ -3,6 +3,7 @@ package io.securethrift.core.internal;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.PeerText;
 import io.securethrift.core.SecuredTransport;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.transport.TTransport;
@@ -159,7 +160,7 @@ public abstract class FrameTransport extends SecuredTransport {
 
   /** A frame the peer corrupted (too long, failing its check) is refused; other failures pass as they are. */
   private TTransportException refuseCorrupted(TTransportException e) {
-    return e.getType() == TTransportException.CORRUPTED_DATA ? refuse(e.getMessage()) : e;
+    return e.getType() == TTransportException.CORRUPTED_DATA ? refuse(PeerText.messageOf(e)) : e;
   }
 
   /**
@@ -170,7 +171,7 @@ public abstract class FrameTransport extends SecuredTransport {
   private TTransportException refuse(String reason) {
     LOG.warn("closing connection with {}: {}", identity.remoteAddress(), reason);
     close();
-    return new TTransportException(TTransportException.END_OF_FILE, "closed the connection with "
+    return new EscapedTransportException(TTransportException.END_OF_FILE, "closed the connection with "
         + identity.remoteAddress() + ": " + reason);
   }
 

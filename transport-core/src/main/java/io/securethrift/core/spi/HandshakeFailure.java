@@ -16,8 +16,9 @@ public final class HandshakeFailure extends IOException {
 
   /**
    * @param reason why the handshake failed
-   * @param message what happened, already sanitized with {@link io.securethrift.core.PeerText} where it quotes the
-   *     peer
+   * @param message what happened, already escaped with {@link io.securethrift.core.PeerText} where it quotes the peer
+   *     (through {@code sanitize}, {@code describe} or {@code messageOf}): it is escaped once, so
+   *     {@link io.securethrift.core.PeerText#describe} and the audit quote it as it is
    * @param cause the underlying error, or null
    */
   public HandshakeFailure(AuthFailure reason, String message, Throwable cause) {
