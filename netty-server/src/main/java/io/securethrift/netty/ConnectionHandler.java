@@ -11,8 +11,8 @@ import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
 import io.securethrift.core.AuthFailure;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.HandshakeAudit.Stage;
 import io.securethrift.core.HandshakeAudit;
+import io.securethrift.core.HandshakeAudit.Stage;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.SecuredTransport;
@@ -499,9 +499,9 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
           server.protocolFactory().getProtocol(transport));
       return new Reply(frames(stream.written(), data), stream.closed());
     } catch (TException | RuntimeException e) {
-      // The transport or the identity processor has logged a refused message; anything else is logged here.
+      // The identity processor has reported a refused message; anything else is reported here.
       if (!stream.closed()) {
-        LOG.warn("closing connection with {}: {}", peer, PeerText.describe(e));
+        audit().closing(channel.remoteAddress(), HandshakeAudit.Refusal.CALL, PeerText.describe(e));
       }
       return new Reply(List.of(), true);
     } catch (Throwable e) {
@@ -626,7 +626,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void closeRefused(TException cause) {
     if (authenticated) {
-      LOG.warn("closing connection with {}: {}", peer, PeerText.describe(cause));
+      audit().closing(channel.remoteAddress(), HandshakeAudit.Refusal.FRAME, PeerText.describe(cause));
       close();
     } else {
       refuse(cause);

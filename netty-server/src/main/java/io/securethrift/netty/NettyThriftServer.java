@@ -118,7 +118,7 @@ public final class NettyThriftServer implements AutoCloseable {
               ssl.setCumulator(ByteToMessageDecoder.MERGE_CUMULATOR);
               channel.pipeline().addLast(new HandshakeWatch(record), ssl, new FirstWriteSplit());
             }
-            channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal()),
+            channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal(), context.factory().audit()),
                 new ConnectionHandler(context, record));
           }
         });

@@ -16,6 +16,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.testservice.EchoFailure;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
+import io.securethrift.core.testservice.LogCapture;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -24,6 +25,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
@@ -233,15 +235,23 @@ class NettyServerTest {
   @ValueSource(booleans = {false, true})
   void oversizedLengthHeaderIsRefusedWithoutAllocation(boolean callsOnEventLoop) throws Exception {
     SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.NONE).build();
-    try (NettyThriftServer server = start(config, new TBinaryProtocol.Factory(), callsOnEventLoop);
-        Socket socket = new Socket("127.0.0.1", server.port())) {
-      socket.setSoTimeout(10_000);
-      OutputStream out = socket.getOutputStream();
-      // 2 GiB - 1 declared, nothing sent after it: the server must close, not wait for (or allocate) the frame.
-      out.write(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff});
-      out.flush();
-      InputStream in = socket.getInputStream();
-      assertEquals(-1, in.read());
+    try (LogCapture log = LogCapture.start();
+        NettyThriftServer server = start(config, new TBinaryProtocol.Factory(), callsOnEventLoop)) {
+      for (int i = 0; i < 5; i++) {
+        try (Socket socket = new Socket("127.0.0.1", server.port())) {
+          socket.setSoTimeout(10_000);
+          OutputStream out = socket.getOutputStream();
+          // 2 GiB - 1 declared, nothing sent after it: the server must close, not wait for (or allocate) the frame.
+          out.write(new byte[] {0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff});
+          out.flush();
+          InputStream in = socket.getInputStream();
+          assertEquals(-1, in.read());
+        }
+      }
+      // Each was logged before its close; the main log has one warning for the five.
+      List<String> warnings = log.lines("closing connection with");
+      assertEquals(1, warnings.size(), log.text());
+      assertTrue(warnings.get(0).contains("securethrift.limit.max.frame.size"), warnings.get(0));
     }
   }
 

@@ -10,6 +10,7 @@ import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.Limits;
 import io.securethrift.core.internal.EscapedTransportException;
+import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -99,7 +100,7 @@ final class SaslClientLayer implements MessageLayer {
           .principal(settings.serverPrimary() + "/" + serverName))
           .privacy(!conf ? null : gcm ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS).build();
       return new SaslTransport(stream, SaslData.client(endpoint, identity, limits, keys,
-          settings.privacyProvider().orElse(null)), limits);
+          settings.privacyProvider().orElse(null)), limits, Role.CLIENT);
     } catch (TTransportException e) {
       endpoint.dispose();
       throw namingServicePrincipal(e, serverName);

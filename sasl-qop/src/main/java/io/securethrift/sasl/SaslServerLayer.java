@@ -13,6 +13,7 @@ import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.spi.SaslDataCodec;
 import io.securethrift.core.spi.SaslNegotiator;
@@ -114,7 +115,7 @@ final class SaslServerLayer implements MessageLayer {
       throws TTransportException {
     String client = String.valueOf(streamIdentity.remoteAddress());
     Negotiated result = negotiation(new Negotiation(stream, limits), client).run();
-    return new SaslTransport(stream, data(result, streamIdentity, client), limits);
+    return new SaslTransport(stream, data(result, streamIdentity, client), limits, Role.SERVER);
   }
 
   @Override

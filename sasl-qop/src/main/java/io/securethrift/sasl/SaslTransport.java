@@ -2,6 +2,7 @@ package io.securethrift.sasl;
 
 import io.securethrift.core.Limits;
 import io.securethrift.core.internal.FrameTransport;
+import io.securethrift.core.spi.LayerProvider.Role;
 import java.util.Arrays;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
@@ -30,8 +31,8 @@ final class SaslTransport extends FrameTransport {
   /** Header and record of one AES-GCM frame, reused so a record costs one write and no allocation. */
   private byte[] record = new byte[0];
 
-  SaslTransport(TTransport stream, SaslData data, Limits limits) {
-    super(stream, data.identity(), limits, Framing.STREAM);
+  SaslTransport(TTransport stream, SaslData data, Limits limits, Role role) {
+    super(stream, data.identity(), limits, Framing.STREAM, role);
     this.data = data;
     this.wraps = data.wraps();
   }

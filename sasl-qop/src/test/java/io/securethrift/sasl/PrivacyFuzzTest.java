@@ -12,6 +12,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TestIdentities;
 import io.securethrift.core.testing.EchoConnection;
 import io.securethrift.core.testing.ParserOracle;
+import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -65,7 +66,7 @@ class PrivacyFuzzTest {
           PrivacyExchange.finish(hello, answer, answer.length), null);
       byte[] wire = play(script, client);
       TTransport stream = new TIOStreamTransport(new ByteArrayInputStream(wire), OutputStream.nullOutputStream());
-      EchoConnection.serveUntilFailure(new SaslTransport(stream, server, LIMITS), TCompactProtocol::new, wire.length);
+      EchoConnection.serveUntilFailure(new SaslTransport(stream, server, LIMITS, Role.SERVER), TCompactProtocol::new, wire.length);
     }, TException.class);
   }
 

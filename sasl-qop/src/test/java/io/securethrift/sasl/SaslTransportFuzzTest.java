@@ -10,6 +10,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TestIdentities;
 import io.securethrift.core.testing.EchoConnection;
 import io.securethrift.core.testing.ParserOracle;
+import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
@@ -57,7 +58,7 @@ class SaslTransportFuzzTest {
           .principal("fuzzer").sasl("DIGEST-MD5", qop).build();
       TTransport client = new TIOStreamTransport(new ByteArrayInputStream(wire), OutputStream.nullOutputStream());
       SaslData data = SaslData.server(pair.server, identity, identity, LIMITS, SaslPrivacy.GSS, null);
-      EchoConnection.serveUntilFailure(new SaslTransport(client, data, LIMITS),
+      EchoConnection.serveUntilFailure(new SaslTransport(client, data, LIMITS, Role.SERVER),
           TCompactProtocol::new, wire.length);
     }, TException.class);
   }

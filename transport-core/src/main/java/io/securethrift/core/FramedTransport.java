@@ -1,6 +1,7 @@
 package io.securethrift.core;
 
 import io.securethrift.core.internal.FrameTransport;
+import io.securethrift.core.spi.LayerProvider.Role;
 import java.util.Arrays;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
@@ -15,8 +16,8 @@ final class FramedTransport extends FrameTransport {
   private byte[] writeBuffer = new byte[1024];
   private int writeLength = 4;
 
-  FramedTransport(TTransport stream, PeerIdentity identity, Limits limits) {
-    super(stream, identity, limits, Framing.ONE_MESSAGE_PER_FRAME);
+  FramedTransport(TTransport stream, PeerIdentity identity, Limits limits, Role role) {
+    super(stream, identity, limits, Framing.ONE_MESSAGE_PER_FRAME, role);
   }
 
   @Override

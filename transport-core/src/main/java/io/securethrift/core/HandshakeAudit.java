@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * <p>The main log stays quiet under scans and floods: a connection closed before its first handshake message is
  * logged at DEBUG only; any other refusal gives one WARN line without a stack trace (the trace is at DEBUG), at most
  * one per cause every {@link #WARN_INTERVAL}, the next one saying how many were left out in between. The audit log and
- * the counters see every connection.
+ * the counters see every connection. An authenticated connection closed for what its peer sent or would not take
+ * ({@link #closing}) gets the same treatment, one window per {@link Refusal}.
  *
  * <p>Every value that a peer can influence (addresses, principals, certificate subjects, error text) is escaped by
  * {@link PeerText} once before it is written: a value as it is in the line, error text through
@@ -61,13 +62,39 @@ public final class HandshakeAudit {
     }
   }
 
+  /**
+   * Why an authenticated connection was closed for what its peer sent or failed to take: each kind has its own
+   * warning window, as each handshake cause has.
+   */
+  public enum Refusal {
+    /** A frame over the limit, a length not backed by its frame's bytes, or a frame that failed its check. */
+    FRAME("frame"),
+    /** A message the protocol cannot parse (a bad header, nesting over the limit, a malformed field). */
+    MESSAGE("message"),
+    /** Replies the peer does not take: unsent bytes over the write-buffer limit. */
+    REPLY("reply"),
+    /** Anything else that ended a call and its connection. */
+    CALL("call");
+
+    private final String token;
+
+    Refusal(String token) {
+      this.token = token;
+    }
+
+    public String token() {
+      return token;
+    }
+  }
+
   private final SecurityMode mode;
   private final AuditFormat format;
   private final AuthCounters counters = new AuthCounters();
   private final LongSupplier nanoClock;
-  /** Per cause: when its last warning was logged (0 = never), and how many were left out since. Guarded by this. */
-  private final long[] lastWarning = new long[AuthFailure.values().length];
-  private final long[] leftOut = new long[AuthFailure.values().length];
+  /** Per handshake cause, then per refusal: when its last warning was logged (0 = never), and how many were left out
+   * since. Guarded by this. */
+  private final long[] lastWarning = new long[AuthFailure.values().length + Refusal.values().length];
+  private final long[] leftOut = new long[lastWarning.length];
 
   HandshakeAudit(SecurityConfig config, LongSupplier nanoClock) {
     this.mode = config.mode();
@@ -141,7 +168,7 @@ public final class HandshakeAudit {
     if (cause == AuthFailure.CLOSED_BEFORE_HANDSHAKE) {
       LOG.debug("connection from {} closed before its handshake began: {}", who, detail);
     } else {
-      long omitted = admitWarning(cause);
+      long omitted = admitWarning(cause.ordinal());
       if (omitted >= 0) {
         LOG.warn("rejected connection from {} [{}]: {}{}", who, cause.token(), detail, omitted == 0 ? ""
             : " (" + omitted + " more " + cause.token() + " rejections since the last such warning were not logged)");
@@ -154,9 +181,25 @@ public final class HandshakeAudit {
     return cause;
   }
 
-  /** How many warnings of {@code cause} were left out since the last one, or -1 if this one is to be left out too. */
-  private synchronized long admitWarning(AuthFailure cause) {
-    int i = cause.ordinal();
+  /**
+   * Records that an authenticated connection is being closed for what its peer did: one WARN naming the peer and why,
+   * at most one per kind every {@link #WARN_INTERVAL}, the next one saying how many were left out (they are at DEBUG).
+   *
+   * @param reason why, already escaped where it quotes the peer
+   */
+  public void closing(SocketAddress peer, Refusal refusal, String reason) {
+    String who = PeerText.sanitize(String.valueOf(peer));
+    long omitted = admitWarning(AuthFailure.values().length + refusal.ordinal());
+    if (omitted >= 0) {
+      LOG.warn("closing connection with {}: {}{}", who, reason, omitted == 0 ? "" : " (" + omitted + " more "
+          + refusal.token() + " refusals since the last such warning were not logged)");
+    } else {
+      LOG.debug("closing connection with {}: {}", who, reason);
+    }
+  }
+
+  /** How many warnings of window {@code i} were left out since the last one, or -1 if this one is left out too. */
+  private synchronized long admitWarning(int i) {
     long now = nanoClock.getAsLong();
     if (lastWarning[i] != 0 && now - lastWarning[i] < WARN_INTERVAL.toNanos()) {
       leftOut[i]++;

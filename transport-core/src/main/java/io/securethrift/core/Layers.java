@@ -39,7 +39,7 @@ final class Layers implements AutoCloseable {
     try {
       message = mode.usesSasl()
           ? provided(config, p -> p.messageLayer(config, role, PeerIdentity.ISSUER), "securethrift-sasl-qop")
-          : new FramedMessageLayer(config.limits());
+          : new FramedMessageLayer(config.limits(), role);
     } catch (RuntimeException e) {
       stream.close();
       throw e;

@@ -113,7 +113,7 @@ public final class ServerTransportFactory implements AutoCloseable {
 
   /** Wraps a processor so the service can read the caller's identity with {@link PeerIdentity#current()}. */
   public TProcessor withPeerIdentity(TProcessor processor) {
-    return new IdentityProcessor(processor);
+    return new IdentityProcessor(processor, audit);
   }
 
   /**
@@ -162,7 +162,7 @@ public final class ServerTransportFactory implements AutoCloseable {
    * and runs the {@link #withPeerIdentity} processor on it; the reply comes out framed on the same stream.
    */
   public SecuredTransport framedTransport(TTransport stream, PeerIdentity identity) {
-    return new FramedTransport(stream, identity, layers.config().limits());
+    return new FramedTransport(stream, identity, layers.config().limits(), Role.SERVER);
   }
 
   private SecuredTransport secure(TTransport accepted) throws TTransportException {

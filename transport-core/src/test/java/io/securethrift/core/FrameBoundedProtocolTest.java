@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.internal.FrameTransport;
 import io.securethrift.core.testing.AllocationMeter;
+import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -69,7 +70,8 @@ class FrameBoundedProtocolTest {
   }
 
   private static TProtocol framed(TProtocolFactory factory, byte[] wire) throws TTransportException {
-    return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(1 << 20, 1024)).protocol(factory);
+    return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(1 << 20, 1024), Role.SERVER)
+        .protocol(factory);
   }
 
   /** Begins a call whose first argument is a container: what a hostile peer sends before the count. */
@@ -141,7 +143,7 @@ class FrameBoundedProtocolTest {
     byte[] truncated = Arrays.copyOf(header, keep);
     for (TProtocol p : new TProtocol[] {framed(factory, frames(truncated)),
         factory.getProtocol(new FramedTransport(new TMemoryInputTransport(frames(truncated)), PEER,
-            new Limits(1 << 20, 1024)))}) {
+            new Limits(1 << 20, 1024), Role.SERVER))}) {
       assertRefusedCheaply("message declares 196608 bytes but only 0 remain in its frame", p::readMessageBegin);
     }
   }
@@ -269,7 +271,7 @@ class FrameBoundedProtocolTest {
   /** Frames as a byte stream, as SASL data is; payloads taken as they are. */
   private static final class StreamTransport extends FrameTransport {
     StreamTransport(byte[] wire, int maxFrameSize) throws TTransportException {
-      super(new TMemoryInputTransport(wire), PEER, new Limits(maxFrameSize, 1024), Framing.STREAM);
+      super(new TMemoryInputTransport(wire), PEER, new Limits(maxFrameSize, 1024), Framing.STREAM, Role.SERVER);
     }
 
     @Override

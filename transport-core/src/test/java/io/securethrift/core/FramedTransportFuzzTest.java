@@ -3,6 +3,7 @@ package io.securethrift.core;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.securethrift.core.testing.EchoConnection;
 import io.securethrift.core.testing.ParserOracle;
+import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.ByteArrayInputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -39,7 +40,7 @@ class FramedTransportFuzzTest {
   private static void check(byte[] wire, Function<TTransport, TProtocol> protocol) {
     ParserOracle.expectOnlyWithinAllocation(wire.length, () -> {
       TTransport client = new TIOStreamTransport(new ByteArrayInputStream(wire), OutputStream.nullOutputStream());
-      EchoConnection.serveUntilFailure(new FramedTransport(client, PEER, LIMITS), protocol, wire.length);
+      EchoConnection.serveUntilFailure(new FramedTransport(client, PEER, LIMITS, Role.SERVER), protocol, wire.length);
     }, TException.class);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.testing.AllocationMeter;
+import io.securethrift.core.spi.LayerProvider.Role;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import org.apache.thrift.transport.TMemoryInputTransport;
@@ -19,7 +20,7 @@ class FramedTransportTest {
   private static final String CLOSED = "closed the connection with /127.0.0.1:1: ";
 
   private static FramedTransport framed(byte[] wire, int maxFrame) throws TTransportException {
-    return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(maxFrame, 1024));
+    return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(maxFrame, 1024), Role.SERVER);
   }
 
   @Test

@@ -174,4 +174,28 @@ class HandshakeAuditTest {
           audit.counters().toString());
     }
   }
+
+  /** Refusals after the handshake have a window per kind too, apart from the handshake causes'. */
+  @Test
+  void refusalsAfterTheHandshakeAreLimitedPerKind() throws Exception {
+    AtomicLong clock = new AtomicLong(1_000);
+    HandshakeAudit audit = new HandshakeAudit(SecurityConfig.builder().build(), clock::get);
+    try (LogCapture log = LogCapture.start()) {
+      for (int i = 0; i < 3; i++) {
+        audit.closing(PEER, HandshakeAudit.Refusal.FRAME, "frame " + i);
+      }
+      audit.closing(PEER, HandshakeAudit.Refusal.MESSAGE, "malformed");
+      audit.failed(PEER, HandshakeAudit.Stage.SASL, new HandshakeFailure(AuthFailure.SASL_BAD, "no", null),
+          Duration.ZERO);
+      clock.addAndGet(HandshakeAudit.WARN_INTERVAL.toNanos());
+      audit.closing(PEER, HandshakeAudit.Refusal.FRAME, "frame 3");
+      List<String> warnings = log.lines(" WARN ");
+      assertEquals(4, warnings.size(), log.text());
+      assertTrue(warnings.get(0).endsWith("closing connection with /127.0.0.1:50312: frame 0"), warnings.get(0));
+      assertTrue(warnings.get(1).endsWith(": malformed"), warnings.get(1));
+      assertTrue(warnings.get(2).endsWith("[sasl-bad]: no"), warnings.get(2));
+      assertTrue(warnings.get(3).endsWith(": frame 3 (2 more frame refusals since the last such warning were not"
+          + " logged)"), warnings.get(3));
+    }
+  }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.testservice.EchoFailure;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.testservice.LogCapture;
 import java.io.DataOutputStream;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -13,6 +14,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,6 +85,37 @@ class PlainTransportTest {
     }
     try (SecuredTransport transport = clientFactory.open("127.0.0.1", server.port())) {
       assertEquals(ByteBuffer.wrap(new byte[] {7}), EchoServer.client(transport).echo(ByteBuffer.wrap(new byte[] {7})));
+    }
+  }
+
+  /**
+   * A stream of connections that each send a frame over the limit: each is closed, and the main log gets one warning
+   * for them all (a flood cannot fill the log); a malformed message, another kind, gets its own.
+   */
+  @Test
+  void refusedFramesAreWarnedOncePerWindow() throws Exception {
+    try (LogCapture log = LogCapture.start();
+        ServerTransportFactory factory = ServerTransportFactory.create(CONFIG);
+        EchoServer own = EchoServer.start(factory)) {
+      for (int i = 0; i < 5; i++) {
+        sendAndAwaitClose(own.port(), new byte[] {0x7f, -1, -1, -1});
+      }
+      // A whole frame whose message begins with a byte no protocol header has.
+      sendAndAwaitClose(own.port(), new byte[] {0, 0, 0, 4, 1, 2, 3, 4});
+      List<String> warnings = log.lines("closing connection with");
+      assertEquals(2, warnings.size(), log.text());
+      assertTrue(warnings.get(0).contains("securethrift.limit.max.frame.size"), warnings.get(0));
+      assertTrue(warnings.get(1).contains("malformed message"), warnings.get(1));
+    }
+  }
+
+  /** Sends {@code bytes} on a new connection and waits until the server closes it. */
+  private static void sendAndAwaitClose(int port, byte[] bytes) throws Exception {
+    try (Socket raw = new Socket("127.0.0.1", port)) {
+      raw.setSoTimeout(10_000);
+      raw.getOutputStream().write(bytes);
+      raw.getOutputStream().flush();
+      assertEquals(-1, raw.getInputStream().read(), "the server closes the connection");
     }
   }
 

@@ -5,6 +5,7 @@ import io.securethrift.core.Limits;
 import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.PeerText;
 import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.spi.LayerProvider.Role;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
@@ -31,6 +32,7 @@ public abstract class FrameTransport extends SecuredTransport {
   private static final Logger LOG = LoggerFactory.getLogger(FrameTransport.class);
 
   private final TTransport stream;
+  private final Role role;
   private PeerIdentity identity;
   private final int maxFrameSize;
   private final FrameReader reader;
@@ -51,8 +53,13 @@ public abstract class FrameTransport extends SecuredTransport {
     STREAM
   }
 
-  protected FrameTransport(TTransport stream, PeerIdentity identity, Limits limits, Framing framing) {
+  /**
+   * @param role which end reads: a server's refusals are logged, rate-limited, by its identity processor; a client's
+   *     here, since only the client's own connections can reach it
+   */
+  protected FrameTransport(TTransport stream, PeerIdentity identity, Limits limits, Framing framing, Role role) {
     this.stream = stream;
+    this.role = role;
     this.identity = identity;
     this.framing = framing;
     this.maxFrameSize = limits.maxFrameSize();
@@ -164,15 +171,16 @@ public abstract class FrameTransport extends SecuredTransport {
   }
 
   /**
-   * Refuses what the peer sent: one WARN naming the peer, the connection closed. The exception says the connection
-   * is closed (END_OF_FILE), which is what it now is, so a Thrift server loop ends the connection without logging it
-   * a second time.
+   * Refuses what the peer sent with a {@link DataRefusal}, which ends the connection. On a server the identity
+   * processor logs it and closes the transport (in that order, so a peer that sees the close finds the line written);
+   * a client logs it and closes here.
    */
   private TTransportException refuse(String reason) {
-    LOG.warn("closing connection with {}: {}", identity.remoteAddress(), reason);
-    close();
-    return new EscapedTransportException(TTransportException.END_OF_FILE, "closed the connection with "
-        + identity.remoteAddress() + ": " + reason);
+    if (role == Role.CLIENT) {
+      LOG.warn("closing connection with {}: {}", identity.remoteAddress(), reason);
+      close();
+    }
+    return new DataRefusal(String.valueOf(identity.remoteAddress()), reason);
   }
 
   @Override
