@@ -39,16 +39,20 @@ import org.slf4j.LoggerFactory;
  * One connection's life after accept, on its event loop: TLS completion (when the mode has TLS), the SASL negotiation
  * (evaluated on the authentication pool, never here), then data frames. A complete message runs on a worker; the
  * next one is taken once its reply is written, so one call per connection is in flight and replies keep their order.
- * Reads go on while a call runs, and stop only when a whole next message (or a header over its limit) is waiting:
- * turning reads off and on for every call cost two changes of the selector's interest set per call, where a
- * request-reply client never sends its next message before it has the reply. Bytes are only ever buffered up to the
- * size a frame header declared, after that size was checked, and at most one message waits behind the running call.
+ * Reads go on while a call runs, and stop only when a whole next message, or {@value #READ_AHEAD} bytes of it (or a
+ * header over its limit), is waiting: turning reads off and on for every call cost two changes of the selector's
+ * interest set per call, where a request-reply client never sends its next message before it has the reply. Bytes
+ * are only ever buffered up to the size a frame header declared, after that size was checked, and at most one message
+ * waits behind the running call, so a peer that pipelines large calls and never reads its replies makes the server
+ * hold its one reply and a read-ahead, not a reply and a whole message.
  */
 final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(NettyThriftServer.class);
   private static final byte[] EMPTY = new byte[0];
   /** The smallest receive accumulation buffer: a frame header and a small call fit. */
   private static final int MIN_BUFFER = 256;
+  /** How much of the next message is read while a call runs: small calls whole, large ones when their turn comes. */
+  private static final int READ_AHEAD = 64 * 1024;
 
   private enum Phase {
     HANDSHAKE,
@@ -241,7 +245,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void pumpMessages() {
     try {
-      while (!busy) {
+      while (!busy && !waitingForDrain()) {
         if (server.draining()) {
           // Shutting down: nothing new starts; a connection closes once its call in flight has been answered.
           close();
@@ -269,10 +273,36 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     compact();
     if (busy) {
       pauseIfWaiting();
+    } else if (waitingForDrain()) {
+      pauseReads();
     } else if (readsPaused && phase != Phase.CLOSED) {
       readsPaused = false;
       channel.config().setAutoRead(true);
     }
+  }
+
+  /**
+   * Whether the peer has not taken its replies (the unsent bytes are over the high watermark): no call is taken, and
+   * nothing more is read, until they drain below the low one, so a peer that never reads holds one reply and what it
+   * had sent when the reply stalled, not a reply per pipelined call. The write deadline then closes it.
+   */
+  private boolean waitingForDrain() {
+    return phase == Phase.DATA && !channel.isWritable();
+  }
+
+  private void pauseReads() {
+    if (!readsPaused && phase != Phase.CLOSED) {
+      readsPaused = true;
+      channel.config().setAutoRead(false);
+    }
+  }
+
+  @Override
+  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+    if (channel.isWritable()) {
+      pump();
+    }
+    ctx.fireChannelWritabilityChanged();
   }
 
   /**
@@ -290,9 +320,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     long max = phase == Phase.NEGOTIATING ? server.limits().maxNegotiationMessageSize()
         : server.limits().maxFrameSize();
     int declared = in.getInt(in.readerIndex() + header - 4);
-    if (declared < 0 || declared > max || available() - header >= declared) {
-      readsPaused = true;
-      channel.config().setAutoRead(false);
+    if (declared < 0 || declared > max || available() - header >= Math.min(declared, READ_AHEAD)) {
+      pauseReads();
     }
   }
 
@@ -419,7 +448,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     return in == null ? 0 : in.readableBytes();
   }
 
-  /** Gives back the buffer once everything in it was consumed, else the part consumed when it is large. */
+  /**
+   * Gives back the buffer once everything in it was consumed, else the part consumed when it is large; a buffer that
+   * grew for a large message and now holds a small part of the next one is swapped for one its size.
+   */
   private void compact() {
     if (in == null) {
       return;
@@ -427,6 +459,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     if (!in.isReadable()) {
       in.release();
       in = null;
+    } else if (in.capacity() > READ_AHEAD && in.capacity() > 4 * in.readableBytes()) {
+      ByteBuf smaller = channel.alloc().buffer(Math.max(MIN_BUFFER, in.readableBytes()));
+      smaller.writeBytes(in);
+      in.release();
+      in = smaller;
     } else {
       in.discardSomeReadBytes();
     }
@@ -543,7 +580,11 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       return;
     }
     ByteBuf out = Unpooled.wrappedBuffer(frames.toArray(new byte[0][]));
+    long bytes = out.readableBytes();
     ChannelFuture write = channel.writeAndFlush(out);
+    if (!write.isDone()) {
+      server.replyPending(channel, bytes, write);
+    }
     if (!write.isDone() && server.writeTimeout().toNanos() > 0) {
       // A peer that stops reading (a zero TCP window) would hold the connection, its reply and its next request for
       // ever: the connection stays busy, and busy is not idle. The reply gets as long as a read would.

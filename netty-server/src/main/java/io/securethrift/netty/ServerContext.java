@@ -1,13 +1,19 @@
 package io.securethrift.netty;
 
-import io.securethrift.core.Limits;
+import io.netty.channel.Channel;
+import io.netty.util.concurrent.Future;
+import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.HandshakeAudit.Stage;
+import io.securethrift.core.HandshakeAudit;
+import io.securethrift.core.Limits;
 import io.securethrift.core.ServerLimits;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.spi.TlsEngines;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TProtocolFactory;
 
@@ -22,6 +28,9 @@ final class ServerContext {
   private final Admission admission;
   private final TlsEngines tlsEngines;
   private final AtomicInteger callsInFlight = new AtomicInteger();
+  /** Replies handed to a connection and not yet written, oldest first, and their bytes in all. */
+  private final ConcurrentLinkedQueue<PendingReply> pendingReplies = new ConcurrentLinkedQueue<>();
+  private final AtomicLong pendingReplyBytes = new AtomicLong();
   private volatile boolean draining;
 
   ServerContext(ServerTransportFactory factory, TProcessor processor, TProtocolFactory protocolFactory,
@@ -56,6 +65,45 @@ final class ServerContext {
   /** Whether calls run on their connection's event loop instead of {@link #workers()}. */
   boolean callsOnEventLoop() {
     return callsOnEventLoop;
+  }
+
+  /**
+   * Counts a reply that {@code channel} could not write at once until {@code write} completes; while the replies
+   * waiting in all pass {@code securethrift.server.pending.replies.max}, closes the connection whose reply has waited
+   * longest (its own possibly), reporting it through the audit's warning window.
+   */
+  void replyPending(Channel channel, long bytes, Future<?> write) {
+    PendingReply pending = new PendingReply(channel, bytes);
+    pendingReplies.add(pending);
+    long total = pendingReplyBytes.addAndGet(bytes);
+    write.addListener(done -> {
+      if (pendingReplies.remove(pending)) {
+        pendingReplyBytes.addAndGet(-bytes);
+      }
+    });
+    long max = factory.config().server().pendingRepliesMax();
+    while (total > max) {
+      PendingReply oldest = pendingReplies.poll();
+      if (oldest == null) {
+        return;
+      }
+      total = pendingReplyBytes.addAndGet(-oldest.bytes);
+      factory.audit().closing(oldest.channel.remoteAddress(), HandshakeAudit.Refusal.REPLY, "its reply of "
+          + oldest.bytes + " bytes waited longest while the replies its peers had not taken passed "
+          + ConfigProperty.SERVER_PENDING_REPLIES_MAX.key() + " (" + max + " bytes)");
+      oldest.channel.close();
+    }
+  }
+
+  /** A reply not yet written and the connection it waits on. */
+  private static final class PendingReply {
+    final Channel channel;
+    final long bytes;
+
+    PendingReply(Channel channel, long bytes) {
+      this.channel = channel;
+      this.bytes = bytes;
+    }
   }
 
   ExecutorService authenticationPool() {

@@ -206,6 +206,53 @@ class NettyServerTest {
     }
   }
 
+  /**
+   * Peers that pipeline 1 MiB calls and never read: each holds one reply at most, and once the replies waiting in all
+   * pass {@code securethrift.server.pending.replies.max} the connection whose reply waited longest is closed (one
+   * warning for them all), while a reading client is served.
+   */
+  @Test
+  void repliesNoPeerTakesAreBoundedAcrossConnections() throws Exception {
+    SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.NONE).pendingRepliesMax(2L << 20).build();
+    TMemoryBuffer message = new TMemoryBuffer(1 << 21);
+    new EchoService.Client(new TBinaryProtocol(message)).send_echo(ByteBuffer.allocate(1 << 20));
+    byte[] call = new byte[4 + message.length()];
+    ByteBuffer.wrap(call).putInt(message.length()).put(message.getArray(), 0, message.length());
+    List<Socket> stalled = new java.util.ArrayList<>();
+    try (LogCapture log = LogCapture.start();
+        NettyThriftServer server = start(config, new TBinaryProtocol.Factory());
+        ClientTransportFactory clients = ClientTransportFactory.create(config)) {
+      for (int i = 0; i < 6; i++) {
+        Socket socket = new Socket();
+        socket.setReceiveBufferSize(4096);
+        socket.connect(new InetSocketAddress("127.0.0.1", server.port()));
+        stalled.add(socket);
+        Thread writer = new Thread(() -> {
+          try {
+            for (int k = 0; k < 8; k++) {
+              socket.getOutputStream().write(call);
+            }
+          } catch (java.io.IOException closed) {
+            // The server closed it: what this test waits for.
+          }
+        }, "never-reads-" + i);
+        writer.setDaemon(true);
+        writer.start();
+      }
+      String warning = log.awaitLines("waited longest", 1, Duration.ofSeconds(30)).get(0);
+      assertTrue(warning.contains("securethrift.server.pending.replies.max (2097152 bytes)"), warning);
+      io.securethrift.core.testing.Await.until("stalled connections closed", Duration.ofSeconds(30),
+          () -> server.connections() < 6);
+      try (SecuredTransport transport = clients.open("127.0.0.1", server.port())) {
+        echoRoundTrips(new EchoService.Client(transport.protocol(new TBinaryProtocol.Factory())), 10);
+      }
+    } finally {
+      for (Socket socket : stalled) {
+        socket.close();
+      }
+    }
+  }
+
   @Test
   void pipelinedCallsAreAnsweredOneAtATimeInOrder() throws Exception {
     SecurityConfig config = SecurityConfig.builder().mode(SecurityMode.NONE).build();

@@ -228,7 +228,14 @@ public enum ConfigProperty {
       "Non-blocking server: pending reply bytes over which the connection is closed (its peer is not reading); at"
           + " least securethrift.server.write.buffer.high.",
       (b, v) -> b.writeBufferFatal(Values.size(keyOf("SERVER_WRITE_BUFFER_FATAL"), v)),
-      c -> Values.formatSize(c.server().writeBufferFatal()));
+      c -> Values.formatSize(c.server().writeBufferFatal())),
+  SERVER_PENDING_REPLIES_MAX("securethrift.server.pending.replies.max", Type.SIZE, "64M",
+      Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
+      "Non-blocking server: bytes of replies waiting, across all connections, for peers that do not take them; over"
+          + " it the connection whose reply has waited longest is closed, so many peers that stop reading cannot make"
+          + " the server hold a reply each.",
+      (b, v) -> b.pendingRepliesMax(Values.size(keyOf("SERVER_PENDING_REPLIES_MAX"), v)),
+      c -> Values.formatSize(c.server().pendingRepliesMax()));
 
   /** The form a setting's value takes in a properties file. */
   public enum Type {

@@ -188,6 +188,7 @@ public final class SecurityConfig {
     private long writeBufferLow;
     private long writeBufferHigh;
     private long writeBufferFatal;
+    private long pendingRepliesMax;
 
     /** Starts from the defaults, which {@link ConfigProperty} defines. */
     private Builder() {
@@ -243,6 +244,7 @@ public final class SecurityConfig {
       writeBufferLow = c.server.writeBufferLow();
       writeBufferHigh = c.server.writeBufferHigh();
       writeBufferFatal = c.server.writeBufferFatal();
+      pendingRepliesMax = c.server.pendingRepliesMax();
     }
 
     /**
@@ -669,6 +671,15 @@ public final class SecurityConfig {
       return this;
     }
 
+    /**
+     * Non-blocking server: bytes of replies waiting for their peers across all connections, over which the one that
+     * has waited longest is closed ({@code securethrift.server.pending.replies.max}); default 64 MiB.
+     */
+    public Builder pendingRepliesMax(long bytes) {
+      this.pendingRepliesMax = bytes;
+      return this;
+    }
+
     /** Validates every setting and returns the immutable configuration. */
     public SecurityConfig build() {
       TlsSettings tls = new TlsSettings(tlsEngine, ConfigProperty.TLS_PROTOCOLS.valid(tlsProtocols),
@@ -815,7 +826,8 @@ public final class SecurityConfig {
           ConfigProperty.SERVER_MAX_PER_ADDRESS.valid(maxConnectionsPerAddress),
           ConfigProperty.SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS.valid(maxUnauthenticatedConnectionsPerAddress),
           ConfigProperty.SERVER_IPV6_PREFIX.valid(ipv6Prefix),
-          ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout), (int) low, (int) high, fatal);
+          ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout), (int) low, (int) high, fatal,
+          ConfigProperty.SERVER_PENDING_REPLIES_MAX.valid(pendingRepliesMax));
     }
 
     private int validNegotiationSize(int frame) {

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * What a server admits and how long it keeps connections. The non-blocking server (securethrift's netty-server):
- * connection counts, the idle timeout after authentication, and the write-buffer marks. The thread-pool server:
+ * connection counts, the idle timeout after authentication, the write-buffer marks and the replies waiting. The thread-pool server:
  * its worker threads, which bound its connections. Immutable; only {@link SecurityConfig.Builder#build()} creates one,
  * after checking every value. The pre-authentication deadline is {@link Timeouts#handshake()}.
  */
@@ -19,10 +19,11 @@ public final class ServerLimits {
   private final int writeBufferLow;
   private final int writeBufferHigh;
   private final long writeBufferFatal;
+  private final long pendingRepliesMax;
 
   ServerLimits(int maxConnections, int maxThreads, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
       int maxUnauthenticatedConnectionsPerAddress, int ipv6Prefix,
-      Duration idleTimeout, int writeBufferLow, int writeBufferHigh, long writeBufferFatal) {
+      Duration idleTimeout, int writeBufferLow, int writeBufferHigh, long writeBufferFatal, long pendingRepliesMax) {
     this.maxConnections = maxConnections;
     this.maxThreads = maxThreads;
     this.maxUnauthenticatedConnections = maxUnauthenticatedConnections;
@@ -33,6 +34,7 @@ public final class ServerLimits {
     this.writeBufferLow = writeBufferLow;
     this.writeBufferHigh = writeBufferHigh;
     this.writeBufferFatal = writeBufferFatal;
+    this.pendingRepliesMax = pendingRepliesMax;
   }
 
   /** Open connections at most ({@link ConfigProperty#SERVER_MAX_CONNECTIONS}). */
@@ -86,5 +88,13 @@ public final class ServerLimits {
   /** Pending reply bytes over which the connection is closed: the peer is not reading its replies. */
   public long writeBufferFatal() {
     return writeBufferFatal;
+  }
+
+  /**
+   * Bytes of replies waiting for their peers, across all connections, over which the connection whose reply has
+   * waited longest is closed ({@link ConfigProperty#SERVER_PENDING_REPLIES_MAX}).
+   */
+  public long pendingRepliesMax() {
+    return pendingRepliesMax;
   }
 }
