@@ -88,16 +88,16 @@ final class Layers implements AutoCloseable {
     Timeouts timeouts = config.timeouts();
     long start = System.nanoTime();
     HandshakeAudit.Stage stage = config.mode().usesTls() ? HandshakeAudit.Stage.TLS : HandshakeAudit.Stage.SASL;
-    try (HandshakeDeadline deadline = HandshakeDeadline.arm(socket, timeouts.handshake())) {
+    try (SocketDeadline deadline = SocketDeadline.arm(socket, timeouts.handshake())) {
       try {
         socket.setSoTimeout(millis(timeouts.handshake()));
         SecureStream secured = stream.open(socket, host);
         stage = HandshakeAudit.Stage.SASL;
         SocketTransport socketTransport = accepted != null && secured.socket() == socket ? accepted
-            : new SocketTransport(secured.socket());
+            : new SocketTransport(secured.socket(), socket);
         SecuredTransport transport = message.open(socketTransport, secured.identity(), host);
         secured.socket().setSoTimeout(millis(timeouts.read()));
-        socketTransport.established(peer);
+        socketTransport.established(peer, timeouts.read());
         if (audit != null) {
           audit.succeeded(transport.peerIdentity(), Duration.ofNanos(System.nanoTime() - start));
         }

@@ -42,6 +42,6 @@ final class ListeningSocket extends TServerSocket {
     } catch (IOException e) {
       throw new TTransportException(e);
     }
-    return new SocketTransport(accepted);
+    return new SocketTransport(accepted, accepted);
   }
 }

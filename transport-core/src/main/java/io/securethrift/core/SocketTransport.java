@@ -22,16 +22,27 @@ import org.apache.thrift.transport.TTransportException;
  * kept, so code that tells a closed connection from a timeout by {@link TTransportException#getType()} still can.
  */
 final class SocketTransport extends TSocket {
+  /** The TCP socket, under TLS if there is any: closing it ends a blocked write at once. */
+  private final Socket tcp;
   /** The peer as {@code host:port}, once the handshake is done; null before. */
   private String peer;
+  /** How long one write may block, once the handshake is done; null before (the handshake has its own deadline). */
+  private Duration writeTimeout;
 
-  SocketTransport(Socket socket) throws TTransportException {
+  /** @param tcp the TCP socket under {@code socket} (the same socket without TLS) */
+  SocketTransport(Socket socket, Socket tcp) throws TTransportException {
     super(socket);
+    this.tcp = tcp;
   }
 
-  /** From here on, failures name {@code peer} ({@code host:port}, nothing else). */
-  void established(String peer) {
+  /**
+   * From here on, failures name {@code peer} ({@code host:port}, nothing else), and a write that blocks longer than
+   * {@code writeTimeout} ({@code securethrift.timeout.read}: the peer gets as long to take bytes as to send them)
+   * closes the connection; zero means no deadline.
+   */
+  void established(String peer, Duration writeTimeout) {
     this.peer = peer;
+    this.writeTimeout = writeTimeout.isZero() ? null : writeTimeout;
   }
 
   @Override
@@ -50,20 +61,39 @@ final class SocketTransport extends TSocket {
 
   @Override
   public void write(byte[] buf, int off, int len) throws TTransportException {
+    SocketDeadline deadline = writeTimeout == null ? null : SocketDeadline.arm(tcp, writeTimeout);
     try {
       super.write(buf, off, len);
     } catch (TTransportException e) {
-      throw named(e, "writing to ");
+      throw named(e, deadline, "writing to ");
+    } finally {
+      if (deadline != null) {
+        deadline.close();
+      }
     }
   }
 
   @Override
   public void flush() throws TTransportException {
+    SocketDeadline deadline = writeTimeout == null ? null : SocketDeadline.arm(tcp, writeTimeout);
     try {
       super.flush();
     } catch (TTransportException e) {
-      throw named(e, "writing to ");
+      throw named(e, deadline, "writing to ");
+    } finally {
+      if (deadline != null) {
+        deadline.close();
+      }
     }
+  }
+
+  private TTransportException named(TTransportException e, SocketDeadline deadline, String doing) {
+    if (deadline != null && deadline.expired()) {
+      return new NamedFailure(TTransportException.TIMED_OUT, doing + peer + " failed: the peer took nothing for "
+          + Values.formatDuration(writeTimeout) + " (" + ConfigProperty.TIMEOUT_READ.key() + "), so the connection"
+          + " was closed", e);
+    }
+    return named(e, doing);
   }
 
   private TTransportException named(TTransportException e, String doing) {

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The handshake deadline on real loopback sockets: it closes what overran it, and only that. */
-class HandshakeDeadlineTest {
+class SocketDeadlineTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private final List<Socket> sockets = new ArrayList<>();
 
@@ -43,7 +43,7 @@ class HandshakeDeadlineTest {
   void closesTheSocketOnceTheDeadlinePasses() throws IOException {
     Socket socket = connection();
     long start = System.nanoTime();
-    HandshakeDeadline deadline = HandshakeDeadline.arm(socket, Duration.ofMillis(200));
+    SocketDeadline deadline = SocketDeadline.arm(socket, Duration.ofMillis(200));
     Await.until("the overdue socket's close", WAIT, socket::isClosed);
     assertTrue(System.nanoTime() - start >= Duration.ofMillis(200).toNanos(), "closed before its deadline");
     assertTrue(deadline.expired());
@@ -53,11 +53,11 @@ class HandshakeDeadlineTest {
   @Test
   void aDisarmedDeadlineLeavesTheSocketOpen() throws IOException {
     Socket finished = connection();
-    HandshakeDeadline disarmed = HandshakeDeadline.arm(finished, Duration.ofMillis(100));
+    SocketDeadline disarmed = SocketDeadline.arm(finished, Duration.ofMillis(100));
     disarmed.close();
     // Armed after the disarmed one with the same timeout, so once it has fired the first one's time has passed too.
     Socket overdue = connection();
-    HandshakeDeadline later = HandshakeDeadline.arm(overdue, Duration.ofMillis(100));
+    SocketDeadline later = SocketDeadline.arm(overdue, Duration.ofMillis(100));
     Await.until("the later deadline's close", WAIT, overdue::isClosed);
     assertTrue(later.expired());
     assertFalse(finished.isClosed(), "a finished handshake's socket was closed");
@@ -67,9 +67,9 @@ class HandshakeDeadlineTest {
   @Test
   void anEarlierDeadlineArmedAfterALaterOneFiresOnTime() throws IOException {
     Socket patient = connection();
-    HandshakeDeadline hour = HandshakeDeadline.arm(patient, Duration.ofHours(1));
+    SocketDeadline hour = SocketDeadline.arm(patient, Duration.ofHours(1));
     Socket hasty = connection();
-    HandshakeDeadline short1 = HandshakeDeadline.arm(hasty, Duration.ofMillis(100));
+    SocketDeadline short1 = SocketDeadline.arm(hasty, Duration.ofMillis(100));
     Await.until("the shorter deadline's close", WAIT, hasty::isClosed);
     assertTrue(short1.expired());
     assertFalse(patient.isClosed());
@@ -80,13 +80,13 @@ class HandshakeDeadlineTest {
   @Test
   void manyDisarmedDeadlinesDoNotHoldUpAnArmedOne() throws IOException {
     Socket finished = connection();
-    for (int i = 0; i < 3 * HandshakeDeadline.SWEEP_EVERY; i++) {
-      HandshakeDeadline.arm(finished, Duration.ofMillis(50)).close();
+    for (int i = 0; i < 3 * SocketDeadline.SWEEP_EVERY; i++) {
+      SocketDeadline.arm(finished, Duration.ofMillis(50)).close();
     }
     Socket overdue = connection();
-    HandshakeDeadline armed = HandshakeDeadline.arm(overdue, Duration.ofMillis(100));
-    for (int i = 0; i < 3 * HandshakeDeadline.SWEEP_EVERY; i++) {
-      HandshakeDeadline.arm(finished, Duration.ofMillis(50)).close();
+    SocketDeadline armed = SocketDeadline.arm(overdue, Duration.ofMillis(100));
+    for (int i = 0; i < 3 * SocketDeadline.SWEEP_EVERY; i++) {
+      SocketDeadline.arm(finished, Duration.ofMillis(50)).close();
     }
     Await.until("the armed deadline's close", WAIT, overdue::isClosed);
     assertTrue(armed.expired());

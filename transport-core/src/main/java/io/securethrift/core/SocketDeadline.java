@@ -11,9 +11,10 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Closes a socket whose handshake has not finished by a deadline. A socket read timeout alone would restart with every
- * byte, so a peer trickling one byte at a time could hold a thread for ever; closing the socket unblocks the thread
- * wherever it waits.
+ * Closes a socket whose handshake, or a write, has not finished by a deadline. A socket read timeout alone would
+ * restart with every byte, so a peer trickling one byte at a time could hold a thread for ever, and a blocking write
+ * has no timeout at all, so a peer that stops reading (a zero TCP window) would hold the writing thread for ever;
+ * closing the socket unblocks the thread wherever it waits.
  *
  * <p>One daemon thread keeps every deadline. Arming and disarming do not wake it: it is woken only by a deadline
  * earlier than the one it sleeps until (the first after a quiet spell, or a shorter timeout), or to drop disarmed
@@ -21,7 +22,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * cancelled) woke its thread twice per connection, a context switch on each side that a new plain connection on two
  * busy cores paid for measurably.
  */
-final class HandshakeDeadline implements AutoCloseable {
+final class SocketDeadline implements AutoCloseable {
   /** Deadlines armed between two looks of the keeper at most, so disarmed ones pile up no further. */
   static final int SWEEP_EVERY = 1024;
   private static final Keeper KEEPER = new Keeper();
@@ -34,13 +35,13 @@ final class HandshakeDeadline implements AutoCloseable {
   /** Null once disarmed, so a finished connection's socket is not kept until the keeper next looks. */
   private volatile Socket socket;
 
-  private HandshakeDeadline(Socket socket, long due) {
+  private SocketDeadline(Socket socket, long due) {
     this.socket = socket;
     this.due = due;
   }
 
-  static HandshakeDeadline arm(Socket socket, Duration timeout) {
-    HandshakeDeadline deadline = new HandshakeDeadline(socket, System.nanoTime() + timeout.toNanos());
+  static SocketDeadline arm(Socket socket, Duration timeout) {
+    SocketDeadline deadline = new SocketDeadline(socket, System.nanoTime() + timeout.toNanos());
     KEEPER.add(deadline);
     return deadline;
   }
@@ -50,7 +51,7 @@ final class HandshakeDeadline implements AutoCloseable {
     return state.get() == EXPIRED;
   }
 
-  /** Disarms the deadline once the handshake is done. */
+  /** Disarms the deadline once the handshake or write is done. */
   @Override
   public void close() {
     if (state.compareAndSet(ARMED, DISARMED)) {
@@ -74,14 +75,14 @@ final class HandshakeDeadline implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition wake = lock.newCondition();
     /** Guarded by lock, as are the fields below: deadlines armed and not yet dropped, in no particular order. */
-    private ArrayDeque<HandshakeDeadline> deadlines = new ArrayDeque<>();
+    private ArrayDeque<SocketDeadline> deadlines = new ArrayDeque<>();
     private boolean started;
     /** Whether the keeper waits for no deadline; if not, it wakes at {@link #wakeAt} (a nanoTime). */
     private boolean idle = true;
     private long wakeAt;
     private int armedSinceLook;
 
-    void add(HandshakeDeadline deadline) {
+    void add(SocketDeadline deadline) {
       lock.lock();
       try {
         deadlines.add(deadline);
@@ -106,9 +107,9 @@ final class HandshakeDeadline implements AutoCloseable {
 
     @Override
     public void run() {
-      List<HandshakeDeadline> due = new ArrayList<>();
+      List<SocketDeadline> due = new ArrayList<>();
       while (true) {
-        ArrayDeque<HandshakeDeadline> looked;
+        ArrayDeque<SocketDeadline> looked;
         lock.lock();
         try {
           looked = deadlines;
@@ -119,8 +120,8 @@ final class HandshakeDeadline implements AutoCloseable {
         }
         // Sockets are closed outside the lock: arming never waits for a close.
         long now = System.nanoTime();
-        ArrayDeque<HandshakeDeadline> pending = new ArrayDeque<>();
-        for (HandshakeDeadline d : looked) {
+        ArrayDeque<SocketDeadline> pending = new ArrayDeque<>();
+        for (SocketDeadline d : looked) {
           if (d.state.get() != ARMED) {
             continue;
           }
@@ -130,7 +131,7 @@ final class HandshakeDeadline implements AutoCloseable {
             pending.add(d);
           }
         }
-        due.forEach(HandshakeDeadline::expire);
+        due.forEach(SocketDeadline::expire);
         due.clear();
         lock.lock();
         try {
@@ -145,8 +146,8 @@ final class HandshakeDeadline implements AutoCloseable {
 
     /** Waits until the earliest deadline still armed, or until {@link #add} wakes it. Holds the lock. */
     private void sleep() {
-      HandshakeDeadline earliest = null;
-      for (HandshakeDeadline d : deadlines) {
+      SocketDeadline earliest = null;
+      for (SocketDeadline d : deadlines) {
         if (d.state.get() == ARMED && (earliest == null || d.due - earliest.due < 0)) {
           earliest = d;
         }
