@@ -90,10 +90,7 @@ class PeerTextInSaslTest {
         ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
       EchoServer server = EchoServer.start(servers);
       try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-        SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
-        SaslWire.send(socket, 2, new byte[0]);
-        assertTrue(SaslWire.read(socket).startsWith("2:"));
-        SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
+        refuseTheChallengeWith(socket, reason);
         String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
         assertTrue(warning.endsWith("failed: " + once), warning);
         String audit = log.awaitLines(" securethrift.audit - event=auth outcome=failure", 1, Duration.ofSeconds(10))
@@ -106,6 +103,15 @@ class PeerTextInSaslTest {
       }
       assertNoRawControls(log.text());
     }
+  }
+
+  /** Starts DIGEST-MD5 as a client, takes the server's challenge and answers BAD with {@code reason}. */
+  private static void refuseTheChallengeWith(Socket socket, String reason) throws Exception {
+    SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
+    SaslWire.send(socket, 2, new byte[0]);
+    String challenge = SaslWire.read(socket);
+    assertTrue(challenge.startsWith("2:"), challenge);
+    SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
   }
 
   /** A key=value audit value as written, its layout quoting undone. */
@@ -128,11 +134,7 @@ class PeerTextInSaslTest {
         ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
       EchoServer server = EchoServer.start(servers);
       try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-        SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
-        SaslWire.send(socket, 2, new byte[0]);
-        String challenge = SaslWire.read(socket);
-        assertTrue(challenge.startsWith("2:"), challenge);
-        SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
+        refuseTheChallengeWith(socket, reason);
         String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
         assertTrue(warning.contains("failed: Peer indicated failure: GSS initiate failed\\r\\nutf-8\\r\\n[main] WARN"),
             warning);
