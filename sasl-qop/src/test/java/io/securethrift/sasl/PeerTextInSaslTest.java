@@ -86,32 +86,36 @@ class PeerTextInSaslTest {
     String reason = "bad\\n[main] WARN forged \\u001b[2J";
     String once = "Peer indicated failure: bad\\\\n[main] WARN forged \\\\u001b[2J";
     String twice = "bad\\\\\\\\n";
-    try (LogCapture log = LogCapture.start();
-        ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
-      EchoServer server = EchoServer.start(servers);
-      try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-        refuseTheChallengeWith(socket, reason);
-        String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
-        assertTrue(warning.endsWith("failed: " + once), warning);
-        String audit = log.awaitLines(" securethrift.audit - event=auth outcome=failure", 1, Duration.ofSeconds(10))
-            .get(0);
-        String detail = unquoted(audit.substring(audit.indexOf(" detail=") + " detail=".length()));
-        assertTrue(detail.endsWith("failed: " + once), audit);
-        assertFalse(warning.contains(twice) || detail.contains(twice), audit);
-      } finally {
-        server.close();
-      }
+    try (LogCapture log = LogCapture.start()) {
+      String warning = serverWarningWhenTheClientSays(reason, log);
+      assertTrue(warning.endsWith("failed: " + once), warning);
+      String audit = log.awaitLines(" securethrift.audit - event=auth outcome=failure", 1, Duration.ofSeconds(10))
+          .get(0);
+      String detail = unquoted(audit.substring(audit.indexOf(" detail=") + " detail=".length()));
+      assertTrue(detail.endsWith("failed: " + once), audit);
+      assertFalse(warning.contains(twice) || detail.contains(twice), audit);
       assertNoRawControls(log.text());
     }
   }
 
-  /** Starts DIGEST-MD5 as a client, takes the server's challenge and answers BAD with {@code reason}. */
-  private static void refuseTheChallengeWith(Socket socket, String reason) throws Exception {
-    SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
-    SaslWire.send(socket, 2, new byte[0]);
-    String challenge = SaslWire.read(socket);
-    assertTrue(challenge.startsWith("2:"), challenge);
-    SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
+  /**
+   * A real DIGEST-MD5 server's warning when a client takes its challenge and answers BAD with {@code reason}; the
+   * server is stopped before this returns.
+   */
+  private static String serverWarningWhenTheClientSays(String reason, LogCapture log) throws Exception {
+    try (ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
+      EchoServer server = EchoServer.start(servers);
+      try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
+        SaslWire.send(socket, 1, "DIGEST-MD5".getBytes(StandardCharsets.US_ASCII));
+        SaslWire.send(socket, 2, new byte[0]);
+        String challenge = SaslWire.read(socket);
+        assertTrue(challenge.startsWith("2:"), challenge);
+        SaslWire.send(socket, 3, reason.getBytes(StandardCharsets.UTF_8));
+        return log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
+      } finally {
+        server.close();
+      }
+    }
   }
 
   /** A key=value audit value as written, its layout quoting undone. */
@@ -130,19 +134,12 @@ class PeerTextInSaslTest {
   @Test
   void tenKilobyteBadReasonIsLoggedCutAndEscaped() throws Exception {
     String reason = "GSS initiate failed\r\n" + FORGED_LINE + "\u001b[2J" + "y".repeat(10 * 1024);
-    try (LogCapture log = LogCapture.start();
-        ServerTransportFactory servers = ServerTransportFactory.create(SaslConfigs.digestServer().build())) {
-      EchoServer server = EchoServer.start(servers);
-      try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
-        refuseTheChallengeWith(socket, reason);
-        String warning = log.awaitLines("rejected connection from", 1, Duration.ofSeconds(10)).get(0);
-        assertTrue(warning.contains("failed: Peer indicated failure: GSS initiate failed\\r\\nutf-8\\r\\n[main] WARN"),
-            warning);
-        assertTrue(warning.contains("\\u001b[2J") && warning.endsWith(" more characters)"), warning);
-        assertSafe(warning);
-      } finally {
-        server.close();
-      }
+    try (LogCapture log = LogCapture.start()) {
+      String warning = serverWarningWhenTheClientSays(reason, log);
+      assertTrue(warning.contains("failed: Peer indicated failure: GSS initiate failed\\r\\nutf-8\\r\\n[main] WARN"),
+          warning);
+      assertTrue(warning.contains("\\u001b[2J") && warning.endsWith(" more characters)"), warning);
+      assertSafe(warning);
       assertNoRawControls(log.text());
     }
   }
