@@ -245,7 +245,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   private void pumpMessages() {
     try {
-      while (!busy && !waitingForDrain()) {
+      while (!busy) {
         if (server.draining()) {
           // Shutting down: nothing new starts; a connection closes once its call in flight has been answered.
           close();
@@ -273,21 +273,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     compact();
     if (busy) {
       pauseIfWaiting();
-    } else if (waitingForDrain()) {
-      pauseReads();
     } else if (readsPaused && phase != Phase.CLOSED) {
       readsPaused = false;
       channel.config().setAutoRead(true);
     }
-  }
-
-  /**
-   * Whether the peer has not taken its replies (the unsent bytes are over the high watermark): no call is taken, and
-   * nothing more is read, until they drain below the low one, so a peer that never reads holds one reply and what it
-   * had sent when the reply stalled, not a reply per pipelined call. The write deadline then closes it.
-   */
-  private boolean waitingForDrain() {
-    return phase == Phase.DATA && !channel.isWritable();
   }
 
   private void pauseReads() {
@@ -295,14 +284,6 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       readsPaused = true;
       channel.config().setAutoRead(false);
     }
-  }
-
-  @Override
-  public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-    if (channel.isWritable()) {
-      pump();
-    }
-    ctx.fireChannelWritabilityChanged();
   }
 
   /**
