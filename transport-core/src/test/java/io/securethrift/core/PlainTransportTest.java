@@ -147,6 +147,27 @@ class PlainTransportTest {
     }
   }
 
+  /** A server that accepts and never reads: the client's write gets as long as a read would, then says why. */
+  @Test
+  void writeToAPeerThatNeverReadsEndsAtTheReadTimeoutNamingIt() throws Exception {
+    SecurityConfig quick = CONFIG.toBuilder().readTimeout(Duration.ofMillis(500)).build();
+    try (ServerSocket silent = new ServerSocket();
+        ClientTransportFactory factory = ClientTransportFactory.create(quick)) {
+      silent.setReceiveBufferSize(4096);
+      silent.bind(new InetSocketAddress("127.0.0.1", 0));
+      try (SecuredTransport transport = factory.open("127.0.0.1", silent.getLocalPort());
+          Socket accepted = silent.accept()) {
+        var client = EchoServer.client(transport);
+        TTransportException e = assertThrows(TTransportException.class,
+            () -> client.echo(ByteBuffer.allocate(3 << 20)));
+        assertEquals(TTransportException.TIMED_OUT, e.getType());
+        assertTrue(e.getMessage().startsWith("writing to 127.0.0.1:" + silent.getLocalPort() + " failed: the peer"
+            + " took nothing for 500ms (securethrift.timeout.read), so the connection was closed"), e.getMessage());
+        assertTrue(accepted.isConnected());
+      }
+    }
+  }
+
   @Test
   void modesWhoseModuleIsMissingAreRefusedWithTheModuleName() {
     SecurityConfig tls = SecurityConfig.builder().mode(SecurityMode.TLS).build();

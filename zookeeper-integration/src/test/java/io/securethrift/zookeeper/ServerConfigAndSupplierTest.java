@@ -88,7 +88,8 @@ class ServerConfigAndSupplierTest {
 
     ConfigException e = assertThrows(ConfigException.class, () -> ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE))
         .confDir(certs.directory().resolve("r")).clientPort(2181).quorumSasl(true).build());
-    assertEquals("securethrift.mode", e.key());
+    assertEquals("securethrift.mode: quorum SASL was asked for, but 'tls' has no Kerberos keytab login; use sasl with"
+        + " securethrift.sasl.kerberos.principal and .keytab", e.getMessage());
   }
 
   @Test
