@@ -9,15 +9,12 @@ import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.Limits;
+import io.securethrift.core.internal.CallerSubject;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.security.AccessController;
 import java.util.Map;
 import javax.security.auth.Subject;
 import javax.security.auth.callback.CallbackHandler;
@@ -37,8 +34,6 @@ import org.apache.thrift.transport.TTransportException;
 final class SaslClientLayer implements MessageLayer {
   /** What the JDK reports when the KDC knows no principal for the service a ticket was asked for. */
   private static final String UNKNOWN_SERVER = "Server not found in Kerberos database";
-  /** {@code Subject.current()}, which Java 18 added; null on older runtimes. */
-  private static final MethodHandle CURRENT_SUBJECT = currentSubjectHandle();
 
   private final SaslSettings settings;
   private final Limits limits;
@@ -127,7 +122,7 @@ final class SaslClientLayer implements MessageLayer {
 
   /** The caller's Kerberos subject; GSSAPI would otherwise fall back to a JAAS login that fails obscurely. */
   private static Subject callerSubject() {
-    Subject subject = currentSubject();
+    Subject subject = CallerSubject.current();
     if (subject == null || KeytabLogin.ticketGrantingTicket(subject) == null) {
       throw new KerberosLoginException("GSSAPI client without " + ConfigProperty.SASL_KERBEROS_PRINCIPAL.key()
           + " runs as the caller's Kerberos login, but the caller has none; set it and "
@@ -135,25 +130,6 @@ final class SaslClientLayer implements MessageLayer {
           + " UserGroupInformation.doAs of a logged-in subject");
     }
     return subject;
-  }
-
-  /**
-   * The subject of the enclosing {@code Subject.doAs} or {@code callAs}: {@code Subject.current()} where the runtime has
-   * it (Java 18 and later; from Java 23 on, {@code getSubject} refuses to run without a security manager, and from 24
-   * always), else {@code Subject.getSubject} of the access control context.
-   */
-  @SuppressWarnings("removal") // the fallback, for Java 11 to 17, which lack Subject.current()
-  private static Subject currentSubject() {
-    if (CURRENT_SUBJECT != null) {
-      try {
-        return (Subject) CURRENT_SUBJECT.invokeExact();
-      } catch (RuntimeException | Error e) {
-        throw e;
-      } catch (Throwable e) {
-        throw new IllegalStateException("Subject.current() failed: " + e, e);
-      }
-    }
-    return Subject.getSubject(AccessController.getContext());
   }
 
   /** The host part of the server principal: configured, else the dialled host, canonicalized if asked to. */
@@ -174,14 +150,6 @@ final class SaslClientLayer implements MessageLayer {
   public void close() {
     if (login != null) {
       login.close();
-    }
-  }
-
-  private static MethodHandle currentSubjectHandle() {
-    try {
-      return MethodHandles.publicLookup().findStatic(Subject.class, "current", MethodType.methodType(Subject.class));
-    } catch (NoSuchMethodException | IllegalAccessException e) {
-      return null;
     }
   }
 }

@@ -1,12 +1,14 @@
 package io.securethrift.core.testing;
 
+import io.securethrift.core.internal.CallerSubject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.security.AccessController;
+import java.nio.file.Path;
 import java.security.Provider;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -70,7 +72,7 @@ public final class JdkGssapiInChildJvm extends Provider {
       ChildJvm.Builder builder = ChildJvm.builder(JdkGssapiHost.class).name("the JDK's GSSAPI in a child JVM")
           .javaHome(GssapiSasl.javaHome()).talk();
       if (!krb5Conf.isEmpty()) {
-        builder.krb5Conf(java.nio.file.Path.of(krb5Conf));
+        builder.krb5Conf(Path.of(krb5Conf));
       }
       child = builder.start();
       childKrb5Conf = krb5Conf;
@@ -112,21 +114,8 @@ public final class JdkGssapiInChildJvm extends Provider {
     return command;
   }
 
-  /** The caller's {@code Subject}: {@code Subject.current()} where it exists (Java 18+), else the access context's. */
-  @SuppressWarnings("removal")
-  private static Subject callerSubject() {
-    try {
-      return (Subject) MethodHandles.publicLookup()
-          .findStatic(Subject.class, "current", MethodType.methodType(Subject.class)).invoke();
-    } catch (NoSuchMethodException | IllegalAccessException before18) {
-      return Subject.getSubject(AccessController.getContext());
-    } catch (Throwable e) {
-      throw new IllegalStateException("cannot read the caller's Subject", e);
-    }
-  }
-
   private static Subject requireSubject(String role) throws SaslException {
-    Subject subject = callerSubject();
+    Subject subject = CallerSubject.current();
     if (subject == null) {
       throw new SaslException("the JDK's GSSAPI " + role + " takes its Kerberos credentials from the caller's Subject,"
           + " and there is none");
@@ -151,14 +140,14 @@ public final class JdkGssapiInChildJvm extends Provider {
         .with("end", time(tgt.getEndTime())).with("renewTill", time(tgt.getRenewTill()));
   }
 
-  private static long time(java.util.Date date) {
+  private static long time(Date date) {
     return date == null ? -1 : date.getTime();
   }
 
   /** A server's long-term keys, from the keytabs and keys in its Subject, as {@code principal:type:version:key}. */
   private static LineRecord withKeys(LineRecord command, Subject subject) throws SaslException {
     Set<KerberosPrincipal> principals = subject.getPrincipals(KerberosPrincipal.class);
-    List<String> keys = new java.util.ArrayList<>();
+    List<String> keys = new ArrayList<>();
     for (KerberosKey key : subject.getPrivateCredentials(KerberosKey.class)) {
       keys.add(key(key));
     }
@@ -257,12 +246,12 @@ public final class JdkGssapiInChildJvm extends Provider {
 
     public byte[] unwrap(byte[] incoming, int offset, int len) throws SaslException {
       return bytes(call(session(JdkGssapiHost.UNWRAP, id).with("bytes",
-          encode(java.util.Arrays.copyOfRange(incoming, offset, offset + len)))));
+          encode(Arrays.copyOfRange(incoming, offset, offset + len)))));
     }
 
     public byte[] wrap(byte[] outgoing, int offset, int len) throws SaslException {
       return bytes(call(session(JdkGssapiHost.WRAP, id).with("bytes",
-          encode(java.util.Arrays.copyOfRange(outgoing, offset, offset + len)))));
+          encode(Arrays.copyOfRange(outgoing, offset, offset + len)))));
     }
 
     public Object getNegotiatedProperty(String name) {
