@@ -6,6 +6,7 @@ import io.securethrift.kdc.Directories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 import java.util.stream.Collectors;
@@ -38,6 +40,8 @@ import org.apache.zookeeper.client.ZKClientConfig;
 public final class LocalEnsemble implements AutoCloseable {
   private static final String HOST = "127.0.0.1";
   private static final String NOT_SERVING = "not currently serving requests";
+  /** Where {@code freePorts} looks for ports: below the kernel's ephemeral range; null to let the kernel pick. */
+  private static final int[] STATIC_PORTS = Builder.staticPorts();
   /** Every port {@link Builder#start()} has handed out in this JVM (see {@code freePorts}). */
   private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
   /** Between two {@code srvr} probes while waiting; a probe of a port nobody listens on returns at once. */
@@ -273,17 +277,26 @@ public final class LocalEnsemble implements AutoCloseable {
     /**
      * Ports free now and never handed out before in this JVM; held open together so no two are the same, then
      * released for the servers to bind. Without the second condition, ensembles started side by side (zk-bench starts
-     * a dozen before any is waited for) were given a port another had just released and not yet bound: the kernel
-     * picks a free port at random, and among some 150 ports two came out the same in about one run in ten.
+     * a dozen before any is waited for) were given a port another had just released and not yet bound. They are taken
+     * below the kernel's ephemeral range where it can be read: a port from that range, released, could become the
+     * local port of any outgoing connection on the machine before the server bound it ("Address already in use").
      */
     private static int[] freePorts(int count) {
       List<ServerSocket> sockets = new ArrayList<>();
       try {
+        InetAddress host = InetAddress.getByName(HOST);
         int[] ports = new int[count];
         int found = 0;
-        while (found < count) {
-          ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST));
+        for (int attempt = 0; found < count; attempt++) {
+          ServerSocket socket = new ServerSocket();
           sockets.add(socket);
+          int candidate = STATIC_PORTS == null || attempt > 10_000 ? 0
+              : STATIC_PORTS[0] + ThreadLocalRandom.current().nextInt(STATIC_PORTS[1] - STATIC_PORTS[0]);
+          try {
+            socket.bind(new InetSocketAddress(host, candidate), 1);
+          } catch (IOException taken) {
+            continue;
+          }
           if (HANDED_OUT.add(socket.getLocalPort())) {
             ports[found++] = socket.getLocalPort();
           }
@@ -299,6 +312,20 @@ public final class LocalEnsemble implements AutoCloseable {
             // Closing a listening socket that was never used cannot lose data.
           }
         }
+      }
+    }
+
+    /**
+     * From 10000 to the start of Linux's ephemeral port range ({@code net.ipv4.ip_local_port_range}); null where that
+     * cannot be read or leaves fewer than 1,000 ports, and the kernel then picks.
+     */
+    private static int[] staticPorts() {
+      try {
+        String[] range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+        int ephemeralStart = Integer.parseInt(range[0]);
+        return ephemeralStart - 10_000 >= 1_000 ? new int[] {10_000, ephemeralStart} : null;
+      } catch (IOException | RuntimeException unreadable) {
+        return null;
       }
     }
   }
