@@ -1,11 +1,11 @@
 package io.securethrift.cli;
 
-import io.securethrift.kdc.ca.IssuedCertificate;
-import io.securethrift.kdc.ca.KeyStoreFormat;
-import io.securethrift.kdc.ca.KeyType;
-import io.securethrift.kdc.ca.LeafCertificateBuilder;
-import io.securethrift.kdc.ca.PemFiles;
-import io.securethrift.kdc.ca.TestCertificateAuthority;
+import io.securethrift.testkit.ca.IssuedCertificate;
+import io.securethrift.testkit.ca.KeyStoreFormat;
+import io.securethrift.testkit.ca.KeyType;
+import io.securethrift.testkit.ca.LeafCertificateBuilder;
+import io.securethrift.testkit.ca.PemFiles;
+import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.securethrift.cli;
 
-import io.securethrift.kdc.EmbeddedKdc;
-import io.securethrift.kdc.KerberosIdentity;
+import io.securethrift.testkit.EmbeddedKdc;
+import io.securethrift.testkit.KerberosIdentity;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.cli.IngestBenchCommand;
 import io.securethrift.ingest.cli.IngestClientCommand;
 import io.securethrift.ingest.cli.IngestServerCommand;
-import io.securethrift.zookeeper.bench.ZkBenchCommand;
+import io.securethrift.zkbench.ZkBenchCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
 import io.securethrift.core.ServerTransportFactory;
-import io.securethrift.kdc.ca.CertificateAuthorityExtension;
-import io.securethrift.kdc.ca.CertificateDirectory;
-import io.securethrift.kdc.ca.KeyStoreFormat;
-import io.securethrift.kdc.ca.TestCertificateAuthority;
+import io.securethrift.testkit.ca.CertificateAuthorityExtension;
+import io.securethrift.testkit.ca.CertificateDirectory;
+import io.securethrift.testkit.ca.KeyStoreFormat;
+import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Runs the example for real: a test CA (securethrift-kdc-test) issues the certificates, the Accumulo files in
+ * Runs the example for real: a test CA (securethrift-testkit) issues the certificates, the Accumulo files in
  * {@code src/test/resources/conf} get their paths, and the application calls the stand-in server over loopback.
  */
 @ExtendWith(CertificateAuthorityExtension.class)

@@ -7,12 +7,12 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityConfigFiles;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.ServerTransportFactory;
-import io.securethrift.kdc.EmbeddedKdc;
-import io.securethrift.kdc.KdcExtension;
-import io.securethrift.kdc.ca.CertificateAuthorityExtension;
-import io.securethrift.kdc.ca.CertificateDirectory;
-import io.securethrift.kdc.ca.KeyStoreFormat;
-import io.securethrift.kdc.ca.TestCertificateAuthority;
+import io.securethrift.testkit.EmbeddedKdc;
+import io.securethrift.testkit.KdcExtension;
+import io.securethrift.testkit.ca.CertificateAuthorityExtension;
+import io.securethrift.testkit.ca.CertificateDirectory;
+import io.securethrift.testkit.ca.KeyStoreFormat;
+import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Runs the example for real: an in-process Kerberos KDC and test CA (securethrift-kdc-test) issue the keytabs and
+ * Runs the example for real: an in-process Kerberos KDC and test CA (securethrift-testkit) issue the keytabs and
  * certificates, the configuration files in {@code src/test/resources/conf} get their paths, and the client greets
  * the server over loopback.
  */

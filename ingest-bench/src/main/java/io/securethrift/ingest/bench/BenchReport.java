@@ -1,0 +1,199 @@
+package io.securethrift.ingest.bench;
+
+import io.securethrift.harness.Bootstrap;
+import io.securethrift.harness.Interval;
+import io.securethrift.harness.Measurement;
+import io.securethrift.harness.Overhead;
+import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.ResultsFile;
+import io.securethrift.harness.RunInfo;
+import io.securethrift.harness.StoppingRule;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Writes the benchmark's results: the table (printed), the per-mode summary as CSV, every iteration's raw row as CSV,
+ * everything as JSON (what {@code ingest-bench compare} reads), and a self-contained HTML page with SVG charts of the
+ * overheads with their intervals beside Accumulo 1.7's published figures, and of each side's CPU per entry.
+ */
+final class BenchReport {
+  /** Accumulo 1.7's published overheads (2×10⁹ entries, 8 tablet servers; docs/benchmarks.md), by our mode names. */
+  static final Map<String, Double> ACCUMULO_1_7 = Map.of("tls-jsse", 5.92, "tls-conscrypt", 5.92, "sasl-auth", 13.16,
+      "sasl-auth-int", 21.34, "sasl-auth-conf", 21.08);
+
+  private final String description;
+  private final Map<String, Object> settings;
+  private final RunInfo info;
+  private final StoppingRule rule;
+  private final StoppingRule.Decision decision;
+  private final String stopMetric;
+  private final String baseline;
+  private final List<ModeSummary> summaries;
+  private final List<Overhead> overheads;
+  private final List<Measurement> rows;
+
+  /**
+   * @param stopMetric the metric whose intervals the stopping rule judged ({@link IngestBenchmark#CPU} or
+   *     {@link IngestBenchmark#WALL})
+   */
+  BenchReport(String description, Map<String, Object> settings, RunInfo info, StoppingRule rule,
+      StoppingRule.Decision decision, String stopMetric, String baseline, List<ModeSummary> summaries,
+      List<Overhead> overheads, List<Measurement> rows) {
+    this.description = description;
+    this.settings = settings;
+    this.info = info;
+    this.rule = rule;
+    this.decision = decision;
+    this.stopMetric = stopMetric;
+    this.baseline = baseline;
+    this.summaries = List.copyOf(summaries);
+    this.overheads = List.copyOf(overheads);
+    this.rows = List.copyOf(rows);
+  }
+
+  /** The overheads on the stopping metric wider than the precision target (none for a fixed number of rounds). */
+  List<Overhead> unmet() {
+    return rule.fixedRounds() ? List.of() : rule.unmet(overheads.stream()
+        .filter(o -> o.metric().equals(stopMetric)).collect(Collectors.toList()));
+  }
+
+  private boolean met(ModeSummary s) {
+    return s.mode().equals(baseline) || rule.fixedRounds()
+        || rule.met(stopMetric.equals(IngestBenchmark.CPU) ? s.cpuOverhead() : s.wallOverhead());
+  }
+
+  private String metricName() {
+    return stopMetric.equals(IngestBenchmark.CPU) ? "CPU/entry" : "wall-time";
+  }
+
+  /** The table, with a line saying why the run stopped and which modes did not reach the precision target. */
+  String table() {
+    StringBuilder s = new StringBuilder(description).append('\n');
+    s.append(String.format(Locale.ROOT, "%-11s %-15s %6s %8s %10s  %-24s %-24s %8s %8s %9s %9s %8s %8s %8s%n",
+        "server", "mode", "rounds", "wall ms", "entries/s", "wall overhead", "CPU/entry overhead", "cli us/e",
+        "srv us/e", "cli us/MB", "srv us/MB", "cli GC", "srv GC", "wire MB"));
+    for (ModeSummary m : summaries) {
+      boolean base = m.mode().equals(baseline);
+      s.append(String.format(Locale.ROOT,
+          "%-11s %-15s %6d %8.0f %10.0f  %-24s %-24s %8.2f %8.2f %9.0f %9.0f %8.0f %8.0f %8.1f%n", m.server(),
+          m.mode(), m.rounds(), m.wallMs(), m.entriesPerSecond(), base ? "baseline" : m.wallOverhead().format(),
+          base ? "baseline" : m.cpuOverhead().format(), m.clientUsPerEntry(), m.serverUsPerEntry(),
+          m.clientUsPerMb(), m.serverUsPerMb(), m.clientGcMs(), m.serverGcMs(), m.clientWireMb()));
+    }
+    s.append(stopLine()).append('\n');
+    return s.toString();
+  }
+
+  private String stopLine() {
+    int rounds = summaries.stream().mapToInt(ModeSummary::rounds).max().orElse(0);
+    String took = String.format(Locale.ROOT, "%d rounds, %.0f s in all", rounds, info.wallTime().toMillis() / 1e3);
+    switch (decision) {
+      case PRECISE:
+        return String.format(Locale.ROOT, "stopped: every %s interval within +/-%.1f points after %s",
+            metricName(), rule.precision(), took);
+      case ROUNDS_DONE:
+        return rule.fixedRounds() ? "stopped: the fixed number of rounds is done (" + took + ")"
+            : "stopped: --max-rounds reached (" + took + ")" + unmetLine();
+      default:
+        return "stopped: --max-time " + rule.maxTime().toSeconds() + " s would be passed by another round (" + took
+            + ")" + unmetLine();
+    }
+  }
+
+  private String unmetLine() {
+    List<Overhead> unmet = unmet();
+    if (unmet.isEmpty()) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "; %s not within +/-%.1f points: ", metricName(), rule.precision())
+        + unmet.stream()
+        .map(o -> o.group() + " " + o.variant() + (o.interval().bounded() ? String.format(Locale.ROOT, " (+/-%.1f)",
+            o.interval().halfWidth()) : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
+        .collect(Collectors.joining(", "));
+  }
+
+  private List<Map<String, Object>> summaryMaps() {
+    List<Map<String, Object>> maps = new ArrayList<>();
+    summaries.forEach(m -> maps.add(m.toMap(met(m))));
+    return maps;
+  }
+
+  String csv() {
+    List<Map<String, Object>> maps = summaryMaps();
+    StringBuilder s = new StringBuilder(String.join(",", maps.get(0).keySet())).append('\n');
+    for (Map<String, Object> m : maps) {
+      s.append(m.values().stream().map(BenchReport::cell).collect(Collectors.joining(","))).append('\n');
+    }
+    return s.toString();
+  }
+
+  private static String cell(Object o) {
+    if (o instanceof Double d) {
+      return Double.isFinite(d) ? String.format(Locale.ROOT, "%.3f", d) : "";
+    }
+    return String.valueOf(o);
+  }
+
+  ResultsFile results() {
+    return new ResultsFile(ResultsTable.TOOL, info.toMap(), settings, "server", "mode", baseline, decision.name(),
+        rule.precision(), overheads, summaryMaps(), rows);
+  }
+
+  /** A self-contained page: the overheads with intervals and Accumulo's marks, CPU per entry per side, the table. */
+  String html() {
+    List<OverheadChart.Point> wall = new ArrayList<>();
+    List<OverheadChart.Point> cpu = new ArrayList<>();
+    List<OverheadChart.Bars> costs = new ArrayList<>();
+    for (ModeSummary m : summaries) {
+      String label = summaries.stream().map(ModeSummary::server).distinct().count() > 1
+          ? m.server() + " " + m.mode() : m.mode();
+      costs.add(new OverheadChart.Bars(label, new double[] {m.clientUsPerEntry(), m.serverUsPerEntry()}));
+      if (!m.mode().equals(baseline)) {
+        wall.add(new OverheadChart.Point(label, m.wallOverhead(), ACCUMULO_1_7.getOrDefault(m.mode(), Double.NaN)));
+        cpu.add(new OverheadChart.Point(label, m.cpuOverhead(), Double.NaN));
+      }
+    }
+    String reference = "Accumulo 1.7 published (SSL +5.9 %, SASL auth +13 %, auth-int/auth-conf +21 %)";
+    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift continuous ingest</title></head>"
+        + "<body>\n<h1>Continuous ingest: cost of each security level</h1>\n<p>" + OverheadChart.escape(description)
+        + "</p>\n"
+        + OverheadChart.overheads("Wall-time overhead vs " + baseline + " (95 % interval)", wall, reference)
+        + OverheadChart.overheads("CPU per entry (client + server) vs " + baseline + " (95 % interval)", cpu,
+            "none for CPU")
+        + OverheadChart.bars("CPU per entry", "CPU microseconds per entry (median)", List.of("client", "server"),
+            costs)
+        + "<pre>" + OverheadChart.escape(table()) + "</pre>\n</body></html>\n";
+  }
+
+  /**
+   * Writes ingest-results.csv (per mode), ingest-iterations.csv (every iteration), ingest-results.json and
+   * ingest-results.html into {@code dir}; returns the paths written.
+   */
+  List<Path> write(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    ResultsFile results = results();
+    List<Path> written = List.of(dir.resolve("ingest-results.csv"), dir.resolve("ingest-iterations.csv"),
+        dir.resolve("ingest-results.json"), dir.resolve("ingest-results.html"));
+    Files.writeString(written.get(0), csv(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(1), results.rowsCsv(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(2), results.toJson(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(3), html(), StandardCharsets.UTF_8);
+    return written;
+  }
+
+  /** The interval of a mode's overhead on a metric, zero without bounds for the baseline. */
+  static Interval overheadOf(List<Overhead> overheads, String server, String mode, String metric, String baseline) {
+    if (mode.equals(baseline)) {
+      return Interval.unbounded(0);
+    }
+    return overheads.stream().filter(o -> o.group().equals(server) && o.variant().equals(mode)
+        && o.metric().equals(metric)).findFirst().map(Overhead::interval).orElse(Interval.unbounded(Double.NaN));
+  }
+}

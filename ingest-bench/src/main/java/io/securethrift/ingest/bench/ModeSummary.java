@@ -1,0 +1,78 @@
+package io.securethrift.ingest.bench;
+
+import io.securethrift.harness.Interval;
+import io.securethrift.harness.Measurement;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * One server model's security level reduced to the report's columns: medians over its measured rounds of wall time,
+ * throughput and each side's CPU per entry and per MB (its JIT compilers' left out, as in the CPU metric), GC and wire
+ * bytes, with its overheads against the baseline in wall time and in CPU per entry (the baseline's are zero, without
+ * bounds).
+ */
+record ModeSummary(String server, String mode, int rounds, double wallMs, double entries, double entriesPerSecond,
+    double megabytesPerSecond, double clientUsPerEntry, double serverUsPerEntry, double clientUsPerMb,
+    double serverUsPerMb, double clientGcMs, double serverGcMs, double clientWireMb, double serverWireMb,
+    Interval wallOverhead, Interval cpuOverhead) {
+
+  /** The summary of {@code rows} (one server model and mode, warm-up excluded). */
+  static ModeSummary of(String server, String mode, List<Measurement> rows, Interval wall, Interval cpu) {
+    double wallMs = median(rows, m -> m.value(IterationRow.WALL_MS));
+    double entries = median(rows, m -> m.value(IterationRow.ENTRIES));
+    return new ModeSummary(server, mode, rows.size(), wallMs, entries,
+        median(rows, m -> m.value(IterationRow.ENTRIES) / m.value(IterationRow.WALL_MS) * 1e3),
+        median(rows, m -> m.value(IterationRow.PAYLOAD_BYTES) / m.value(IterationRow.WALL_MS) / 1e3),
+        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.CLIENT) * 1e3 / m.value(IterationRow.ENTRIES)),
+        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.SERVER) * 1e3 / m.value(IterationRow.ENTRIES)),
+        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.CLIENT) * 1e3
+            / (m.value(IterationRow.PAYLOAD_BYTES) / 1e6)),
+        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.SERVER) * 1e3
+            / (m.value(IterationRow.PAYLOAD_BYTES) / 1e6)),
+        median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.GC_MS)),
+        median(rows, m -> m.value(IterationRow.SERVER + IterationRow.GC_MS)),
+        median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.WRITTEN_BYTES) / 1e6),
+        median(rows, m -> m.value(IterationRow.SERVER + IterationRow.READ_BYTES) / 1e6), wall, cpu);
+  }
+
+  /** The median of a column; NaN if any row lacks it (a side that could not be sampled). */
+  private static double median(List<Measurement> rows, ToDoubleFunction<Measurement> column) {
+    double[] v = rows.stream().mapToDouble(column).sorted().toArray();
+    if (v.length == 0 || Arrays.stream(v).anyMatch(Double::isNaN)) {
+      return Double.NaN;
+    }
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+
+  /** The summary's columns, in the order of the CSV and of the JSON summary objects. */
+  Map<String, Object> toMap(boolean precisionMet) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("mode", mode);
+    m.put("server", server);
+    m.put("rounds", rounds);
+    m.put("median_wall_ms", wallMs);
+    m.put("median_entries", entries);
+    m.put("entries_per_s", entriesPerSecond);
+    m.put("mb_per_s", megabytesPerSecond);
+    m.put("wall_overhead_pct", wallOverhead.estimate());
+    m.put("wall_overhead_low", wallOverhead.low());
+    m.put("wall_overhead_high", wallOverhead.high());
+    m.put("cpu_overhead_pct", cpuOverhead.estimate());
+    m.put("cpu_overhead_low", cpuOverhead.low());
+    m.put("cpu_overhead_high", cpuOverhead.high());
+    m.put("client_cpu_us_per_entry", clientUsPerEntry);
+    m.put("server_cpu_us_per_entry", serverUsPerEntry);
+    m.put("client_cpu_us_per_mb", clientUsPerMb);
+    m.put("server_cpu_us_per_mb", serverUsPerMb);
+    m.put("client_gc_ms", clientGcMs);
+    m.put("server_gc_ms", serverGcMs);
+    m.put("client_wire_mb", clientWireMb);
+    m.put("server_wire_mb", serverWireMb);
+    m.put("precision_met", precisionMet);
+    return m;
+  }
+}

@@ -1,0 +1,44 @@
+package io.securethrift.tls;
+
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+
+/**
+ * BouncyCastle, which {@link PemStore} reads PEM with, is an optional dependency: users with JKS or PKCS#12 stores
+ * never need it. A PEM store without it on the class path fails with this message, naming what to add, instead of a
+ * {@link NoClassDefFoundError}.
+ */
+final class PemSupport {
+  static final String MISSING = "is PEM, and reading PEM needs BouncyCastle, an optional dependency of"
+      + " securethrift-tls: add org.bouncycastle:bcpkix-jdk18on (which brings bcprov-jdk18on and"
+      + " bcutil-jdk18on), or use a PKCS#12 or JKS store";
+  private static final String[] CLASSES = {"org.bouncycastle.openssl.PEMParser",
+      "org.bouncycastle.jce.provider.BouncyCastleProvider"};
+
+  private PemSupport() {}
+
+  /** Whether BouncyCastle is on the class path (before this, nothing may touch {@link PemStore}). */
+  static boolean available() {
+    try {
+      require(null);
+      return true;
+    } catch (GeneralSecurityException e) {
+      return false;
+    }
+  }
+
+  /** Throws unless BouncyCastle can be loaded from this class's loader. */
+  static void require(Path file) throws GeneralSecurityException {
+    require(file, PemSupport.class.getClassLoader());
+  }
+
+  static void require(Path file, ClassLoader loader) throws GeneralSecurityException {
+    for (String name : CLASSES) {
+      try {
+        Class.forName(name, false, loader);
+      } catch (ClassNotFoundException | LinkageError e) {
+        throw new GeneralSecurityException(file + " " + MISSING);
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package io.securethrift.tls;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.core.ClientTransportFactory;
+import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.testkit.ca.CertificateAuthorityExtension;
+import io.securethrift.testkit.ca.CertificateDirectory;
+import io.securethrift.testkit.ca.TestCertificateAuthority;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A short-lived server certificate is replaced on disk while a client keeps calling: the open connection carries on
+ * and new handshakes present the new certificate, without a restart. The reload interval is 1 ms, so the check runs
+ * on every new handshake and the test waits on the condition, not on a clock.
+ */
+@ExtendWith(CertificateAuthorityExtension.class)
+class KeyRotationTest {
+  @ParameterizedTest
+  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  void newHandshakesUseRotatedCertificate(TlsEngine engine, TestCertificateAuthority ca,
+      @CertificateDirectory Path dir) throws Exception {
+    Path store = TlsTestConfigs.keyStore(ca.leaf().commonName("before").addSubjectAlternativeName("localhost")
+        .validFor(Duration.ofMinutes(5)).issue(), dir, "rotating-" + engine);
+    Path trust = TlsTestConfigs.trustStore(ca, dir);
+    try (ServerTransportFactory serverFactory = ServerTransportFactory.create(
+            TlsTestConfigs.tls(engine, store, trust).tlsReloadInterval(Duration.ofMillis(1)).build());
+         ClientTransportFactory clientFactory = ClientTransportFactory.create(
+             TlsTestConfigs.tls(engine, null, trust).build())) {
+      EchoServer server = EchoServer.start(serverFactory);
+      try (SecuredTransport open = clientFactory.open("localhost", server.port())) {
+        var client = EchoServer.client(open);
+        assertEquals("before", open.peerIdentity().principal().orElseThrow());
+        TlsTestConfigs.keyStore(ca.leaf().commonName("after").addSubjectAlternativeName("localhost").issue(), dir,
+            "rotating-" + engine);
+        String seen = "before";
+        for (int attempt = 0; attempt < 50 && seen.equals("before"); attempt++) {
+          assertEquals(ByteBuffer.wrap(new byte[] {(byte) attempt}),
+              client.echo(ByteBuffer.wrap(new byte[] {(byte) attempt})), "open connection carries on");
+          try (SecuredTransport fresh = clientFactory.open("localhost", server.port())) {
+            seen = fresh.peerIdentity().principal().orElseThrow();
+          }
+        }
+        assertEquals("after", seen);
+        assertTrue(open.isOpen());
+        assertEquals(ByteBuffer.wrap(new byte[] {9}), client.echo(ByteBuffer.wrap(new byte[] {9})));
+      } finally {
+        server.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,268 @@
+package io.securethrift.bench.peer;
+
+import io.securethrift.harness.Bootstrap;
+import io.securethrift.harness.MeasuredRounds;
+import io.securethrift.harness.Measurement;
+import io.securethrift.harness.Overhead;
+import io.securethrift.harness.PairedAnalysis;
+import io.securethrift.harness.RunInfo;
+import io.securethrift.harness.StoppingRule;
+import io.securethrift.harness.WarmUp;
+import io.securethrift.core.testing.ChildJvm;
+import io.securethrift.core.testing.LineRecord;
+import io.securethrift.testkit.Directories;
+import io.securethrift.testkit.EmbeddedKdc;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Runs peer-bench: starts one JVM per cell (mode and pairing, see {@link PeerCell}), then a warm-up (turns repeated
+ * while the JIT compiles, then a round like a measured one) and rounds in which, mode by mode and metric by metric,
+ * the pairings' cells take turns at the metric (a round's seconds cut into {@code --turns} turns, each cell's turns
+ * added up), the pairings' order rotating from round to round so no pairing always runs first. Short alternating
+ * turns put the machine's slower and faster moments, and the scheduler's placements of client and server threads, on
+ * every pairing alike. A pairing's cost in a round (time per operation) over libthrift's in the same round is one
+ * ratio; rounds are added until every interval is as narrow as asked or the time is up ({@link StoppingRule}).
+ */
+final class PeerBenchmark {
+  /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
+  static final long SEED = 20_260_021L;
+  /** A warm-up turn is repeated while the cell's JIT compiled for more than this share of it. */
+  static final double JIT_QUIET = 0.05;
+  /**
+   * The number of the warm-up's rows of JIT-quiet turns. Round 0 after it is a warm-up too, run exactly like a measured
+   * round: after the turns the default budget affords, the first round like a measured one still came out far off
+   * in two runs of 600 s, for every pairing (TLS 1 MiB echoes at 1.9 to 6.4 times the later rounds' median time per
+   * operation, securethrift's cells the most), while the second round was close to the rest.
+   */
+  static final int WARM_UP_TURNS_ROUND = -1;
+  /** The share of {@code --max-time} the warm-up must leave to the rounds. */
+  static final double ROUNDS_SHARE = 0.4;
+  /**
+   * The cells' JVM options. securethrift's audit logger is off: libthrift writes nothing per connection, and the
+   * launcher's logging configuration (simplelogger, for ingest-server's operators) would have every securethrift
+   * server in a cell write a line to the cell's log, one formatted, unbuffered write per connection. That is the
+   * logging backend's cost, which a deployment chooses, not the transport's.
+   *
+   * <p>G1's regions are 4 MiB, as in a server-sized heap (G1 makes them heap/2048: 4 MiB from 8 GiB), not the 1 MiB
+   * it picks for 384 MiB. With 1 MiB regions every 1 MiB message buffer is a humongous object, allocated outside the
+   * young generation, and at the bulk metric's rate of them G1 fell into bursts of 100 and more young collections a
+   * second, each starting a concurrent cycle: the rounds with them cost 1.5 to 2 times the others' CPU per operation
+   * and decided the 1 MiB rows' intervals. Both libraries' cells run with the same setting.
+   */
+  static final List<String> CELL_JVM_OPTIONS = List.of("-Xmx384m", "-XX:G1HeapRegionSize=4m",
+      "-Dorg.slf4j.simpleLogger.log.securethrift.audit=warn");
+
+  private final PeerSettings settings;
+  private final PrintStream progress;
+  private final long started = System.nanoTime();
+  /** Warm-ups of a cell and metric not yet run. */
+  private int warmUpsLeft;
+  /** Warm-ups the budget stopped while the cell's JIT still compiled: cell name and metric. */
+  private List<Map.Entry<String, PeerMetric>> cutShort = new ArrayList<>();
+
+  PeerBenchmark(PeerSettings settings, PrintStream progress) {
+    this.settings = settings;
+    this.progress = progress;
+  }
+
+  /** Runs everything, writes the result files and returns the report. */
+  PeerReport run() throws Exception {
+    RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
+    Path dir = Files.createTempDirectory("peer-bench-");
+    Map<String, ChildJvm> cells = new LinkedHashMap<>();
+    EmbeddedKdc kdc = settings.sasl() ? EmbeddedKdc.builder().start() : null;
+    try {
+      Path material = PeerMaterial.create(dir, kdc).write(dir.resolve("material.properties"));
+      // Every JVM starts before any is waited for: their start-ups and logins overlap.
+      for (PeerMode mode : settings.modes()) {
+        for (Pairing pairing : settings.pairings()) {
+          String name = name(mode, pairing);
+          cells.put(name, ChildJvm.builder(PeerCell.class).name("peer-bench cell " + name)
+              .jvmOptions(CELL_JVM_OPTIONS).args(List.of(mode.label(), pairing.label(), material.toString()))
+              .log(dir.resolve(name + ".log")).talk().start());
+        }
+      }
+      for (ChildJvm cell : cells.values()) {
+        cell.answer();
+      }
+      step(cells.size() + " cells ready");
+      PeerReport report = measure(cells, start);
+      report.write(settings.output());
+      return report;
+    } finally {
+      cells.values().forEach(ChildJvm::close);
+      if (kdc != null) {
+        kdc.close();
+      }
+      Directories.deleteRecursively(dir);
+    }
+  }
+
+  private static String name(PeerMode mode, Pairing pairing) {
+    return mode.label() + "-" + pairing.label();
+  }
+
+  private PeerReport measure(Map<String, ChildJvm> cells, RunInfo.Start start) throws IOException {
+    StoppingRule rule = settings.stoppingRule();
+    warmUpsLeft = cells.size() * settings.metrics().size();
+    List<Measurement> rows = new ArrayList<>();
+    rows.addAll(round(cells, WARM_UP_TURNS_ROUND));
+    resumeWarmUps(cells);
+    if (!cutShort.isEmpty()) {
+      step(String.format(Locale.ROOT, "warm-up: %d of %d cells' metrics were still compiling when the warm-up's time"
+          + " (%.0f %% of --max-time) was spent, their first rounds may be slower (%s); raise --max-time for more",
+          cutShort.size(), cells.size() * settings.metrics().size(), (1 - ROUNDS_SHARE) * 100,
+          cutShort.stream().map(c -> c.getKey() + " " + c.getValue().name()).collect(Collectors.joining(", "))));
+    }
+    rows.addAll(round(cells, 0));
+    MeasuredRounds.Outcome outcome = MeasuredRounds.run(rule, rows, round -> round(cells, round), this::overheads,
+        start::elapsed, (round, roundTime, overheads) -> step(roundLine(round, roundTime, overheads)));
+    return new PeerReport(settings, start.finish(), rule, outcome.decision(), outcome.overheads(), rows);
+  }
+
+  /**
+   * How many turns the next warm-up of a cell and metric may take: {@code --warm-up-turns}, or fewer when a run
+   * stopped by time cannot afford them. The warm-up may last until {@link #ROUNDS_SHARE} of {@code --max-time} is
+   * left, start-up included; each warm-up still to run gets an equal share of what is left of that, and at least one
+   * turn. Most metrics are compiled after two or three turns, so their unused shares go to the ones that need more: a
+   * new connection's TLS or Kerberos code, run once per connection, reaches the JIT's thresholds only after 20 or so
+   * turns of a second.
+   */
+  static int warmUpTurnsAllowed(PeerSettings settings, double secondsSpent, int warmUpsLeft) {
+    StoppingRule rule = settings.stoppingRule();
+    if (rule.fixedRounds()) {
+      return settings.warmUpTurns();
+    }
+    double secondsLeft = (1 - ROUNDS_SHARE) * rule.maxTime().toMillis() / 1000.0 - secondsSpent;
+    double turns = secondsLeft / Math.max(1, warmUpsLeft) / Math.max(settings.warmUp(), 1e-3);
+    return (int) Math.max(1, Math.min(settings.warmUpTurns(), Math.floor(turns)));
+  }
+
+  List<Overhead> overheads(List<Measurement> rows) {
+    List<Overhead> all = new ArrayList<>();
+    for (PeerMetric metric : settings.metrics()) {
+      all.addAll(PairedAnalysis.overheads(rows, Pairing.BASELINE.label(), metric.name(),
+          r -> r.value(metric.nanosColumn()) / r.value(metric.opsColumn()), SEED));
+    }
+    return all;
+  }
+
+  /**
+   * One round: a row per cell with every metric's operations and nanoseconds. {@link #WARM_UP_TURNS_ROUND} is the
+   * warm-up's turns ({@link #warmUp}); every other round, round 0 (a warm-up too) included, is a measured round's
+   * turns.
+   */
+  private List<Measurement> round(Map<String, ChildJvm> cells, int round) throws IOException {
+    boolean warmUpTurns = round == WARM_UP_TURNS_ROUND;
+    List<Pairing> order = rotated(settings.pairings(), Math.floorMod(round, settings.pairings().size()));
+    List<Measurement> rows = new ArrayList<>();
+    for (PeerMode mode : settings.modes()) {
+      Map<Pairing, Map<String, Number>> values = new LinkedHashMap<>();
+      for (PeerMetric metric : settings.metrics()) {
+        int turns = warmUpTurns ? 1 : settings.turns();
+        for (int turn = 0; turn < turns; turn++) {
+          for (Pairing pairing : order) {
+            ChildJvm cell = cells.get(name(mode, pairing));
+            LineRecord done = warmUpTurns ? warmUp(cell, name(mode, pairing), metric)
+                : cell.call(metric.command(settings.seconds() / turns, turn > 0));
+            Map<String, Number> v = values.computeIfAbsent(pairing, p -> new LinkedHashMap<>());
+            add(v, metric.opsColumn(), done.getLong("ops"));
+            add(v, metric.nanosColumn(), done.getLong("nanos"));
+            add(v, metric.cpuColumn(), done.getLong("cpu"));
+            add(v, metric.jitColumn(), done.getLong("jit"));
+          }
+        }
+      }
+      for (Pairing pairing : settings.pairings()) {
+        Measurement row = new Measurement(mode.label(), pairing.label(), round, values.get(pairing));
+        rows.add(row);
+        step(name(mode, pairing) + " " + (warmUpTurns ? "warm-up turns" : WarmUp.label(round)) + ": "
+            + describe(row));
+      }
+    }
+    return rows;
+  }
+
+  /** Adds a turn's count to the round's. */
+  private static void add(Map<String, Number> values, String column, long turn) {
+    values.merge(column, turn, (sum, more) -> sum.longValue() + more.longValue());
+  }
+
+  /**
+   * A cell's warm-up turns of one metric, the last one's answer: turns repeat while the cell's JIT compiled for more
+   * than {@link #JIT_QUIET} of the turn, up to the settings' limit. Code run once per operation, such as a
+   * connection's set-up, reaches the JIT's thresholds only after thousands of operations, and until then its
+   * compilation shows in the rates and CPU times measured, the more the more code a library runs per connection.
+   */
+  private LineRecord warmUp(ChildJvm cell, String name, PeerMetric metric) throws IOException {
+    int allowed = warmUpTurnsAllowed(settings, (System.nanoTime() - started) / 1e9, warmUpsLeft--);
+    LineRecord done = cell.call(metric.command(settings.warmUp()));
+    int turns = 1;
+    while (compiling(done) && turns < allowed) {
+      done = cell.call(metric.command(settings.warmUp()));
+      turns++;
+    }
+    if (turns > 1) {
+      step(String.format(Locale.ROOT, "%s warm-up: %s took %d turns (the JIT compiled for %d ms in the last)", name,
+          metric.name(), turns, done.getLong("jit")));
+    }
+    if (compiling(done) && turns < settings.warmUpTurns()) {
+      cutShort.add(Map.entry(name, metric));
+    }
+    return done;
+  }
+
+  /**
+   * A second pass over the warm-ups their share cut short, with what the first pass left of the budget: the metrics
+   * that compiled quickly leave time that the first pass's equal shares handed out only to the warm-ups after them.
+   */
+  private void resumeWarmUps(Map<String, ChildJvm> cells) throws IOException {
+    List<Map.Entry<String, PeerMetric>> resumed = cutShort;
+    cutShort = new ArrayList<>();
+    warmUpsLeft = resumed.size();
+    for (Map.Entry<String, PeerMetric> c : resumed) {
+      warmUp(cells.get(c.getKey()), c.getKey(), c.getValue());
+    }
+  }
+
+  /** Whether a warm-up turn's JIT compiled for more than {@link #JIT_QUIET} of it. */
+  private boolean compiling(LineRecord turn) {
+    return turn.getLong("jit") > JIT_QUIET * settings.warmUp() * 1000;
+  }
+
+  private static <T> List<T> rotated(List<T> list, int by) {
+    List<T> out = new ArrayList<>(list.subList(by % list.size(), list.size()));
+    out.addAll(list.subList(0, by % list.size()));
+    return out;
+  }
+
+  private String describe(Measurement row) {
+    return settings.metrics().stream().map(m -> String.format(Locale.ROOT, "%s %.0f %s", m.name(),
+        m.rate((long) row.value(m.opsColumn()), (long) row.value(m.nanosColumn())), m.unit()))
+        .collect(Collectors.joining(", "));
+  }
+
+  private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
+    Overhead widest = overheads.stream().max((a, b) -> Double.compare(a.interval().halfWidth(),
+        b.interval().halfWidth())).orElse(null);
+    String width = widest == null ? "" : widest.interval().bounded() ? String.format(Locale.ROOT,
+        "; widest interval +/-%.1f points (%s %s %s)", widest.interval().halfWidth(), widest.group(),
+        widest.variant(), widest.metric()) : "; intervals need " + Bootstrap.MIN_ROUNDS + " rounds";
+    return String.format(Locale.ROOT, "round %d done in %.0f s%s", round, roundTime.toMillis() / 1e3, width);
+  }
+
+  private void step(String what) {
+    progress.println(String.format(Locale.ROOT, "[%4.0f s] %s", (System.nanoTime() - started) / 1e9, what));
+    progress.flush();
+  }
+}

@@ -1,0 +1,236 @@
+package io.securethrift.bench.peer;
+
+import io.securethrift.harness.Bootstrap;
+import io.securethrift.harness.Interval;
+import io.securethrift.harness.Measurement;
+import io.securethrift.harness.Overhead;
+import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.ResultsFile;
+import io.securethrift.harness.RunInfo;
+import io.securethrift.harness.StoppingRule;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * peer-bench's results: per mode, metric and pairing the median rate and the ratio to libthrift's with its 95 %
+ * interval (the summary rows of the JSON), every cell's raw row per round, and their renderings: Markdown
+ * ({@link #markdown}, from the JSON alone so docs/benchmarks.md can be regenerated from any run), CSV and a
+ * self-contained HTML page with a chart per metric.
+ *
+ * <p>The statistics work on costs (time per operation, lower is better) as every harness tool does; a table
+ * shows speed instead, securethrift's rate over libthrift's ({@link Interval#asSpeedRatio}).
+ */
+final class PeerReport {
+  static final String TOOL = "peer-bench";
+  /** The bar for every row: at least par, and an interval whose lower end is at least this. */
+  static final double TARGET_LOW = 0.97;
+
+  private final ResultsFile results;
+
+  PeerReport(PeerSettings settings, RunInfo info, StoppingRule rule, StoppingRule.Decision decision,
+      List<Overhead> overheads, List<Measurement> rows) {
+    Map<String, Object> s = new LinkedHashMap<>(settings.toMap());
+    s.put("description", settings.describe());
+    this.results = new ResultsFile(TOOL, info.toMap(), s, "mode", "pairing", Pairing.BASELINE.label(),
+        decision.name(), rule.fixedRounds() ? Double.POSITIVE_INFINITY : rule.precision(), overheads,
+        summaries(settings.metrics(), overheads, rows), rows);
+  }
+
+  ResultsFile results() {
+    return results;
+  }
+
+  private static List<Map<String, Object>> summaries(List<PeerMetric> metrics, List<Overhead> overheads,
+      List<Measurement> rows) {
+    Set<List<String>> cells = new LinkedHashSet<>();
+    rows.forEach(r -> cells.add(List.of(r.group(), r.variant())));
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (List<String> cell : cells) {
+      List<Measurement> own = rows.stream().filter(r -> !r.warmUp() && r.group().equals(cell.get(0))
+          && r.variant().equals(cell.get(1))).collect(Collectors.toList());
+      for (PeerMetric metric : metrics) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mode", cell.get(0));
+        m.put("pairing", cell.get(1));
+        m.put("metric", metric.name());
+        m.put("description", metric.describe());
+        m.put("unit", metric.unit());
+        m.put("rounds", own.size());
+        m.put("median_rate", median(own.stream().mapToDouble(r -> metric.rate((long) r.value(metric.opsColumn()),
+            (long) r.value(metric.nanosColumn()))).toArray()));
+        m.put("median_cpu_us_per_op", median(own.stream().mapToDouble(r -> r.value(metric.cpuColumn()) / 1e3
+            / r.value(metric.opsColumn())).toArray()));
+        Interval ratio = cell.get(1).equals(Pairing.BASELINE.label()) ? new Interval(1, 1, 1)
+            : overheads.stream().filter(o -> o.group().equals(cell.get(0)) && o.variant().equals(cell.get(1))
+                && o.metric().equals(metric.name())).findFirst().map(o -> o.interval().asSpeedRatio())
+                .orElse(Interval.unbounded(Double.NaN));
+        m.put("ratio", ratio.estimate());
+        m.put("ratio_low", ratio.low());
+        m.put("ratio_high", ratio.high());
+        out.add(m);
+      }
+    }
+    return out;
+  }
+
+  private static double median(double[] values) {
+    double[] v = Arrays.stream(values).sorted().toArray();
+    int n = v.length;
+    return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+
+  /**
+   * The run as Markdown, from its result file alone: what ran and where, the ratio table (libthrift's median rate,
+   * then every other pairing's ratio to it with its 95 % interval), the rows short of the issue's bar, and every
+   * cell's median rate.
+   */
+  static String markdown(ResultsFile r) {
+    StringBuilder s = new StringBuilder();
+    Map<String, Object> info = r.info();
+    s.append(String.format(Locale.ROOT, "Run of %s, commit %s, %s, %s cores, load average %s at the start and %s at"
+        + " the end, %s s in all; stopped: %s.%n%n", info.get("started"), info.get("commit"), info.get("jdk"),
+        number(info.get("cores"), "%.0f"), number(info.get("loadAverageStart"), "%.2f"),
+        number(info.get("loadAverageEnd"), "%.2f"), number(info.get("wallSeconds"), "%.0f"), stopped(r)));
+    s.append(r.settings().get("description")).append(".\n\n");
+    List<String> pairings = pairings(r);
+    s.append("Rate over libthrift's own (×, 95 % interval); `our-client` is securethrift's client with libthrift's"
+        + " server, `our-server` libthrift's client with securethrift's server:\n\n");
+    s.append("| mode | metric | libthrift |");
+    pairings.stream().skip(1).forEach(p -> s.append(' ').append(p).append(" |"));
+    s.append("\n|---|---|---|").append("---|".repeat(pairings.size() - 1)).append('\n');
+    Map<List<Object>, Map<String, Object>> byCell = new LinkedHashMap<>();
+    r.summary().forEach(m -> byCell.put(List.of(m.get("mode"), m.get("metric"), m.get("pairing")), m));
+    List<String> below = new ArrayList<>();
+    for (List<Object> key : rowKeys(r)) {
+      Map<String, Object> base = byCell.get(List.of(key.get(0), key.get(1), pairings.get(0)));
+      s.append(String.format(Locale.ROOT, "| %s | %s | %s |", key.get(0), base.get("description"),
+          number(base.get("median_rate"), "%,.0f")));
+      for (String pairing : pairings.subList(1, pairings.size())) {
+        Map<String, Object> m = byCell.get(List.of(key.get(0), key.get(1), pairing));
+        Interval ratio = m == null ? Interval.unbounded(Double.NaN)
+            : new Interval(value(m.get("ratio")), value(m.get("ratio_low")), value(m.get("ratio_high")));
+        s.append(' ').append(ratio.formatRatio()).append(" |");
+        if (pairing.equals(Pairing.SECURETHRIFT.label()) && !(ratio.estimate() >= 1 && ratio.low() >= TARGET_LOW)) {
+          below.add(key.get(0) + " " + key.get(1) + " " + ratio.formatRatio());
+        }
+      }
+      s.append('\n');
+    }
+    s.append(String.format(Locale.ROOT, "%nRows where securethrift is below 1.00× or its interval's lower end below"
+        + " %.2f: %s.%n%n", TARGET_LOW, below.isEmpty() ? "none" : String.join(", ", below)));
+    s.append("Median rates over rounds, and in brackets the CPU microseconds per operation of the cell's JVM (client"
+        + " and server together; a busy machine inflates it far less than the rates):\n\n| mode | metric | unit |");
+    pairings.forEach(p -> s.append(' ').append(p).append(" |"));
+    s.append("\n|---|---|---|").append("---|".repeat(pairings.size())).append('\n');
+    for (List<Object> key : rowKeys(r)) {
+      Map<String, Object> base = byCell.get(List.of(key.get(0), key.get(1), pairings.get(0)));
+      s.append("| ").append(key.get(0)).append(" | ").append(key.get(1)).append(" | ").append(base.get("unit"))
+          .append(" |");
+      for (String pairing : pairings) {
+        Map<String, Object> m = byCell.get(List.of(key.get(0), key.get(1), pairing));
+        s.append(' ').append(m == null ? "n/a" : number(m.get("median_rate"), "%,.0f") + " ("
+            + number(m.get("median_cpu_us_per_op"), "%,.0f") + " µs)").append(" |");
+      }
+      s.append('\n');
+    }
+    return s.toString();
+  }
+
+  private static List<String> pairings(ResultsFile r) {
+    Set<String> p = new LinkedHashSet<>(List.of(Pairing.BASELINE.label()));
+    r.summary().forEach(m -> p.add(String.valueOf(m.get("pairing"))));
+    return new ArrayList<>(p);
+  }
+
+  private static Set<List<Object>> rowKeys(ResultsFile r) {
+    Set<List<Object>> keys = new LinkedHashSet<>();
+    r.summary().forEach(m -> keys.add(List.of(m.get("mode"), m.get("metric"))));
+    return keys;
+  }
+
+  private static String stopped(ResultsFile r) {
+    String why = String.valueOf(r.stopped());
+    switch (why) {
+      case "PRECISE":
+        return String.format(Locale.ROOT, "every interval within +/-%.1f points of cost", r.precision());
+      case "OUT_OF_TIME":
+        List<String> unmet = r.overheads().stream().filter(o -> !(o.interval().halfWidth() <= r.precision()))
+            .map(o -> o.group() + " " + o.variant() + " " + o.metric() + (o.interval().bounded()
+                ? String.format(Locale.ROOT, " (+/-%.1f)", o.interval().halfWidth())
+                : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
+            .collect(Collectors.toList());
+        return "the time budget was spent" + (unmet.isEmpty() ? "" : String.format(Locale.ROOT,
+            ", not within +/-%.1f points: ", r.precision()) + String.join(", ", unmet));
+      case "ROUNDS_DONE":
+        return "the fixed number of rounds was done";
+      default:
+        return why;
+    }
+  }
+
+  private static double value(Object o) {
+    return o instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  private static String number(Object value, String format) {
+    return value instanceof Number n && Double.isFinite(n.doubleValue())
+        ? String.format(Locale.ROOT, format, n.doubleValue()) : "n/a";
+  }
+
+  /** The summary rows as CSV, one line per mode, pairing and metric. */
+  String summaryCsv() {
+    List<Map<String, Object>> maps = results.summary();
+    StringBuilder s = new StringBuilder(String.join(",", maps.get(0).keySet())).append('\n');
+    for (Map<String, Object> m : maps) {
+      s.append(m.values().stream().map(o -> o instanceof Double d ? (Double.isFinite(d)
+          ? String.format(Locale.ROOT, "%.4f", d) : "") : String.valueOf(o).contains(",")
+          ? "\"" + o + "\"" : String.valueOf(o)).collect(Collectors.joining(","))).append('\n');
+    }
+    return s.toString();
+  }
+
+  /** A self-contained page: per metric, every pairing's speed against libthrift's with its interval; the tables. */
+  String html() {
+    Map<String, List<OverheadChart.Point>> charts = new LinkedHashMap<>();
+    Map<String, String> titles = new LinkedHashMap<>();
+    for (Map<String, Object> m : results.summary()) {
+      if (!m.get("pairing").equals(Pairing.BASELINE.label())) {
+        String metric = String.valueOf(m.get("metric"));
+        titles.putIfAbsent(metric, String.valueOf(m.get("description")));
+        Interval ratio = new Interval(value(m.get("ratio")), value(m.get("ratio_low")), value(m.get("ratio_high")));
+        charts.computeIfAbsent(metric, k -> new ArrayList<>()).add(new OverheadChart.Point(m.get("mode") + " "
+            + m.get("pairing"), new Interval((ratio.estimate() - 1) * 100, (ratio.low() - 1) * 100,
+            (ratio.high() - 1) * 100), Double.NaN));
+      }
+    }
+    StringBuilder page = new StringBuilder("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift"
+        + " peer-bench</title></head><body>\n<h1>securethrift against libthrift's own transports</h1>\n");
+    charts.forEach((metric, points) -> page.append(OverheadChart.overheads(titles.get(metric)
+        + ": rate vs libthrift in %, higher is faster (95 % interval)", points, "none")));
+    return page.append("<pre>").append(OverheadChart.escape(markdown(results))).append("</pre>\n</body></html>\n")
+        .toString();
+  }
+
+  /** Writes peer-results.json, peer-results.csv, peer-iterations.csv and peer-results.html into {@code dir}. */
+  List<Path> write(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    List<Path> written = List.of(dir.resolve("peer-results.json"), dir.resolve("peer-results.csv"),
+        dir.resolve("peer-iterations.csv"), dir.resolve("peer-results.html"));
+    Files.writeString(written.get(0), results.toJson(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(1), summaryCsv(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(2), results.rowsCsv(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(3), html(), StandardCharsets.UTF_8);
+    return written;
+  }
+}

@@ -1,0 +1,77 @@
+package io.securethrift.bench.sasl;
+
+import io.securethrift.bench.TurnOptions;
+import io.securethrift.harness.StoppingOptions;
+import io.securethrift.harness.StoppingRule;
+import io.securethrift.core.ConfigException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code sasl-bench privacy}: the privacy modes' echo throughput in paired rounds ({@link PrivacyBench}). */
+@Command(name = "privacy", mixinStandardHelpOptions = true, description = {"Echo throughput of auth-conf with GSS"
+    + " wrap and with AES-GCM privacy (JDK, Conscrypt and Amazon Corretto Crypto Provider ciphers;"
+    + " auth-conf-libthrift and auth-conf-provider: libthrift's own SASL transports with Kerberos wrap, and with"
+    + " securethrift's SASL provider's AES-GCM), and of TLS on"
+    + " JSSE and Conscrypt, as ratios to none and to auth-conf with 95 %% intervals: every mode has its own server"
+    + " and connection in one JVM, and the modes take turns in every round, so the machine's moments fall on all"
+    + " alike. Rounds are added until every interval is within --precision points of cost or --max-time is up."})
+public final class PrivacyBenchCommand implements Callable<Integer> {
+  /** Adaptive: ±3 points of cost, four minutes, at least five rounds. */
+  static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(240), 5, 0);
+
+  @Spec
+  private CommandSpec spec;
+
+  @Option(names = "--modes", split = ",", description = "modes, none and auth-conf among them (default:"
+      + " ${DEFAULT-VALUE})")
+  private List<String> modes = List.of(PrivacyBench.BASELINE, PrivacyBench.GSS, SaslKerberos.AUTH_CONF_GCM,
+      SaslKerberos.AUTH_LIBTHRIFT, SaslKerberos.AUTH_CONF_LIBTHRIFT, SaslKerberos.AUTH_CONF_PROVIDER,
+      SaslKerberos.AUTH_CONF_GCM_CONSCRYPT,
+      SaslKerberos.AUTH_CONF_GCM_ACCP,
+      "tls-jsse", "tls-conscrypt");
+  @Option(names = "--sizes", split = ",", description = "echoed payload bytes (default: ${DEFAULT-VALUE})")
+  private List<Integer> sizes = List.of(64 << 10, 1 << 20);
+  @Option(names = "--seconds", description = "how long each mode echoes each size per round (default:"
+      + " ${DEFAULT-VALUE})")
+  private double seconds = 0.6;
+  @Option(names = "--turns", description = "how many turns a round's --seconds are cut into (default:"
+      + " ${DEFAULT-VALUE})")
+  private int turns = 4;
+  @Option(names = "--warm-up", description = "seconds each mode echoes each size before the rounds, not analysed:"
+      + " the JDK's AES-GCM is slow until the JIT has compiled it (default: ${DEFAULT-VALUE})")
+  private double warmUp = 3.0;
+  @Mixin
+  private StoppingOptions stopping = new StoppingOptions(DEFAULT_STOPPING);
+  @Option(names = "--output", description = "directory for privacy-results.json and privacy-rounds.csv (default:"
+      + " ${DEFAULT-VALUE})")
+  private Path output = Path.of("privacy-results");
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(new PrivacyBench(settings(), System.err).run());
+    out.println("wrote " + output.resolve("privacy-results.json") + " (and privacy-rounds.csv)");
+    out.flush();
+    return 0;
+  }
+
+  PrivacyBench.Settings settings() {
+    if (!modes.contains(PrivacyBench.BASELINE) || !modes.contains(PrivacyBench.GSS)) {
+      throw new ConfigException("--modes", modes + " leaves out " + PrivacyBench.BASELINE + " or "
+          + PrivacyBench.GSS + ", which every other mode is compared with");
+    }
+    if (sizes.isEmpty() || sizes.stream().anyMatch(size -> size < 1)) {
+      throw new ConfigException("--sizes", sizes + " is not a list of payload sizes of 1 byte or more");
+    }
+    TurnOptions.check(seconds, turns, warmUp);
+    return new PrivacyBench.Settings(modes, sizes, seconds, turns, warmUp, stopping.rule(), output);
+  }
+}

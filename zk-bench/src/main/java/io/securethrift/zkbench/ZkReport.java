@@ -1,0 +1,269 @@
+package io.securethrift.zkbench;
+
+import io.securethrift.harness.Bootstrap;
+import io.securethrift.harness.Interval;
+import io.securethrift.harness.Measurement;
+import io.securethrift.harness.Overhead;
+import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.PairedAnalysis;
+import io.securethrift.harness.ResultsFile;
+import io.securethrift.harness.RunInfo;
+import io.securethrift.harness.StoppingRule;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * zk-bench's results: per shape and mode the medians and overheads with their 95 % intervals (the summary rows of
+ * the JSON), every iteration's raw row, and their renderings: the Markdown tables printed and written into
+ * docs/zookeeper.md ({@link #markdown}, from the JSON alone so the docs can be regenerated from any run), CSV, and a
+ * self-contained HTML page whose charts mark the published quorum-TLS figure.
+ */
+final class ZkReport {
+  static final String TOOL = "zk-bench";
+  /**
+   * The published ZooKeeper figure: quorum TLS on a 3-server ensemble, plaintext clients, fsync on, 110,000
+   * operations in 16,721 ms versus 16,442 ms (+1.7 %). It is only like for like with the {@code quorum-tls} shape.
+   */
+  static final double PUBLISHED_QUORUM_TLS = 1.7;
+  static final String PUBLISHED_SHAPE = Shape.QUORUM_TLS.label();
+
+  private final ResultsFile results;
+
+  ZkReport(String description, Map<String, Object> settings, List<String> shapes, RunInfo info, StoppingRule rule,
+      StoppingRule.Decision decision, List<Overhead> overheads, List<Measurement> rows) {
+    Map<String, Object> s = new LinkedHashMap<>(settings);
+    s.put("description", description);
+    s.put("shapeDescriptions", new ArrayList<Object>(shapes));
+    this.results = new ResultsFile(TOOL, info.toMap(), s, "shape", "mode", ZkBenchmark.BASELINE, decision.name(),
+        rule.fixedRounds() ? Double.POSITIVE_INFINITY : rule.precision(), overheads, summaries(overheads, rows),
+        rows);
+  }
+
+  ResultsFile results() {
+    return results;
+  }
+
+  private static List<Map<String, Object>> summaries(List<Overhead> overheads, List<Measurement> rows) {
+    Set<List<String>> targets = new LinkedHashSet<>();
+    // The baseline's rows in a mode's own processes only serve that mode's overheads.
+    rows.stream().filter(r -> !PairedAnalysis.isOwnBaseline(r.variant(), ZkBenchmark.BASELINE))
+        .forEach(r -> targets.add(List.of(r.group(), r.variant())));
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (List<String> t : targets) {
+      List<Measurement> own = rows.stream().filter(r -> !r.warmUp() && r.group().equals(t.get(0))
+          && r.variant().equals(t.get(1))).collect(Collectors.toList());
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("shape", t.get(0));
+      m.put("mode", t.get(1));
+      m.put("rounds", own.size());
+      m.put("median_wall_ms", median(own, r -> r.value(ZkRow.WALL_MS)));
+      m.put("ops_per_s", median(own, r -> r.value(ZkRow.OPS) / r.value(ZkRow.WALL_MS) * 1e3));
+      for (String metric : List.of(ZkBenchmark.WALL, ZkBenchmark.CPU, ZkBenchmark.SYNC)) {
+        Interval i = overheadOf(overheads, t.get(0), t.get(1), metric);
+        m.put(metric + "_overhead_pct", i.estimate());
+        m.put(metric + "_overhead_low", i.low());
+        m.put(metric + "_overhead_high", i.high());
+      }
+      m.put("client_cpu_us_per_op", median(own, r -> ZkRow.usPerOp(r, ZkRow.CLIENT)));
+      m.put("server_cpu_us_per_op", median(own, r -> ZkRow.usPerOp(r, ZkRow.SERVER)));
+      m.put("client_gc_ms", median(own, r -> r.value(ZkRow.CLIENT + ZkRow.GC_MS)));
+      m.put("server_gc_ms", median(own, r -> r.value(ZkRow.SERVER + ZkRow.GC_MS)));
+      m.put("sync_mean_us", median(own, r -> ZkRow.syncPerOp(r) * 1e3));
+      for (String op : Workload.SYNC_OPS) {
+        for (int p : new int[] {50, 99}) {
+          String column = ZkRow.syncColumn(op, p);
+          m.put(column, median(own, r -> r.value(column)));
+        }
+      }
+      for (String column : List.of(ZkRow.SESSION_MS, ZkRow.HANDSHAKE_FIRST_MS, ZkRow.HANDSHAKE_LATER_MS,
+          ZkRow.HANDSHAKES_RESUMED)) {
+        m.put(column, median(own, r -> r.value(column)));
+      }
+      out.add(m);
+    }
+    return out;
+  }
+
+  private static Interval overheadOf(List<Overhead> overheads, String shape, String mode, String metric) {
+    if (mode.equals(ZkBenchmark.BASELINE)) {
+      return Interval.unbounded(0);
+    }
+    return overheads.stream().filter(o -> o.group().equals(shape) && o.variant().equals(mode)
+        && o.metric().equals(metric)).findFirst().map(Overhead::interval).orElse(Interval.unbounded(Double.NaN));
+  }
+
+  /** The median of a column over rows; NaN if there are none or one lacks it. */
+  private static double median(List<Measurement> rows, ToDoubleFunction<Measurement> column) {
+    double[] v = rows.stream().mapToDouble(column).sorted().toArray();
+    if (v.length == 0 || Arrays.stream(v).anyMatch(Double::isNaN)) {
+      return Double.NaN;
+    }
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  }
+
+  /**
+   * The run as Markdown, from its result file alone: what ran and where, the throughput and CPU table with every
+   * overhead's 95 % interval and the published figure beside the {@code quorum-tls} shape, the synchronous latency
+   * table, and why the run stopped.
+   */
+  static String markdown(ResultsFile r) {
+    StringBuilder s = new StringBuilder();
+    Map<String, Object> info = r.info();
+    s.append(String.format(Locale.ROOT, "Run of %s, commit %s, %s, %s cores, load average %s at the start and %s at"
+        + " the end, %s s in all; stopped: %s.%n%n", info.get("started"), info.get("commit"), info.get("jdk"),
+        number(info.get("cores"), "%.0f"), number(info.get("loadAverageStart"), "%.2f"),
+        number(info.get("loadAverageEnd"), "%.2f"), number(info.get("wallSeconds"), "%.0f"), stopped(r)));
+    s.append(r.settings().get("description")).append(".\n\n");
+    Object shapes = r.settings().get("shapeDescriptions");
+    if (shapes instanceof List<?> list) {
+      list.forEach(d -> s.append("- ").append(d).append('\n'));
+      s.append('\n');
+    }
+    s.append("Throughput (asynchronous phases) and CPU; overheads vs `none` of the same shape, paired by round,"
+        + " with 95 % intervals:\n\n");
+    s.append("| shape | mode | rounds | wall ms | ops/s | wall overhead | CPU/op overhead | sync overhead"
+        + " | client CPU µs/op | server CPU µs/op | client GC ms | server GC ms |\n");
+    s.append("|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (Map<String, Object> m : r.summary()) {
+      boolean base = ZkBenchmark.BASELINE.equals(m.get("mode"));
+      s.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
+          m.get("shape"), m.get("mode"), number(m.get("rounds"), "%.0f"), number(m.get("median_wall_ms"), "%.0f"),
+          number(m.get("ops_per_s"), "%.0f"), base ? "baseline" : overhead(m, ZkBenchmark.WALL),
+          base ? "baseline" : overhead(m, ZkBenchmark.CPU), base ? "baseline" : overhead(m, ZkBenchmark.SYNC),
+          number(m.get("client_cpu_us_per_op"), "%.1f"), number(m.get("server_cpu_us_per_op"), "%.1f"),
+          number(m.get("client_gc_ms"), "%.0f"), number(m.get("server_gc_ms"), "%.0f")));
+    }
+    s.append(String.format(Locale.ROOT, "%nPublished reference (quorum TLS, 3 servers, plaintext clients, fsync on):"
+        + " %+.1f %%; like for like with the `%s` rows only.%n%n", PUBLISHED_QUORUM_TLS, PUBLISHED_SHAPE));
+    s.append("Synchronous requests (one outstanding), median over rounds of each round's percentile, µs:\n\n");
+    StringBuilder head = new StringBuilder("| shape | mode | mean");
+    StringBuilder rule = new StringBuilder("|---|---|---");
+    for (String op : Workload.SYNC_OPS) {
+      head.append(" | ").append(op).append(" p50 | ").append(op).append(" p99");
+      rule.append("|---|---");
+    }
+    s.append(head).append(" |\n").append(rule).append("|\n");
+    for (Map<String, Object> m : r.summary()) {
+      s.append("| ").append(m.get("shape")).append(" | ").append(m.get("mode")).append(" | ")
+          .append(number(m.get("sync_mean_us"), "%.0f"));
+      for (String op : Workload.SYNC_OPS) {
+        s.append(" | ").append(number(m.get(ZkRow.syncColumn(op, 50)), "%.0f")).append(" | ")
+            .append(number(m.get(ZkRow.syncColumn(op, 99)), "%.0f"));
+      }
+      s.append(" |\n");
+    }
+    s.append("\nSessions (medians over rounds): a new session from client creation to its first reply; over client TLS,"
+        + " handshakes on one ZooKeeper client SSL context (as its reconnects would use it): the first, the later"
+        + " ones, and the share of later ones that resumed the first's session:\n\n");
+    s.append("| shape | mode | new session ms | first handshake ms | later handshake ms | resumed |\n");
+    s.append("|---|---|---|---|---|---|\n");
+    for (Map<String, Object> m : r.summary()) {
+      s.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", m.get("shape"), m.get("mode"),
+          number(m.get(ZkRow.SESSION_MS), "%.1f"), number(m.get(ZkRow.HANDSHAKE_FIRST_MS), "%.1f"),
+          number(m.get(ZkRow.HANDSHAKE_LATER_MS), "%.1f"), number(m.get(ZkRow.HANDSHAKES_RESUMED), "%.2f")));
+    }
+    return s.toString();
+  }
+
+  private static String stopped(ResultsFile r) {
+    String why = String.valueOf(r.stopped());
+    switch (why) {
+      case "PRECISE":
+        return String.format(Locale.ROOT, "every wall and CPU interval within +/-%.1f points", r.precision());
+      case "OUT_OF_TIME":
+        List<String> unmet = r.overheads().stream().filter(o -> !o.metric().equals(ZkBenchmark.SYNC)
+            && !(o.interval().halfWidth() <= r.precision())).map(o -> o.group() + " " + o.variant() + " "
+            + o.metric() + (o.interval().bounded() ? String.format(Locale.ROOT, " (+/-%.1f)",
+                o.interval().halfWidth()) : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
+            .collect(Collectors.toList());
+        return "the time budget was spent" + (unmet.isEmpty() ? "" : String.format(Locale.ROOT,
+            ", not within +/-%.1f points: ", r.precision()) + String.join(", ", unmet));
+      case "ROUNDS_DONE":
+        return "the fixed number of rounds was done";
+      default:
+        return why;
+    }
+  }
+
+  private static String overhead(Map<String, Object> m, String metric) {
+    Interval i = new Interval(value(m.get(metric + "_overhead_pct")), value(m.get(metric + "_overhead_low")),
+        value(m.get(metric + "_overhead_high")));
+    return Double.isNaN(i.estimate()) ? "n/a" : i.format();
+  }
+
+  private static double value(Object o) {
+    return o instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  private static String number(Object value, String format) {
+    return value instanceof Number n && Double.isFinite(n.doubleValue())
+        ? String.format(Locale.ROOT, format, n.doubleValue()) : "n/a";
+  }
+
+  /** The summary rows as CSV, one line per shape and mode. */
+  String summaryCsv() {
+    List<Map<String, Object>> maps = results.summary();
+    StringBuilder s = new StringBuilder(String.join(",", maps.get(0).keySet())).append('\n');
+    for (Map<String, Object> m : maps) {
+      s.append(m.values().stream().map(o -> o instanceof Double d ? (Double.isFinite(d)
+          ? String.format(Locale.ROOT, "%.3f", d) : "") : String.valueOf(o)).collect(Collectors.joining(",")))
+          .append('\n');
+    }
+    return s.toString();
+  }
+
+  /** A self-contained page: the overheads with intervals and the published mark, CPU per operation, the tables. */
+  String html() {
+    Map<String, List<OverheadChart.Point>> charts = new LinkedHashMap<>();
+    for (String metric : List.of(ZkBenchmark.WALL, ZkBenchmark.SYNC, ZkBenchmark.CPU)) {
+      charts.put(metric, new ArrayList<>());
+    }
+    for (Overhead o : results.overheads()) {
+      boolean published = o.group().equals(PUBLISHED_SHAPE) && !o.metric().equals(ZkBenchmark.CPU);
+      charts.get(o.metric()).add(new OverheadChart.Point(o.group() + " " + o.variant(), o.interval(),
+          published ? PUBLISHED_QUORUM_TLS : Double.NaN));
+    }
+    List<OverheadChart.Bars> costs = new ArrayList<>();
+    for (Map<String, Object> m : results.summary()) {
+      costs.add(new OverheadChart.Bars(m.get("shape") + " " + m.get("mode"), new double[] {
+          value(m.get("client_cpu_us_per_op")), value(m.get("server_cpu_us_per_op"))}));
+    }
+    String reference = "published quorum TLS +1.7 % (3 servers, plaintext clients, fsync on)";
+    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift zk-bench</title></head><body>\n"
+        + "<h1>ZooKeeper: cost of TLS</h1>\n"
+        + OverheadChart.overheads("Wall time per asynchronous operation vs none (95 % interval)",
+            charts.get(ZkBenchmark.WALL), reference)
+        + OverheadChart.overheads("Synchronous request latency vs none (95 % interval)",
+            charts.get(ZkBenchmark.SYNC), reference)
+        + OverheadChart.overheads("CPU per operation, client + servers, vs none (95 % interval)",
+            charts.get(ZkBenchmark.CPU), "none for CPU")
+        + OverheadChart.bars("CPU per operation", "CPU microseconds per operation (median)",
+            List.of("client", "servers"), costs)
+        + "<pre>" + OverheadChart.escape(markdown(results)) + "</pre>\n</body></html>\n";
+  }
+
+  /** Writes zk-results.json, zk-results.csv, zk-iterations.csv and zk-results.html into {@code dir}. */
+  List<Path> write(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    List<Path> written = List.of(dir.resolve("zk-results.json"), dir.resolve("zk-results.csv"),
+        dir.resolve("zk-iterations.csv"), dir.resolve("zk-results.html"));
+    Files.writeString(written.get(0), results.toJson(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(1), summaryCsv(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(2), results.rowsCsv(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(3), html(), StandardCharsets.UTF_8);
+    return written;
+  }
+}

@@ -1,0 +1,115 @@
+package io.securethrift.zookeeper;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.Secret;
+import io.securethrift.core.TlsEngine;
+import io.securethrift.testkit.ca.CertificateAuthorityExtension;
+import io.securethrift.testkit.ca.KeyStoreFormat;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The generated zoo.cfg keys, and the Conscrypt supplier finding its configuration through them. */
+class ServerConfigAndSupplierTest {
+  @RegisterExtension
+  static CertificateAuthorityExtension certs = new CertificateAuthorityExtension();
+
+  private static final char[] PASSWORD = "cfg-pw".toCharArray();
+
+  private static SecurityConfig tls(TlsEngine engine) {
+    Path dir = certs.directory();
+    return SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(engine).tlsProtocols(List.of("TLSv1.2"))
+        .keyStore(certs.ca().leaf().issue().writeKeyStore(dir, "node", KeyStoreFormat.JKS, PASSWORD), null,
+            Secret.of(PASSWORD))
+        .trustStore(certs.ca().writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD), null, Secret.of(PASSWORD))
+        .build();
+  }
+
+  @Test
+  void tlsOnlyQuorumMemberHasTheZooKeeperKeys() {
+    Properties p = ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE)).confDir(certs.directory().resolve("a"))
+        .secureClientPort(2281).myid(1).server(1, "zk1", 2888, 3888).quorumTls(true).build().toProperties();
+    assertEquals("2281", p.getProperty("secureClientPort"));
+    assertFalse(p.containsKey("clientPort"));
+    assertEquals("org.apache.zookeeper.server.NettyServerCnxnFactory", p.getProperty("serverCnxnFactory"));
+    assertEquals("true", p.getProperty("sslQuorum"));
+    assertEquals("JKS", p.getProperty("ssl.quorum.keyStore.type"));
+    assertEquals("PKCS12", p.getProperty("ssl.trustStore.type"));
+    assertEquals("TLSv1.2", p.getProperty("ssl.enabledProtocols"));
+    assertEquals("need", p.getProperty("ssl.quorum.clientAuth"));
+    assertEquals("zk1:2888:3888", p.getProperty("server.1"));
+  }
+
+  @Test
+  void secureClientPortWithoutTlsIsRejectedNamingTheMode() {
+    ConfigException e = assertThrows(ConfigException.class, () -> ZooKeeperServerConfig
+        .builder(SecurityConfig.builder().build()).confDir(certs.directory()).secureClientPort(2281).build());
+    assertEquals("securethrift.mode", e.key());
+  }
+
+  @Test
+  void kerberosWithTheLibraryDefaultQopIsRejectedSayingToSetAuth() {
+    SecurityConfig sasl = SecurityConfig.builder().mode(SecurityMode.SASL).build();
+    String message = "securethrift.sasl.qop: 'auth-conf' cannot be honoured: ZooKeeper SASL only authenticates and"
+        + " never protects data; set it to auth (securethrift's default is auth-conf), and use mode sasl-over-tls"
+        + " when the traffic must be protected";
+    assertEquals(message, assertThrows(ConfigException.class,
+        () -> ZooKeeperClientSecurity.clientConfig(sasl)).getMessage());
+    assertEquals(message, assertThrows(ConfigException.class, () -> ZooKeeperServerConfig.builder(sasl)
+        .confDir(certs.directory()).clientPort(2181).build()).getMessage());
+  }
+
+  @Test
+  void quorumSaslRequiresKerberosBothWaysAndAsksForEachPeersHost() throws Exception {
+    Path keytab = Files.write(certs.directory().resolve("zk.keytab"), new byte[] {5, 2}); // checked to exist only
+    SecurityConfig sasl = SecurityConfig.builder().mode(SecurityMode.SASL).qop(QualityOfProtection.AUTH)
+        .kerberosLogin("zookeeper/zk1.example.com@EXAMPLE.COM", keytab).build();
+    Properties p = ZooKeeperServerConfig.builder(sasl).confDir(certs.directory().resolve("q")).clientPort(2181)
+        .myid(1).server(1, "zk1.example.com", 2888, 3888).quorumSasl(true).build().toProperties();
+    assertEquals("true", p.getProperty("quorum.auth.enableSasl"));
+    assertEquals("true", p.getProperty("quorum.auth.learnerRequireSasl"));
+    assertEquals("true", p.getProperty("quorum.auth.serverRequireSasl"));
+    assertEquals("zookeeper/_HOST", p.getProperty("quorum.auth.kerberos.servicePrincipal"));
+    assertNotEquals(p.getProperty("quorum.auth.learner.saslLoginContext"),
+        p.getProperty("quorum.auth.server.saslLoginContext"), "the learner logs in as an initiator, the server not");
+    assertEquals(p.getProperty("sasl.serverconfig"), p.getProperty("quorum.auth.server.saslLoginContext"));
+
+    ConfigException e = assertThrows(ConfigException.class, () -> ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE))
+        .confDir(certs.directory().resolve("r")).clientPort(2181).quorumSasl(true).build());
+    assertEquals("securethrift.mode: quorum SASL was asked for, but 'tls' has no Kerberos keytab login; use sasl with"
+        + " securethrift.sasl.kerberos.principal and .keytab", e.getMessage());
+  }
+
+  @Test
+  void supplierBuildsConscryptContextFromTheFileItsPropertyNames() throws Exception {
+    Path zooCfg = ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE)).confDir(certs.directory().resolve("b"))
+        .secureClientPort(2281).build().write();
+    String file = SecureZooKeeperServerMain.load(zooCfg).getProperty(ZooKeeperServerConfig.SECURITY_FILE_KEY);
+    String previous = System.getProperty(ConscryptSslContextSupplier.CONFIG_PROPERTY);
+    System.setProperty(ConscryptSslContextSupplier.CONFIG_PROPERTY, file);
+    try {
+      SSLContext context = new ConscryptSslContextSupplier().get();
+      assertEquals("Conscrypt", context.getProvider().getName());
+    } finally {
+      if (previous == null) {
+        System.clearProperty(ConscryptSslContextSupplier.CONFIG_PROPERTY);
+      } else {
+        System.setProperty(ConscryptSslContextSupplier.CONFIG_PROPERTY, previous);
+      }
+    }
+    assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+        Files.getPosixFilePermissions(Path.of(file))));
+  }
+}
