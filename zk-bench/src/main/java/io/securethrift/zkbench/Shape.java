@@ -1,5 +1,6 @@
 package io.securethrift.zkbench;
 
+import io.securethrift.harness.BenchMode;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -17,9 +18,9 @@ import java.util.stream.Collectors;
  * under another name.
  */
 enum Shape {
-  CLIENT_TLS("client-tls", 1, true, false, false, List.of(BenchMode.values())),
-  QUORUM_TLS("quorum-tls", 3, false, true, true, List.of(BenchMode.NONE, BenchMode.TLS12_JSSE, BenchMode.TLS13_JSSE)),
-  BOTH("both", 3, true, true, true, List.of(BenchMode.values()));
+  CLIENT_TLS("client-tls", 1, true, false, false, ZkModes.ALL.all()),
+  QUORUM_TLS("quorum-tls", 3, false, true, true, ZkModes.JSSE),
+  BOTH("both", 3, true, true, true, ZkModes.ALL.all());
 
   private final String label;
   private final int servers;

@@ -1,5 +1,6 @@
 package io.securethrift.zkbench;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.DocsSection;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.StoppingOptions;
@@ -7,7 +8,6 @@ import io.securethrift.harness.WarmUp;
 import io.securethrift.core.ConfigException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -45,7 +45,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
   @Option(names = "--modes", split = ",", description = "modes to run where a shape has them: none (always, the"
       + " baseline), tls12-jsse, tls13-jsse, tls12-conscrypt, tls12-openssl, tls13-openssl (Netty's netty-tcnative,"
       + " client port only) (default: ${DEFAULT-VALUE})")
-  private List<String> modes = Arrays.stream(BenchMode.values()).map(BenchMode::label).collect(Collectors.toList());
+  private List<String> modes = ZkModes.ALL.names();
 
   @Option(names = "--znodes", description = "znodes per asynchronous phase; an iteration is 11 times as many"
       + " operations (default: ${DEFAULT-VALUE})")
@@ -111,10 +111,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ConfigException("--shapes", e.getMessage());
     }
-    m = modes.stream().map(label -> Arrays.stream(BenchMode.values()).filter(x -> x.label().equals(label))
-        .findFirst().orElseThrow(() -> new ConfigException("--modes", "'" + label + "' is not a mode; accepted: "
-            + Arrays.stream(BenchMode.values()).map(BenchMode::label).collect(Collectors.joining(", ")))))
-        .collect(Collectors.toList());
+    m = ZkModes.ALL.parse("--modes", modes);
     return new ZkSettings(s, m, znodes, syncZnodes, sessions, forks, stopping.rule(), warmUp.rounds(), output);
   }
 

@@ -1,5 +1,6 @@
 package io.securethrift.zkbench;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.Forks;
 import io.securethrift.harness.MeasuredRounds;
@@ -56,7 +57,7 @@ final class ZkBenchmark {
   static final String WALL = "wall";
   static final String SYNC = "sync";
   static final String CPU = "cpu";
-  static final String BASELINE = BenchMode.NONE.label();
+  static final String BASELINE = ZkModes.NONE.name();
   private static final Secret PASSWORD = Secret.of("zk-bench");
   /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
   private static final long SEED = 1_700_000_017L;
@@ -94,7 +95,7 @@ final class ZkBenchmark {
     }
 
     String name() {
-      return shape.label() + " " + mode.label();
+      return shape.label() + " " + mode.name();
     }
   }
 
@@ -144,7 +145,7 @@ final class ZkBenchmark {
     }
 
     static String name(Shape shape, BenchMode mode, int fork) {
-      return shape.label() + "-" + mode.label() + "-fork-" + (fork + 1);
+      return shape.label() + "-" + mode.name() + "-fork-" + (fork + 1);
     }
 
     boolean clientTls() {
@@ -169,7 +170,7 @@ final class ZkBenchmark {
     Path gcLogs = Files.createDirectories(dir.resolve(Starting.name(shape, mode, fork) + "-gc"));
     boolean clientTls = mode.tls() && shape.clientTls();
     boolean plainPort = !clientTls || !shape.quorumTls();
-    LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(mode.config(serverKeys, trust, PASSWORD))
+    LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers()).security(ZkModes.config(mode, serverKeys, trust, PASSWORD))
         .clientPort(plainPort).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
         .tickTime(2000).jvmOptions(Stream.concat(FIXED_HEAP.stream(), Stream.of(
             "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"), GcLog.option(gcLogs),
@@ -179,10 +180,10 @@ final class ZkBenchmark {
 
   /** Waits for the ensemble to serve and starts its client. */
   private Target client(Starting s, Path dir, Path clientKeys, Path trust) throws IOException {
-    SecurityConfig client = s.clientTls() ? s.mode().config(clientKeys, trust, PASSWORD)
+    SecurityConfig client = s.clientTls() ? ZkModes.config(s.mode(), clientKeys, trust, PASSWORD)
         : SecurityConfig.builder().build();
     // The probe runs in this JVM, which keeps JSSE: same stores, engine jsse.
-    SecurityConfig probe = s.clientTls() && s.mode().engine() != TlsEngine.JSSE
+    SecurityConfig probe = s.clientTls() && s.mode().engine().orElseThrow() != TlsEngine.JSSE
         ? client.toBuilder().tlsEngine(TlsEngine.JSSE).build() : client;
     ZKClientConfig probeConfig = ZooKeeperClientSecurity.clientConfig(probe);
     s.ensemble().awaitServing(IntStream.rangeClosed(1, s.shape().servers()).boxed().toList(), probeConfig,
@@ -282,7 +283,7 @@ final class ZkBenchmark {
 
   private Measurement row(Target t, int round, boolean baseline, LineRecord answer, ProcessSample clientUsed,
       ProcessSample serversUsed, LineRecord sessions) {
-    String variant = baseline ? PairedAnalysis.ownBaseline(t.mode.label(), BASELINE) : t.mode.label();
+    String variant = baseline ? PairedAnalysis.ownBaseline(t.mode.name(), BASELINE) : t.mode.name();
     Measurement row = ZkRow.of(t.shape.label(), variant, t.fork, round, settings.znodes(), settings.syncZnodes(),
         answer, clientUsed, serversUsed, sessions);
     String fork = settings.forks(t.shape) > 1 ? " (fork " + (t.fork + 1) + ")" : "";

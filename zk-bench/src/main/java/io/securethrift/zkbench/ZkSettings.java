@@ -1,5 +1,6 @@
 package io.securethrift.zkbench;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.WarmUp;
 import io.securethrift.core.ConfigException;
@@ -64,13 +65,13 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
     if (shapes.isEmpty() || shapes.stream().distinct().count() != shapes.size()) {
       throw new ConfigException("--shapes", "name each shape once, at least one: " + shapes);
     }
-    if (!modes.contains(BenchMode.NONE)) {
+    if (!modes.contains(ZkModes.NONE)) {
       throw new ConfigException("--modes", "must include none, the baseline of every overhead");
     }
     for (Shape shape : shapes) {
       if (modesOf(shape, modes).size() < 2) {
         throw new ConfigException("--modes", "leaves shape " + shape.label() + " only the baseline; it runs "
-            + shape.modes().stream().map(BenchMode::label).toList());
+            + shape.modes().stream().map(BenchMode::name).toList());
       }
     }
     atLeast("--znodes", znodes, 1);
@@ -124,7 +125,7 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
   Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("shapes", String.join(",", shapes.stream().map(Shape::label).toList()));
-    m.put("modes", String.join(",", modes.stream().map(BenchMode::label).toList()));
+    m.put("modes", String.join(",", modes.stream().map(BenchMode::name).toList()));
     m.put("znodes", znodes);
     m.put("syncZnodes", syncZnodes);
     m.put("sessions", sessions);

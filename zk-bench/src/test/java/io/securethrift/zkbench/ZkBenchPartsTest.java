@@ -73,7 +73,7 @@ class ZkBenchPartsTest {
     assertEquals(2, defaults.forks(Shape.QUORUM_TLS), "two ensembles per mode where the baseline is another one");
     assertEquals(1, defaults.forks(Shape.CLIENT_TLS), "one where the baseline shares the mode's processes");
     assertEquals(List.of(Shape.CLIENT_TLS, Shape.QUORUM_TLS), defaults.shapes());
-    assertEquals(List.of(BenchMode.NONE, BenchMode.TLS12_JSSE, BenchMode.TLS13_JSSE),
+    assertEquals(ZkModes.JSSE,
         defaults.modes(Shape.QUORUM_TLS), "no Conscrypt or openssl mode where quorum TLS is JSSE whatever the engine");
     assertEquals(6, defaults.modes(Shape.CLIENT_TLS).size());
   }

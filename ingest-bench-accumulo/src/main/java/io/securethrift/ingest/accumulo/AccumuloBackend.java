@@ -1,6 +1,8 @@
 package io.securethrift.ingest.accumulo;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
+import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.ModeSet;
 import io.securethrift.harness.ProcessSample;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchEnvironment;
@@ -17,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Security;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,8 +56,8 @@ public final class AccumuloBackend implements IngestBackend {
   }
 
   @Override
-  public List<String> modes() {
-    return Arrays.stream(AccumuloMode.values()).map(AccumuloMode::token).toList();
+  public ModeSet modes() {
+    return AccumuloModes.MODES;
   }
 
   @Override
@@ -67,10 +68,10 @@ public final class AccumuloBackend implements IngestBackend {
   @Override
   public Target start(String mode, BenchEnvironment environment) throws IOException {
     environment.requireOnly(name(), Set.of(CLIENT_PROPERTIES));
-    AccumuloMode level = AccumuloMode.parse(mode);
+    BenchMode level = AccumuloModes.MODES.parse("--modes", mode);
     Optional<String> file = environment.option(CLIENT_PROPERTIES);
     Target target = file.isPresent() ? existing(level, Path.of(file.get())) : miniCluster(level, environment);
-    if (level.saslProvider()) {
+    if (AccumuloModes.saslProvider(level)) {
       // Installed once the cluster is up, until the run ends (it is this JVM's, shared by every mode's client):
       // a Kerberos mode's client then runs the provider's mechanism, which gives servers without it standard GSS
       // wrap tokens through the same GSS-API calls as the JDK's.
@@ -79,12 +80,12 @@ public final class AccumuloBackend implements IngestBackend {
     return target;
   }
 
-  private static Target existing(AccumuloMode level, Path file) throws IOException {
+  private static Target existing(BenchMode level, Path file) throws IOException {
     String key = "--backend-option " + CLIENT_PROPERTIES;
     if (!Files.isReadable(file)) {
       throw new ConfigException(key, file + " cannot be read");
     }
-    level.mismatch(AccumuloSecurityConfig.fromClientProperties(file)).ifPresent(why -> {
+    AccumuloModes.mismatch(level, AccumuloSecurityConfig.fromClientProperties(file)).ifPresent(why -> {
       throw new ConfigException(key, why + " (" + file + ")");
     });
     Properties properties = new Properties();
@@ -92,14 +93,14 @@ public final class AccumuloBackend implements IngestBackend {
       properties.load(in);
     }
     List<AutoCloseable> resources = new ArrayList<>();
-    if (level.kerberos()) {
+    if (level.sasl()) {
       resources.add(HadoopKerberosClient.login(properties));
     }
     AccumuloClient client = connect(() -> Accumulo.newClient().from(properties).build(), resources);
     return new AccumuloTarget(tablePrefix(level), client, ProcessSample::unknown, resources);
   }
 
-  private static Target miniCluster(AccumuloMode level, BenchEnvironment environment) throws IOException {
+  private static Target miniCluster(BenchMode level, BenchEnvironment environment) throws IOException {
     BenchCluster cluster = BenchCluster.start(environment.workDir().resolve("accumulo-" + level),
         level, environment.security());
     LOG.info("MiniAccumuloCluster for {} started in {} ms", level, cluster.startTime().toMillis());
@@ -112,9 +113,9 @@ public final class AccumuloBackend implements IngestBackend {
    * Connects Accumulo's client to {@code cluster}, logging it in with Kerberos first in the Kerberized levels (with
    * {@code hadoop} settings for UGI); the login joins {@code resources}, all of which are closed if this fails.
    */
-  static AccumuloClient connect(BenchCluster cluster, AccumuloMode level, Map<String, String> hadoop,
+  static AccumuloClient connect(BenchCluster cluster, BenchMode level, Map<String, String> hadoop,
       List<AutoCloseable> resources) throws IOException {
-    if (level.kerberos()) {
+    if (level.sasl()) {
       try {
         resources.add(0, HadoopKerberosClient.login(cluster.clientProperties(), hadoop));
       } catch (IOException | RuntimeException e) {
@@ -136,8 +137,8 @@ public final class AccumuloBackend implements IngestBackend {
   }
 
   /** One table name per mode, so modes sharing an existing instance never touch each other's table. */
-  private static String tablePrefix(AccumuloMode level) {
-    return TABLE_PREFIX + level.token().replace('-', '_') + "_";
+  private static String tablePrefix(BenchMode level) {
+    return TABLE_PREFIX + level.name().replace('-', '_') + "_";
   }
 
   /** A target whose verification also checks that Accumulo's client in this JVM negotiated AES-GCM privacy. */

@@ -2,8 +2,9 @@ package io.securethrift.ingest.accumulo;
 
 import io.securethrift.accumulo.mac.ClusterCertificates;
 import io.securethrift.core.ConfigException;
+import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.ingest.bench.BenchEnvironment;
-import io.securethrift.ingest.bench.BenchSecurity;
 import io.securethrift.ingest.bench.CertificateRotation;
 import io.securethrift.ingest.bench.FaultBackend;
 import io.securethrift.ingest.bench.FaultBench.Fault;
@@ -83,15 +84,15 @@ final class AccumuloFaults implements FaultBackend {
 
   @Override
   public Optional<String> notApplicable(String mode, Fault fault) {
-    AccumuloMode level = AccumuloMode.parse(mode);
-    if (level.saslProvider()) {
+    BenchMode level = AccumuloModes.MODES.parse("--modes", mode);
+    if (AccumuloModes.saslProvider(level)) {
       return Optional.of("the provider changes the cipher, not what a fault does to a connection: the faults of"
           + " sasl-auth-conf cover it");
     }
     return switch (fault) {
       case ROTATE -> level.tls() ? Optional.empty() : Optional.of("mode " + mode
           + " uses no certificates (rotate runs in tls-jsse and tls-conscrypt)");
-      case EXPIRE, KDC -> level.kerberos() ? Optional.empty() : Optional.of("mode " + mode
+      case EXPIRE, KDC -> level.sasl() ? Optional.empty() : Optional.of("mode " + mode
           + " uses no Kerberos (" + fault.token() + " runs in the sasl-* modes)");
       default -> Optional.empty();
     };
@@ -110,7 +111,7 @@ final class AccumuloFaults implements FaultBackend {
           + " leave the option out");
     }
     BenchEnvironment.requireOnly("accumulo", environment.options(), Set.of());
-    AccumuloMode level = AccumuloMode.parse(mode);
+    BenchMode level = AccumuloModes.MODES.parse("--modes", mode);
     int tserverPort = freePort();
     FaultProxy proxy = FaultProxy.start(new InetSocketAddress(BenchSecurity.HOST, tserverPort), 256,
         environment.seed());

@@ -1,8 +1,9 @@
 package io.securethrift.ingest.accumulo;
 
 import io.securethrift.accumulo.mac.ClusterCertificates;
+import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.ProcessSample;
-import io.securethrift.ingest.bench.BenchSecurity;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -50,7 +51,7 @@ final class BenchCluster implements AutoCloseable {
     this.certificates = certificates;
   }
 
-  static BenchCluster start(Path dir, AccumuloMode mode, BenchSecurity security) throws IOException {
+  static BenchCluster start(Path dir, BenchMode mode, BenchSecurity security) throws IOException {
     return start(dir, mode, security, config -> { }, Map.of());
   }
 
@@ -60,7 +61,7 @@ final class BenchCluster implements AutoCloseable {
    * @param tune changes to the configuration after the mode's own (site properties, the tablet server's class)
    * @param coreSite Hadoop properties for every server's {@code core-site.xml}, added to what the mode wrote there
    */
-  static BenchCluster start(Path dir, AccumuloMode mode, BenchSecurity security, Consumer<MiniAccumuloConfigImpl> tune,
+  static BenchCluster start(Path dir, BenchMode mode, BenchSecurity security, Consumer<MiniAccumuloConfigImpl> tune,
       Map<String, String> coreSite) throws IOException {
     Path stores = Files.createDirectories(dir.resolve("stores"));
     Path clusterDir = dir.resolve("cluster");
@@ -72,7 +73,7 @@ final class BenchCluster implements AutoCloseable {
     config.setZooKeeperStartupTime(ZOOKEEPER_STARTUP_MILLIS);
     config.setDefaultMemory(OTHER_MEMORY_MB, MemoryUnit.MEGABYTE);
     config.setMemory(ServerType.TABLET_SERVER, TSERVER_MEMORY_MB, MemoryUnit.MEGABYTE);
-    Optional<ClusterCertificates> certificates = mode.configure(config, security, stores);
+    Optional<ClusterCertificates> certificates = AccumuloModes.configure(mode, config, security, stores);
     tune.accept(config);
     MiniAccumuloClusterImpl cluster = new MiniAccumuloClusterImpl(config);
     addToCoreSite(config.getConfDir().toPath(), coreSite);

@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
 import java.util.Map;

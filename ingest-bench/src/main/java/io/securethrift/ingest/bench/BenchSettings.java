@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.WarmUp;
 import io.securethrift.core.ConfigException;
@@ -82,7 +83,8 @@ public record BenchSettings(String backend, Map<String, String> backendOptions, 
 
   public BenchSettings {
     backendOptions = Map.copyOf(backendOptions);
-    modes = List.copyOf(ModeNames.canonical(modes));
+    modes = modes.stream().map(m -> BenchMode.parse("--modes", m).onDefaultEngine(IngestBackend.TLS_ENGINE).name())
+        .toList();
     servers = List.copyOf(servers);
     if (modes.isEmpty()) {
       throw new ConfigException("--modes", "empty; name at least one mode");

@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.core.Secret;
 import io.securethrift.testkit.ca.IssuedCertificate;
 import io.securethrift.testkit.ca.KeyStoreFormat;
@@ -48,7 +49,13 @@ public final class CertificateRotation {
    */
   public record Stores(TestCertificateAuthority ca, Path serverKeyStore, Path clientKeyStore, Path trustStore,
       Secret password, Function<TestCertificateAuthority, IssuedCertificate> serverCertificate,
-      Function<TestCertificateAuthority, IssuedCertificate> clientCertificate) {}
+      Function<TestCertificateAuthority, IssuedCertificate> clientCertificate) {
+    /** The stores of {@code security}. */
+    public static Stores of(BenchSecurity security) {
+      return new Stores(security.ca(), security.serverKeyStore(), security.clientKeyStore(), security.trustStore(),
+          security.storePassword(), BenchSecurity::serverCertificate, BenchSecurity::clientCertificate);
+    }
+  }
 
   private final Stores stores;
   private final Path staging;

@@ -1,5 +1,9 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.core.SecurityMode;
+import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
+import io.securethrift.harness.ModeSet;
 import io.securethrift.harness.ProcessSample;
 import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.HandshakeAudit;
@@ -17,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -34,9 +37,22 @@ public final class EmbeddedBackend implements IngestBackend {
     return "embedded";
   }
 
+  /**
+   * The modes, in the order of Accumulo's published table; every one runs the same server model, only the security
+   * layer differs. {@code sasl-auth-conf-provider} is auth-conf through libthrift's own SASL transports, each worker
+   * JVM started with {@code SecureThriftSaslProvider}'s security file and nothing else: what an unmodified Accumulo
+   * cluster gets from the provider (the nonblocking server model has no libthrift form, so there only the client is
+   * libthrift's). {@code sasl-auth-libthrift} is auth through the same transports and JVM options: SASL frames with
+   * nothing wrapped, so that what libthrift's transports cost can be told from what the provider's cipher costs.
+   */
+  static final ModeSet MODES = ModeSet.of("the embedded backend", TLS_ENGINE, "none", "tls-jsse", "tls-conscrypt",
+      "sasl-auth", "sasl-auth-int", "sasl-auth-conf", "sasl-auth-conf-gcm", "sasl-auth-conf-provider",
+      "sasl-auth-libthrift", "sasl-over-tls");
+  private static final BenchMode BASELINE = MODES.parse("mode", "none");
+
   @Override
-  public List<String> modes() {
-    return Arrays.stream(BenchMode.values()).map(BenchMode::token).toList();
+  public ModeSet modes() {
+    return MODES;
   }
 
   @Override
@@ -47,16 +63,16 @@ public final class EmbeddedBackend implements IngestBackend {
   @Override
   public Target start(String mode, BenchEnvironment environment) throws IOException {
     environment.requireOnly(name(), Set.of());
-    BenchMode level = BenchMode.parse(mode);
+    BenchMode level = MODES.parse("--modes", mode);
     Path work = environment.workDir();
     Path serverProps = writeConfig(work.resolve(mode + "-server.properties"),
-        level.config(environment.security(), true));
+        environment.security().config(level, true).build());
     Path clientProps = writeConfig(work.resolve(mode + "-client.properties"),
-        level.config(environment.security(), false));
+        environment.security().config(level, false).build());
     // Every mode but the baseline also runs the baseline in its own two JVMs (see WorkerProtocol.BASELINE).
-    boolean paired = level != BenchMode.NONE;
+    boolean paired = level.security() != SecurityMode.NONE;
     Path baselineServer = paired ? writeConfig(work.resolve(mode + "-baseline-server.properties"),
-        BenchMode.NONE.config(environment.security(), true)) : null;
+        BenchSecurity.base(SecurityMode.NONE).build()) : null;
     String transports = level.onLibthrift() ? ServerWorker.LIBTHRIFT_SASL : ServerWorker.SECURETHRIFT;
     List<String> serverArgs = new ArrayList<>(List.of(serverProps.toString(), environment.server().token(),
         transports, paired ? baselineServer.toString() : ServerWorker.NO_BASELINE));
@@ -79,7 +95,7 @@ public final class EmbeddedBackend implements IngestBackend {
           ready.get("port")));
       if (paired) {
         Path baselineClient = writeConfig(work.resolve(mode + "-baseline-client.properties"),
-            BenchMode.NONE.config(environment.security(), false));
+            BenchSecurity.base(SecurityMode.NONE).build());
         clientArgs.addAll(List.of(baselineClient.toString(), ready.get(WorkerProtocol.BASELINE_PORT)));
       }
       ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf, clientArgs, provider);
@@ -134,7 +150,7 @@ public final class EmbeddedBackend implements IngestBackend {
       this.client = client;
       this.level = level;
       this.isBaseline = isBaseline;
-      this.baseline = paired ? new WorkerTarget(server, client, BenchMode.NONE, false, true) : null;
+      this.baseline = paired ? new WorkerTarget(server, client, BASELINE, false, true) : null;
     }
 
     private LineRecord command(String kind) {

@@ -4,6 +4,8 @@ import io.securethrift.core.HandshakeAudit;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
+import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.ingest.bench.FaultBench.Fault;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.client.IngestOptions;
@@ -33,7 +35,7 @@ final class EmbeddedFaults implements FaultBackend {
 
   @Override
   public Optional<String> notApplicable(String mode, Fault fault) {
-    return BenchMode.parse(mode).onLibthrift()
+    return EmbeddedBackend.MODES.parse("--modes", mode).onLibthrift()
         ? Optional.of("its client runs in the launcher JVM, on securethrift's retrying transports")
         : Optional.empty();
   }
@@ -46,12 +48,12 @@ final class EmbeddedFaults implements FaultBackend {
   @Override
   public FaultTarget start(String mode, Fault fault, Environment environment) throws IOException {
     BenchEnvironment.requireOnly("embedded", environment.options(), Set.of());
-    BenchMode level = BenchMode.parse(mode);
+    BenchMode level = EmbeddedBackend.MODES.parse("--modes", mode);
     BenchSecurity security = environment.security();
     Path dir = environment.dir();
     Path serverProps = EmbeddedBackend.writeConfig(dir.resolve("server.properties"),
-        tune(level.config(security, true), fault).build());
-    SecurityConfig client = tune(level.config(security, false), fault).readTimeout(READ_TIMEOUT).build();
+        tune(security.config(level, true).build(), fault).build());
+    SecurityConfig client = tune(security.config(level, false).build(), fault).readTimeout(READ_TIMEOUT).build();
     ServerProcess server = new ServerProcess(security, serverProps, environment.settings().server(), dir);
     FaultProxy proxy = null;
     try {
@@ -124,7 +126,7 @@ final class EmbeddedFaults implements FaultBackend {
     @Override
     public void rotate(CertificateRotation.Step step, FaultTimeline timeline) throws IOException {
       if (rotation == null) {
-        rotation = new CertificateRotation(security.rotationStores(), dir.resolve("rotation"));
+        rotation = new CertificateRotation(CertificateRotation.Stores.of(security), dir.resolve("rotation"));
       }
       rotation.apply(step);
       timeline.after(RELOAD);

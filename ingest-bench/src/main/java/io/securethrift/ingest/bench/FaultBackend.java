@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.ingest.bench.FaultBench.Fault;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.core.TlsEngine;
+import io.securethrift.harness.ModeSet;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;
@@ -17,8 +19,11 @@ public interface IngestBackend {
   /** The name {@code --backend} selects. */
   String name();
 
+  /** The engine of a mode written {@code tls}, in every backend: Conscrypt. */
+  TlsEngine TLS_ENGINE = TlsEngine.CONSCRYPT;
+
   /** The security levels this backend can run, in report order; the first is the default baseline. */
-  List<String> modes();
+  ModeSet modes();
 
   /** Starts what one security level needs (servers, clusters, client processes) and returns it ready to ingest. */
   Target start(String mode, BenchEnvironment environment) throws IOException;

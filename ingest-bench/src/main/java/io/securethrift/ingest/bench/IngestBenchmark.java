@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.Forks;
 import io.securethrift.harness.Measurement;
@@ -70,12 +71,7 @@ public final class IngestBenchmark {
   public IngestBenchmark(BenchSettings settings) {
     this.settings = settings;
     this.backend = backend(settings.backend());
-    for (String mode : settings.modes()) {
-      if (!backend.modes().contains(mode)) {
-        throw new ConfigException("--modes", "'" + mode + "' is not a mode of the " + backend.name()
-            + " backend; accepted values: " + String.join(", ", backend.modes()));
-      }
-    }
+    backend.modes().parse("--modes", settings.modes());
   }
 
   /**
@@ -89,7 +85,7 @@ public final class IngestBenchmark {
 
   /** The modes a backend runs, for a default of "all of them"; an unknown backend is reported by the constructor. */
   public static List<String> modesOf(String backend) {
-    return backends().stream().filter(b -> b.name().equals(backend)).findFirst().map(IngestBackend::modes)
+    return backends().stream().filter(b -> b.name().equals(backend)).findFirst().map(b -> b.modes().names())
         .orElse(List.of("none"));
   }
 

@@ -4,6 +4,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityConfigFiles;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.ingest.server.IngestServer;
 import io.securethrift.ingest.server.ServerModel;
 import java.net.InetSocketAddress;

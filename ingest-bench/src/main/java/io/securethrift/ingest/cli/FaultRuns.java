@@ -1,6 +1,7 @@
 package io.securethrift.ingest.cli;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.harness.BenchMode;
 import io.securethrift.ingest.bench.FaultBackend;
 import io.securethrift.ingest.bench.FaultBench;
 import io.securethrift.ingest.bench.FaultBench.Fault;
@@ -8,7 +9,6 @@ import io.securethrift.ingest.bench.FaultBench.Outcome;
 import io.securethrift.ingest.bench.FaultBench.Settings;
 import io.securethrift.ingest.bench.IngestBackend;
 import io.securethrift.ingest.bench.IngestBenchmark;
-import io.securethrift.ingest.bench.ModeNames;
 import io.securethrift.ingest.server.ServerModel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,13 +41,8 @@ final class FaultRuns {
       throw new ConfigException("--server", "applies to the embedded backend only; the " + backend.name()
           + " backend runs its own servers");
     }
-    List<String> levels = modes == null ? backend.modes() : ModeNames.canonical(modes);
-    for (String mode : levels) {
-      if (!backend.modes().contains(mode)) {
-        throw new ConfigException("--modes", "'" + mode + "' is not a mode of the " + backend.name()
-            + " backend; accepted values: " + String.join(", ", backend.modes()));
-      }
-    }
+    List<String> levels = modes == null ? backend.modes().names()
+        : backend.modes().parse("--modes", modes).stream().map(BenchMode::name).toList();
     Settings d = Settings.DEFAULT;
     Settings settings = new Settings(runTime, d.flushInterval(), d.batchMemory(), d.writeThreads(), d.retry(), server);
     System.out.println("fault    mode                entries written and received, retries, reconnects, time lost"

@@ -10,6 +10,8 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testservice.LogCapture;
+import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.server.IngestServer;
 import io.securethrift.ingest.workload.VerifyResult;
@@ -101,8 +103,8 @@ class HostileInputTest {
 
   static Stream<Target> targets() {
     List<Target> targets = new ArrayList<>();
-    for (BenchMode mode : BenchMode.values()) {
-      targets.add(new Target(mode.token(), mode::config, mode.token().startsWith("sasl")));
+    for (BenchMode mode : EmbeddedBackend.MODES.all()) {
+      targets.add(new Target(mode.name(), (s, server) -> s.config(mode, server).build(), mode.sasl()));
     }
     // TLS without client certificates: the attacker needs nothing, as in the reported attack.
     for (TlsEngine engine : new TlsEngine[] {TlsEngine.JSSE, TlsEngine.CONSCRYPT}) {

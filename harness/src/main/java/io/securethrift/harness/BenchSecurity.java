@@ -1,21 +1,26 @@
-package io.securethrift.ingest.bench;
+package io.securethrift.harness;
 
 import io.securethrift.core.ClientAuth;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.Secret;
 import io.securethrift.core.StoreType;
+import io.securethrift.core.TlsEngine;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KerberosIdentity;
 import io.securethrift.testkit.ca.IssuedCertificate;
 import io.securethrift.testkit.ca.KeyStoreFormat;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
- * The real security material every level of the benchmark runs on, whatever the backend: an in-process Kerberos KDC
- * with a service principal ({@code accumulo/localhost}) and a client principal ({@code ingest}), and a test CA with
- * server and client certificates in PKCS12 stores sharing one password. Closing it stops the KDC.
+ * The real security material every benchmark's modes run on: an in-process Kerberos KDC with a service principal
+ * ({@code accumulo/localhost}) and a client principal ({@code ingest}), and a test CA with server and client
+ * certificates in PKCS12 stores sharing one password; and each {@link BenchMode}'s configuration made of them
+ * ({@link #config}). Closing it stops the KDC.
  */
 public final class BenchSecurity implements AutoCloseable {
   /** The host every server is addressed by, as named in its certificate and service principal. */
@@ -31,12 +36,12 @@ public final class BenchSecurity implements AutoCloseable {
   private final Secret password = Secret.of("bench-" + Long.toHexString(System.nanoTime()));
   private final TestCertificateAuthority ca;
 
-  BenchSecurity(Path dir) {
+  public BenchSecurity(Path dir) {
     this(dir, EmbeddedKdc.builder());
   }
 
   /** Material from a KDC built as {@code kdc} says (the fault runs' short ticket lifetimes). */
-  BenchSecurity(Path dir, EmbeddedKdc.Builder kdcSettings) {
+  public BenchSecurity(Path dir, EmbeddedKdc.Builder kdcSettings) {
     this.kdc = kdcSettings.start();
     try {
       this.service = kdc.servicePrincipal(SERVICE_PRIMARY, HOST);
@@ -71,17 +76,18 @@ public final class BenchSecurity implements AutoCloseable {
     return client;
   }
 
-  /** The stores above, as fault runs rotate them. */
-  CertificateRotation.Stores rotationStores() {
-    return new CertificateRotation.Stores(ca, serverKeyStore, clientKeyStore, trustStore, password,
-        BenchSecurity::serverCertificate, BenchSecurity::clientCertificate);
+  /** The CA that issued the certificates, for benchmarks that issue more (the fault runs' rotations). */
+  public TestCertificateAuthority ca() {
+    return ca;
   }
 
-  private static IssuedCertificate serverCertificate(TestCertificateAuthority authority) {
+  /** A server certificate as the one in {@link #serverKeyStore()}, from {@code authority}. */
+  public static IssuedCertificate serverCertificate(TestCertificateAuthority authority) {
     return authority.leaf().commonName(HOST).issue();
   }
 
-  private static IssuedCertificate clientCertificate(TestCertificateAuthority authority) {
+  /** A client certificate as the one in {@link #clientKeyStore()}, from {@code authority}. */
+  public static IssuedCertificate clientCertificate(TestCertificateAuthority authority) {
     return authority.leaf().commonName("ingest").issue();
   }
 
@@ -102,8 +108,43 @@ public final class BenchSecurity implements AutoCloseable {
     return password;
   }
 
-  /** A TLS configuration: server certificate, and client certificates required (two-way TLS, as Accumulo's run). */
-  SecurityConfig.Builder tls(SecurityConfig.Builder b, boolean server, boolean mutual) {
+  /**
+   * One side of {@code mode}: TLS is two-way (client certificates required, as in Accumulo's published run) on the
+   * mode's engine and version; SASL is Kerberos as the service (server) or the client at the mode's quality of
+   * protection, with AES-GCM privacy where the mode's layer has it; SASL over TLS authenticates the server only.
+   * Benchmarks add what is theirs (frame sizes, timeouts) to the builder.
+   *
+   * @throws IllegalArgumentException for a TLS mode that names no engine (see {@link ModeSet})
+   */
+  public SecurityConfig.Builder config(BenchMode mode, boolean server) {
+    switch (mode.security()) {
+      case NONE:
+        return base(SecurityMode.NONE);
+      case TLS: {
+        SecurityConfig.Builder b = base(SecurityMode.TLS).tlsEngine(mode.engine()
+            .orElseThrow(() -> new IllegalArgumentException("mode " + mode + " names no TLS engine")));
+        mode.tlsVersion().ifPresent(version -> b.tlsProtocols(List.of(version)));
+        return tls(b, server, true);
+      }
+      case SASL: {
+        SecurityConfig.Builder b = kerberos(base(SecurityMode.SASL), server).qop(mode.qop());
+        // libthrift's transports read only the login and the QOP; securethrift's server reads the privacy an
+        // operator would set to meet the provider's clients.
+        if (mode.layer() == BenchMode.SaslLayer.PROVIDER) {
+          b.saslPrivacy(SaslPrivacy.AES_GCM_PREFERRED);
+        } else if (mode.layer().aesGcm()) {
+          b.saslPrivacy(SaslPrivacy.AES_GCM);
+        }
+        return b;
+      }
+      default:
+        return tls(kerberos(base(SecurityMode.SASL_OVER_TLS), server).qop(QualityOfProtection.AUTH)
+            .tlsEngine(TlsEngine.AUTO), server, false);
+    }
+  }
+
+  /** A TLS configuration: server certificate, and client certificates required if {@code mutual}. */
+  public SecurityConfig.Builder tls(SecurityConfig.Builder b, boolean server, boolean mutual) {
     b.trustStore(trustStore, StoreType.PKCS12, password);
     if (server) {
       b.keyStore(serverKeyStore, StoreType.PKCS12, password)
@@ -115,12 +156,12 @@ public final class BenchSecurity implements AutoCloseable {
   }
 
   /** A Kerberos configuration logging in as the service (server) or the ingest user (client). */
-  SecurityConfig.Builder kerberos(SecurityConfig.Builder b, boolean server) {
+  public SecurityConfig.Builder kerberos(SecurityConfig.Builder b, boolean server) {
     KerberosIdentity who = server ? service : client;
     return b.kerberosLogin(who.principal(), who.keytab()).serverPrimary(SERVICE_PRIMARY);
   }
 
-  static SecurityConfig.Builder base(SecurityMode mode) {
+  public static SecurityConfig.Builder base(SecurityMode mode) {
     return SecurityConfig.builder().mode(mode);
   }
 
