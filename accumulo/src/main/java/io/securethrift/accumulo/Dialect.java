@@ -75,7 +75,8 @@ enum Dialect {
       d.put(Setting.KEYSTORE_PATH, "rpc.javax.net.ssl.keyStore", v1 ? ACCUMULO_CONF_DIR + "/ssl/keystore.jks" : "");
       d.put(Setting.KEYSTORE_PASSWORD, "rpc.javax.net.ssl.keyStorePassword", "");
       d.put(Setting.KEYSTORE_TYPE, "rpc.javax.net.ssl.keyStoreType", "jks");
-      d.put(Setting.TRUSTSTORE_PATH, "rpc.javax.net.ssl.trustStore", v1 ? ACCUMULO_CONF_DIR + "/ssl/truststore.jks" : "");
+      d.put(Setting.TRUSTSTORE_PATH, "rpc.javax.net.ssl.trustStore",
+          v1 ? ACCUMULO_CONF_DIR + "/ssl/truststore.jks" : "");
       d.put(Setting.TRUSTSTORE_PASSWORD, "rpc.javax.net.ssl.trustStorePassword", "");
       d.put(Setting.TRUSTSTORE_TYPE, "rpc.javax.net.ssl.trustStoreType", "jks");
       d.put(Setting.CLIENT_PROTOCOL, "rpc.ssl.client.protocol", v1 ? "TLSv1" : "TLSv1.2");

@@ -37,7 +37,8 @@ final class StoreFiles {
       return Optional.empty();
     }
     URL resource = classLoader.getResource(name.replace('\\', '/'));
-    return resource == null ? Optional.empty() : Optional.of(copyToPrivateFile(resource, path.getFileName().toString()));
+    return resource == null ? Optional.empty()
+        : Optional.of(copyToPrivateFile(resource, path.getFileName().toString()));
   }
 
   private static Path copyToPrivateFile(URL resource, String fileName) {

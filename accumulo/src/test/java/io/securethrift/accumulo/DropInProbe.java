@@ -19,8 +19,8 @@ import javax.net.ssl.TrustManagerFactory;
  * Runs in a fresh JVM started with the drop-in's {@code -Djava.security.properties}, so that JSSE initialises with
  * the provider already first (the case that breaks when Conscrypt itself is first). Prints {@code key=value} lines:
  * who answers each {@code SSLContext} request, handshakes between Conscrypt and JSSE in both directions, and whether
- * each engine accepts {@link DropIn#CONSCRYPT_ONLY_SUITE}; and which providers answer for SASL mechanisms. Arguments: key store, its password, trust store, its
- * password.
+ * each engine accepts {@link DropIn#CONSCRYPT_ONLY_SUITE}; and which providers answer for SASL mechanisms. Arguments:
+ * key store, its password, trust store, its password.
  */
 public final class DropInProbe {
   private DropInProbe() {}

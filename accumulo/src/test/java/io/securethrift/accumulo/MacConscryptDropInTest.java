@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.conscrypt.ConscryptDropIn;
-import io.securethrift.accumulo.conscrypt.ConscryptFirstProvider;
 import io.securethrift.accumulo.mac.ClusterCertificates;
 import io.securethrift.accumulo.mac.ServerSecurityFile;
 import io.securethrift.accumulo.mac.MiniCluster;

@@ -276,7 +276,8 @@ class SiteConfigTest {
     Files.createDirectories(classPath.resolve("ssl"));
     Files.copy(fixture.keyStore(), classPath.resolve("ssl/cp-keystore.jks"));
     try (URLClassLoader loader = new URLClassLoader(new URL[] {classPath.toUri().toURL()}, null)) {
-      SecurityConfig config = fixture.classLoader(loader).site(fixture.ssl("rpc.javax.net.ssl.keyStore", "ssl/cp-keystore.jks"));
+      SecurityConfig config =
+          fixture.classLoader(loader).site(fixture.ssl("rpc.javax.net.ssl.keyStore", "ssl/cp-keystore.jks"));
       Path copy = config.tls().keyStore().orElseThrow().path();
       try {
         assertArrayEquals(Files.readAllBytes(fixture.keyStore()), Files.readAllBytes(copy));

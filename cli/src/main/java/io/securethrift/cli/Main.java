@@ -15,9 +15,9 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "securethrift", mixinStandardHelpOptions = true, versionProvider = Version.class,
     description = "Secure Thrift transports for Accumulo and ZooKeeper, and the benchmarks that measure them.",
-    subcommands = {IngestBenchCommand.class, IngestServerCommand.class, IngestClientCommand.class, TlsBenchCommand.class,
-        SaslBenchCommand.class, ServerBenchCommand.class, ZkBenchCommand.class, PeerBenchCommand.class,
-        KdcCommand.class, CertsCommand.class})
+    subcommands = {IngestBenchCommand.class, IngestServerCommand.class, IngestClientCommand.class,
+        TlsBenchCommand.class, SaslBenchCommand.class, ServerBenchCommand.class, ZkBenchCommand.class,
+        PeerBenchCommand.class, KdcCommand.class, CertsCommand.class})
 public final class Main implements Runnable {
   @Override
   public void run() {

@@ -55,7 +55,8 @@ class MainTest {
     Outcome o = run("ingest-bench", "--modes", "none,ssl");
     assertEquals(2, o.exitCode(), o.err());
     assertEquals("securethrift ingest-bench: --modes: 'ssl' is not a mode of the embedded backend; accepted values:"
-        + " none, tls-jsse, tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm, sasl-auth-conf-provider, sasl-auth-libthrift, sasl-over-tls",
+        + " none, tls-jsse, tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm,"
+        + " sasl-auth-conf-provider, sasl-auth-libthrift, sasl-over-tls",
         o.err().trim());
   }
 

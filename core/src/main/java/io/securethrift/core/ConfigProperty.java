@@ -173,7 +173,8 @@ public enum ConfigProperty {
       "Layout of a server's audit log lines (logger securethrift.audit, one line per handshake outcome): text"
           + " (key=value pairs) or json (one object per line). See docs/audit.md.",
       (b, v) -> b.auditFormat(AuditFormat.parse(keyOf("AUDIT_FORMAT"), v)), c -> c.auditFormat().token()),
-  SERVER_MAX_CONNECTIONS("securethrift.server.max.connections", Type.COUNT, "10000", Validator.countBetween(1, 1_000_000),
+  SERVER_MAX_CONNECTIONS("securethrift.server.max.connections", Type.COUNT, "10000",
+      Validator.countBetween(1, 1_000_000),
       "Non-blocking server: open connections at most; one more is closed at once (the blocking server is bounded by"
           + " its threads instead).",
       (b, v) -> b.maxConnections(Values.count(keyOf("SERVER_MAX_CONNECTIONS"), v)),

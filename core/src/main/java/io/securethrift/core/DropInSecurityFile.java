@@ -140,7 +140,8 @@ public final class DropInSecurityFile {
 
     String text() {
       StringBuilder out = new StringBuilder();
-      out.append("# securethrift's drop-in providers for Java ").append(System.getProperty("java.specification.version"))
+      out.append("# securethrift's drop-in providers for Java ")
+          .append(System.getProperty("java.specification.version"))
           .append(", written by DropInSecurityFile from that JVM's own list.\n")
           .append("# Pass with -Djava.security.properties=<this file> (one '=' amends the JDK's java.security).\n");
       notes.forEach(n -> out.append("# ").append(n).append('\n'));

@@ -12,9 +12,10 @@ import java.util.Optional;
  * unchecked QOP list, principal or keytab.
  *
  * <p>Defaults ({@link ConfigProperty} has the keys): mechanism GSSAPI; QOP {@code auth-conf} only; privacy
- * {@code gss}, with AES-GCM from the JVM's provider list; DIGEST-MD5 minimum strength {@code high}; server primary {@code accumulo}; no server host (the host the
- * client connects to); host names not canonicalized; no Kerberos principal or keytab (the caller's existing login);
- * renewal period 30s; no delegation token or secret look-up; no impersonation rules.
+ * {@code gss}, with AES-GCM from the JVM's provider list; DIGEST-MD5 minimum strength {@code high}; server primary
+ * {@code accumulo}; no server host (the host the client connects to); host names not canonicalized; no Kerberos
+ * principal or keytab (the caller's existing login); renewal period 30s; no delegation token or secret look-up; no
+ * impersonation rules.
  */
 public final class SaslSettings {
   private final SaslMechanism mechanism;

@@ -1,6 +1,5 @@
 package io.securethrift.core;
 
-import io.securethrift.core.internal.TlsVersions;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.Provider;

@@ -4,9 +4,10 @@ import java.time.Duration;
 
 /**
  * What a server admits and how long it keeps connections. The non-blocking server (securethrift's netty-server):
- * connection counts, the idle timeout after authentication, the write-buffer marks and the replies waiting. The thread-pool server:
- * its worker threads, which bound its connections. Immutable; only {@link SecurityConfig.Builder#build()} creates one,
- * after checking every value. The pre-authentication deadline is {@link Timeouts#handshake()}.
+ * connection counts, the idle timeout after authentication, the write-buffer marks and the replies waiting. The
+ * thread-pool server: its worker threads, which bound its connections. Immutable; only
+ * {@link SecurityConfig.Builder#build()} creates one, after checking every value. The pre-authentication deadline is
+ * {@link Timeouts#handshake()}.
  */
 public final class ServerLimits {
   private final int maxConnections;

@@ -10,9 +10,9 @@ import java.util.Optional;
  * unchecked protocol, cipher suite or store.
  *
  * <p>Defaults ({@link ConfigProperty} has the keys): engine {@code auto}; protocols TLSv1.3 and TLSv1.2; no cipher
- * suite list (the engine's suites that {@link CipherSuites} accepts); weak suites not allowed; no key store; no trust store
- * (the JVM's default); client authentication {@code none}; hostname verification on; principal mapping {@code cn};
- * reload interval 10s; no TLS context factory (the TLS module's standard one).
+ * suite list (the engine's suites that {@link CipherSuites} accepts); weak suites not allowed; no key store; no trust
+ * store (the JVM's default); client authentication {@code none}; hostname verification on; principal mapping
+ * {@code cn}; reload interval 10s; no TLS context factory (the TLS module's standard one).
  */
 public final class TlsSettings {
   private final TlsEngine engine;

@@ -28,8 +28,8 @@ class FramedTransportTest {
     byte[] wire = ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array();
     TTransportException e =
         assertThrows(TTransportException.class, () -> framed(wire, 1 << 20).read(new byte[1], 0, 1));
-    assertEquals(CLOSED + "frame header declares 2147483647 bytes, more than securethrift.limit.max.frame.size (1048576 bytes);"
-        + " raise the limit if the peer really sends messages this large", e.getMessage());
+    assertEquals(CLOSED + "frame header declares 2147483647 bytes, more than securethrift.limit.max.frame.size"
+        + " (1048576 bytes); raise the limit if the peer really sends messages this large", e.getMessage());
   }
 
   @Test

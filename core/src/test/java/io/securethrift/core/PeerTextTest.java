@@ -32,7 +32,8 @@ class PeerTextTest {
   @Test
   void invisibleFormatPrivateUseAndUnassignedCharactersAreEscaped() {
     assertEquals("admin\\u200b@REALM", PeerText.sanitize("admin\u200b@REALM"));
-    assertEquals("a\\u200cb\\u200dc\\u2060d\\u2064e\\ufefff", PeerText.sanitize("a\u200cb\u200dc\u2060d\u2064e\ufefff"));
+    assertEquals("a\\u200cb\\u200dc\\u2060d\\u2064e\\ufefff",
+        PeerText.sanitize("a\u200cb\u200dc\u2060d\u2064e\ufefff"));
     assertEquals("tag\\U000e0041 private\\ue000 unassigned\\u0378",
         PeerText.sanitize("tag" + new String(Character.toChars(0xE0041)) + " private\ue000 unassigned\u0378"));
   }

@@ -41,9 +41,9 @@ class SaslPrivacyConfigTest {
     ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.fromProperties(Map.of(KEY,
         "aes-gcm-preferred", "securethrift.sasl.digest.min.strength", "medium")));
     assertEquals("securethrift.sasl.digest.min.strength", e.key());
-    assertEquals("securethrift.sasl.digest.min.strength: 'medium' admits DIGEST-MD5 ciphers weaker than 3DES, and " + KEY
-        + "=aes-gcm-preferred exchanges its AES-GCM keys under the DIGEST-MD5 cipher, so a weak one would expose them;"
-        + " keep high, or set " + KEY + "=gss", e.getMessage());
+    assertEquals("securethrift.sasl.digest.min.strength: 'medium' admits DIGEST-MD5 ciphers weaker than 3DES, and "
+        + KEY + "=aes-gcm-preferred exchanges its AES-GCM keys under the DIGEST-MD5 cipher, so a weak one would"
+        + " expose them; keep high, or set " + KEY + "=gss", e.getMessage());
     assertEquals(CipherStrength.MEDIUM, SecurityConfig.fromProperties(Map.of(KEY, "gss",
         "securethrift.sasl.digest.min.strength", "medium")).sasl().digestMinStrength());
   }

@@ -67,7 +67,8 @@ class SecurityConfigTest {
     SecurityConfig config = SecurityConfig.fromProperties(Map.of("securethrift.sasl.digest.min.strength", "medium"));
     assertEquals(CipherStrength.MEDIUM, config.sasl().digestMinStrength());
     assertEquals("medium", config.toProperties().get("securethrift.sasl.digest.min.strength"));
-    assertTrue(CipherStrength.HIGH.atLeast(CipherStrength.MEDIUM) && !CipherStrength.LOW.atLeast(CipherStrength.MEDIUM));
+    assertTrue(CipherStrength.HIGH.atLeast(CipherStrength.MEDIUM)
+        && !CipherStrength.LOW.atLeast(CipherStrength.MEDIUM));
   }
 
   @Test

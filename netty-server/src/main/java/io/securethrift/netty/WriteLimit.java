@@ -30,7 +30,8 @@ final class WriteLimit extends ChannelOutboundHandlerAdapter {
       audit.closing(ctx.channel().remoteAddress(), HandshakeAudit.Refusal.REPLY, (pending + adding)
           + " unsent bytes would pass " + ConfigProperty.SERVER_WRITE_BUFFER_FATAL.key() + " (" + fatal + " bytes)");
       io.netty.util.ReferenceCountUtil.release(msg);
-      promise.setFailure(new java.io.IOException("write buffer over " + ConfigProperty.SERVER_WRITE_BUFFER_FATAL.key()));
+      promise.setFailure(
+          new java.io.IOException("write buffer over " + ConfigProperty.SERVER_WRITE_BUFFER_FATAL.key()));
       ctx.close();
       return;
     }

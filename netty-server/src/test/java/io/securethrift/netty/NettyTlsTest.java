@@ -111,7 +111,9 @@ class NettyTlsTest {
     }
   }
 
-  /** Accumulo's TLS client: libthrift's TSSLTransportFactory socket under TFramedTransport, with a client certificate. */
+  /**
+   * Accumulo's TLS client: libthrift's TSSLTransportFactory socket under TFramedTransport, with a client certificate.
+   */
   @ParameterizedTest
   @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
   void libthriftTlsClient(TlsEngine engine) throws Exception {
@@ -180,7 +182,8 @@ class NettyTlsTest {
       Await.until("server.unauthenticatedConnections() == 200", Duration.ofSeconds(10),
           () -> server.unauthenticatedConnections() == 200);
       // Idle peers hold no thread: the count is what it was before they connected, give or take pool start-up.
-      assertTrue(Thread.activeCount() - threadsBefore < 10, "threads grew by " + (Thread.activeCount() - threadsBefore));
+      assertTrue(Thread.activeCount() - threadsBefore < 10,
+          "threads grew by " + (Thread.activeCount() - threadsBefore));
       try (SecuredTransport transport = clients.open("localhost", server.port())) {
         EchoService.Client client = new EchoService.Client(transport.protocol(new TCompactProtocol.Factory()));
         assertArrayEquals(new byte[] {7}, toArray(client.echo(ByteBuffer.wrap(new byte[] {7}))));

@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The client's side of DIGEST-MD5's AES-GCM key exchange ({@code securethrift.sasl.privacy}), run right after a
  * negotiation at {@code auth-conf}: sends the hello wrapped by the mechanism and waits for the answer. (securethrift's
- * GSSAPI mechanism settles privacy inside its own exchange, so it only gets the level check here.) A server that closes the
- * connection instead (a stock Thrift SASL peer, or securethrift with {@code gss}, reads the hello as a broken call)
+ * GSSAPI mechanism settles privacy inside its own exchange, so it only gets the level check here.) A server that closes
+ * the connection instead (a stock Thrift SASL peer, or securethrift with {@code gss}, reads the hello as a broken call)
  * fails the connection under {@code aes-gcm}; under {@code aes-gcm-preferred} it is remembered for
  * {@link #REMEMBERED_MINUTES} minutes and the client factory reconnects, this time without the exchange.
  */

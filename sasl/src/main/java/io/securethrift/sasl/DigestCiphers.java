@@ -138,8 +138,8 @@ final class DigestCiphers {
     if (strength != null && strength.atLeast(minimum)) {
       return Optional.empty();
     }
-    return Optional.of(chooser + " chose cipher " + PeerText.sanitize(cipher) + " (strength " + (strength == null ? "unreported"
-        : strength.token()) + ")" + belowMinimum(minimum));
+    return Optional.of(chooser + " chose cipher " + PeerText.sanitize(cipher) + " (strength "
+        + (strength == null ? "unreported" : strength.token()) + ")" + belowMinimum(minimum));
   }
 
   private static String belowMinimum(CipherStrength minimum) {

@@ -16,8 +16,9 @@ import java.security.Security;
  * mechanism (module {@code jdk.security.jgss}), needing only {@code java.security.jgss}.
  *
  * <p>Install it with a security properties file ({@code -Djava.security.properties=...}) written by
- * {@link io.securethrift.core.DropInSecurityFile} (see docs/accumulo.md), or in code with {@link #install()}. The security property {@code securethrift.sasl.privacy} ({@code aes-gcm-preferred} by
- * default, {@code aes-gcm} or {@code gss}) sets its privacy for callers that pass no such SASL property.
+ * {@link io.securethrift.core.DropInSecurityFile} (see docs/accumulo.md), or in code with {@link #install()}. The
+ * security property {@code securethrift.sasl.privacy} ({@code aes-gcm-preferred} by default, {@code aes-gcm} or
+ * {@code gss}) sets its privacy for callers that pass no such SASL property.
  */
 public final class SecureThriftSaslProvider extends Provider {
   /** The provider's name, as {@code Security.getProvider} takes it. */

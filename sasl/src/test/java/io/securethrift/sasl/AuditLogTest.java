@@ -177,8 +177,8 @@ class AuditLogTest {
           + " principal=[^ ]+ subject=- mechanism=DIGEST-MD5 qop=auth-int sasl_cipher=- tls_protocol=- tls_suite=-"
           + " tls_resumed=- handshake_ms=\\d+"), lines.get(1));
       assertTrue(lines.get(2).matches("event=auth outcome=success peer=/127\\.0\\.0\\.1:\\d+ mode=tls"
-          + " principal=ingest-client subject=\"CN=ingest-client\" mechanism=- qop=- sasl_cipher=- tls_protocol=TLSv1\\.3"
-          + " tls_suite=TLS_AES_\\w+ tls_resumed=false handshake_ms=\\d+"), lines.get(2));
+          + " principal=ingest-client subject=\"CN=ingest-client\" mechanism=- qop=- sasl_cipher=-"
+          + " tls_protocol=TLSv1\\.3 tls_suite=TLS_AES_\\w+ tls_resumed=false handshake_ms=\\d+"), lines.get(2));
       assertEquals(List.of(), mainLogWarnings(log).stream().filter(l -> !l.contains("ProtectionWarnings"))
           .collect(Collectors.toList()));
     }

@@ -28,8 +28,8 @@ final class DigestPair {
     Map<String, String> properties = Map.of(Sasl.QOP, qop.token());
     SaslServer server = MechanismSupport.DIGEST_MD5.serverFactory().createSaslServer(MECHANISM, "accumulo",
         SaslConfigs.HOST, properties, new ServerCallbacks(SaslConfigs.SECRETS));
-    SaslClient client = MechanismSupport.DIGEST_MD5.clientFactory().createSaslClient(new String[] {MECHANISM}, null, "accumulo", SaslConfigs.HOST, properties,
-            new DigestClientCallbacks(SaslConfigs.TOKEN));
+    SaslClient client = MechanismSupport.DIGEST_MD5.clientFactory().createSaslClient(new String[] {MECHANISM}, null,
+        "accumulo", SaslConfigs.HOST, properties, new DigestClientCallbacks(SaslConfigs.TOKEN));
     byte[] challenge = server.evaluateResponse(new byte[0]);
     while (!client.isComplete() || !server.isComplete()) {
       byte[] response = client.evaluateChallenge(challenge);

@@ -23,8 +23,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Peer-influenced text reaches the server's log only escaped and bounded (no line break to forge a log line, no
- * terminal escape, no 10 KB line), and a refused DIGEST-MD5 client only the one fixed reply. The JDK's DIGEST-MD5 server quotes the client's charset in its error
- * ("Incompatible charset value: ..."), so a real client's response is rewritten on the way to carry a hostile one.
+ * terminal escape, no 10 KB line), and a refused DIGEST-MD5 client only the one fixed reply. The JDK's DIGEST-MD5
+ * server quotes the client's charset in its error ("Incompatible charset value: ..."), so a real client's response is
+ * rewritten on the way to carry a hostile one.
  */
 class PeerTextInSaslTest {
   private static final String FORGED_LINE = "utf-8\r\n[main] WARN io.securethrift.core.ServerTransportFactory - forged";

@@ -66,7 +66,8 @@ class PrivacyFuzzTest {
           PrivacyExchange.finish(hello, answer, answer.length), null);
       byte[] wire = play(script, client);
       TTransport stream = new TIOStreamTransport(new ByteArrayInputStream(wire), OutputStream.nullOutputStream());
-      EchoConnection.serveUntilFailure(new SaslTransport(stream, server, LIMITS, Role.SERVER), TCompactProtocol::new, wire.length);
+      EchoConnection.serveUntilFailure(new SaslTransport(stream, server, LIMITS, Role.SERVER), TCompactProtocol::new,
+          wire.length);
     }, TException.class);
   }
 

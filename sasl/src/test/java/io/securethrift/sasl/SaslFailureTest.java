@@ -89,7 +89,8 @@ class SaslFailureTest {
    * {@code wire} and then, if {@code endStream}, closes its output.
    */
   private static Refusal negotiateAgainst(SecurityConfig config, byte[] wire, boolean endStream) throws Exception {
-    try (MessageLayer layer = new SaslLayerProvider().messageLayer(config, Role.SERVER, TestIdentities.issuer()).orElseThrow();
+    try (MessageLayer layer =
+            new SaslLayerProvider().messageLayer(config, Role.SERVER, TestIdentities.issuer()).orElseThrow();
         ServerSocket listening = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         Socket client = new Socket(listening.getInetAddress(), listening.getLocalPort());
         Socket accepted = listening.accept()) {

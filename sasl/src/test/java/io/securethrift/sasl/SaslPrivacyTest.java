@@ -250,9 +250,9 @@ class SaslPrivacyTest {
   }
 
   /**
-   * A man in the middle that swallows DIGEST-MD5's hello and hangs up, as a stock server would: an {@code aes-gcm} client fails
-   * naming the setting, and an {@code aes-gcm} server refuses the gss connection a {@code preferred} client falls
-   * back to, so neither setting is downgraded.
+   * A man in the middle that swallows DIGEST-MD5's hello and hangs up, as a stock server would: an {@code aes-gcm}
+   * client fails naming the setting, and an {@code aes-gcm} server refuses the gss connection a {@code preferred}
+   * client falls back to, so neither setting is downgraded.
    */
   @Test
   void strippingTheHelloDowngradesNoAesGcmSide(EmbeddedKdc kdc) throws Exception {
@@ -281,7 +281,9 @@ class SaslPrivacyTest {
     }
   }
 
-  /** The hello travels wrapped by DIGEST-MD5: a man in the middle who alters it breaks the mechanism's integrity check. */
+  /**
+   * The hello travels wrapped by DIGEST-MD5: a man in the middle who alters it breaks the mechanism's integrity check.
+   */
   @Test
   void alteredHelloFailsTheMechanismsIntegrityCheck(EmbeddedKdc kdc) throws Exception {
     DataFrameRelay.Tamper flipHello = (connection, index, payload) -> {

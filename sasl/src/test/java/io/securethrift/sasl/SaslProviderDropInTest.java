@@ -57,8 +57,8 @@ class SaslProviderDropInTest {
         KerberosIdentity user = new KerberosIdentity(command.get("user"), Path.of(command.get("userKeytab")));
         try (SaslProviderTest.Server server = new SaslProviderTest.Server(service, QualityOfProtection.AUTH_CONF,
                 Map.of());
-            TSaslClientTransport transport = SaslProviderTest.client(user, SaslProviderTest.Mechanism.LOOKED_UP, QualityOfProtection.AUTH_CONF,
-                server.port(), Map.of())) {
+            TSaslClientTransport transport = SaslProviderTest.client(user, SaslProviderTest.Mechanism.LOOKED_UP,
+                QualityOfProtection.AUTH_CONF, server.port(), Map.of())) {
           EchoServer.assertEchoes(EchoServer.client(transport), 1000, 200_000);
           SaslServer accepted = server.accepted();
           return LineRecord.of("CONNECTED").with("firstProvider", Security.getProviders()[0].getName())

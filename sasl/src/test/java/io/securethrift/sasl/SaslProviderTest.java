@@ -192,7 +192,8 @@ class SaslProviderTest {
       if (mechanism == Mechanism.LOOKED_UP) {
         transport = new TSaslClientTransport("GSSAPI", null, "accumulo", SaslConfigs.HOST, props, null, socket);
       } else {
-        SaslClientFactory factory = mechanism == Mechanism.OURS ? GssapiFactory.INSTANCE : GssapiSasl.jdkClientFactory();
+        SaslClientFactory factory =
+            mechanism == Mechanism.OURS ? GssapiFactory.INSTANCE : GssapiSasl.jdkClientFactory();
         transport = new TSaslClientTransport(factory.createSaslClient(new String[] {"GSSAPI"}, null, "accumulo",
             SaslConfigs.HOST, props, null), socket);
       }

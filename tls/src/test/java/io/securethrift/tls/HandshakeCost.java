@@ -228,8 +228,9 @@ public final class HandshakeCost {
     String top = frames.get(0).getMethod().getType().getName() + "." + frames.get(0).getMethod().getName();
     for (RecordedFrame frame : frames) {
       String type = frame.getMethod().getType().getName();
-      if (type.startsWith("sun.security.ssl.") || type.startsWith("org.conscrypt.") || type.startsWith("io.securethrift")
-          || type.startsWith("org.apache.thrift") || type.startsWith("sun.security.provider.certpath")
+      if (type.startsWith("sun.security.ssl.") || type.startsWith("org.conscrypt.")
+          || type.startsWith("io.securethrift") || type.startsWith("org.apache.thrift")
+          || type.startsWith("sun.security.provider.certpath")
           || type.startsWith("java.security.KeyStore") || type.startsWith("sun.security.pkcs12")) {
         return top + " <- " + type.substring(type.lastIndexOf('.') + 1) + "." + frame.getMethod().getName();
       }

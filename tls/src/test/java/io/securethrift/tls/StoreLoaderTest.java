@@ -32,7 +32,8 @@ class StoreLoaderTest {
   private static final char[] PW = TlsTestConfigs.PASSWORD;
 
   private static StoreLocation keyStoreOf(Path path, StoreType type, char[] password, String alias) {
-    SecurityConfig.Builder b = SecurityConfig.builder().keyStore(path, type, password == null ? null : Secret.of(password));
+    SecurityConfig.Builder b =
+        SecurityConfig.builder().keyStore(path, type, password == null ? null : Secret.of(password));
     return b.keyStoreAlias(alias).build().tls().keyStore().orElseThrow();
   }
 
@@ -116,7 +117,8 @@ class StoreLoaderTest {
     // Outside the suite rule but allowed, so the configuration builds, but BoringSSL has no DHE suites.
     SecurityConfig badSuite = TlsTestConfigs.tls(TlsEngine.CONSCRYPT, null, TlsTestConfigs.trustStore(ca, dir))
         .tlsCipherSuites(java.util.List.of("TLS_DHE_RSA_WITH_AES_128_GCM_SHA256")).allowWeakCipherSuites(true).build();
-    ConfigException e = assertThrows(ConfigException.class, () -> provider.streamLayer(badSuite, Role.CLIENT, TestIdentities.issuer()));
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> provider.streamLayer(badSuite, Role.CLIENT, TestIdentities.issuer()));
     assertEquals("securethrift.tls.cipher.suites", e.key());
     assertTrue(e.getMessage().contains("[TLS_DHE_RSA_WITH_AES_128_GCM_SHA256] not supported by this TLS engine"),
         e.getMessage());

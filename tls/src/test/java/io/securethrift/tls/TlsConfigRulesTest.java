@@ -74,7 +74,8 @@ class TlsConfigRulesTest {
 
   @ParameterizedTest(name = "client {0}, server {1}")
   @MethodSource("engines")
-  void weakSuiteIsRefusedWithoutTheOptInAndNegotiatedWithIt(TlsEngine clientEngine, TlsEngine serverEngine) throws Exception {
+  void weakSuiteIsRefusedWithoutTheOptInAndNegotiatedWithIt(TlsEngine clientEngine, TlsEngine serverEngine)
+      throws Exception {
     ConfigException refused = assertThrows(ConfigException.class, () -> weak(serverEngine, serverStore).build());
     assertEquals("securethrift.tls.cipher.suites: " + WEAK + " is not a suite securethrift accepts (only the TLS"
         + " 1.3 suites and TLS 1.2 ECDHE suites with ECDSA or RSA certificates and AES-GCM or ChaCha20-Poly1305);"

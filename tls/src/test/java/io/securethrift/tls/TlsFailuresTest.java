@@ -96,7 +96,8 @@ class TlsFailuresTest {
     try (ClientTransportFactory factory = ClientTransportFactory.create(
             TlsTestConfigs.tls(engine, clientStore, trustStore).build());
          SecuredTransport transport = factory.open("localhost", server.port())) {
-      assertEquals(ByteBuffer.wrap(new byte[] {1, 2}), EchoServer.client(transport).echo(ByteBuffer.wrap(new byte[] {1, 2})));
+      assertEquals(ByteBuffer.wrap(new byte[] {1, 2}),
+          EchoServer.client(transport).echo(ByteBuffer.wrap(new byte[] {1, 2})));
     }
   }
 
@@ -104,10 +105,12 @@ class TlsFailuresTest {
   @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
   void certificateProblemsAreNamed(TlsEngine engine) throws Exception {
     startTls(engine, ClientAuth.NEED, Duration.ofSeconds(10));
-    Path other = TlsTestConfigs.trustStore(TestCertificateAuthority.create("another CA", KeyType.RSA), dir.resolve("other-" + engine));
+    Path other = TlsTestConfigs.trustStore(TestCertificateAuthority.create("another CA", KeyType.RSA),
+        dir.resolve("other-" + engine));
     assertContains(clientFailure(engine, TlsTestConfigs.tls(engine, clientStore, other)),
         "the server's certificate is not issued by a CA in the trust store " + other);
-    assertContains(rejectedClient(engine, null), "the client sent no certificate, but securethrift.tls.client.auth=need");
+    assertContains(rejectedClient(engine, null),
+        "the client sent no certificate, but securethrift.tls.client.auth=need");
     assertContains(rejectedClient(engine, TlsTestConfigs.keyStore(ca.expired(), dir, "expired-" + engine)),
         "the client's certificate has expired");
     // A client holding only a certificate from another CA offers none: the server named the CAs it accepts.
@@ -227,6 +230,7 @@ class TlsFailuresTest {
   }
 
   private static void assertContains(String message, String expected) {
-    assertTrue(message.contains(expected.toLowerCase(java.util.Locale.ROOT)), "expected '" + expected + "' in: " + message);
+    assertTrue(message.contains(expected.toLowerCase(java.util.Locale.ROOT)),
+        "expected '" + expected + "' in: " + message);
   }
 }

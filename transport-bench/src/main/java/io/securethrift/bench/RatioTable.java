@@ -32,8 +32,8 @@ public final class RatioTable {
       }
       rows.put(key + " " + params.getParam(modeParam), run);
     }
-    StringBuilder table = new StringBuilder("| benchmark | params | " + modeParam + " | score | error | unit | ratio to "
-        + baseline + " |\n|---|---|---|---|---|---|---|\n");
+    StringBuilder table = new StringBuilder("| benchmark | params | " + modeParam
+        + " | score | error | unit | ratio to " + baseline + " |\n|---|---|---|---|---|---|---|\n");
     for (RunResult run : rows.values()) {
       BenchmarkParams params = run.getParams();
       Result<?> result = run.getPrimaryResult();

@@ -26,8 +26,8 @@ import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * One to a few ZooKeeper servers on loopback, each a child JVM running {@link SecureZooKeeperServerMain} with a
- * zoo.cfg from {@link ZooKeeperServerConfig}, on free ports, in a temporary directory; for tests and the benchmark (in this module's test-jar, not its library jar).
- * {@link #close()} kills the servers and deletes the directory.
+ * zoo.cfg from {@link ZooKeeperServerConfig}, on free ports, in a temporary directory; for tests and the benchmark (in
+ * this module's test-jar, not its library jar). {@link #close()} kills the servers and deletes the directory.
  *
  * <pre>{@code
  * try (LocalEnsemble zk = LocalEnsemble.builder().size(3).security(id -> serverConfig)

@@ -41,6 +41,8 @@ class HadoopRpcPrivacyTest {
   /** The protocol; Hadoop reads the server principal's configuration key from the annotation. */
   @KerberosInfo(serverPrincipal = PRINCIPAL_KEY)
   public interface Echo extends VersionedProtocol {
+    // Hadoop's RPC reads the protocol's version from a field of exactly this name.
+    @SuppressWarnings("checkstyle:constantname")
     long versionID = 1L;
 
     byte[] echo(byte[] data) throws IOException;

@@ -20,7 +20,9 @@ public interface SaslDataCodec {
    */
   PeerIdentity identity();
 
-  /** Whether the negotiated QOP wraps data ({@code auth-int}, {@code auth-conf}); otherwise frames carry plain bytes. */
+  /**
+   * Whether the negotiated QOP wraps data ({@code auth-int}, {@code auth-conf}); otherwise frames carry plain bytes.
+   */
   boolean wraps();
 
   /** Largest number of plain bytes per outgoing frame: the negotiated raw send size when wrapping. */

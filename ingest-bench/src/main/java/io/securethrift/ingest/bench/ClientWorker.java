@@ -14,8 +14,8 @@ import java.nio.file.Path;
 /**
  * The benchmark's client JVM. Arguments: properties file, {@link ServerWorker#SECURETHRIFT} or
  * {@link ServerWorker#LIBTHRIFT_SASL} (the secured client's transports), host, port, and optionally the baseline's
- * properties file and port (see {@link WorkerProtocol#BASELINE}). It answers {@code INGEST} (for one connection, or for both taking
- * turns) and {@code SAMPLE} (see {@link WorkerProtocol}) over {@link ChildJvm}'s line protocol.
+ * properties file and port (see {@link WorkerProtocol#BASELINE}). It answers {@code INGEST} (for one connection, or for
+ * both taking turns) and {@code SAMPLE} (see {@link WorkerProtocol}) over {@link ChildJvm}'s line protocol.
  */
 final class ClientWorker {
   private ClientWorker() {}

@@ -124,8 +124,8 @@ class BenchReportTest {
     List<String> raw = Files.readAllLines(dir.resolve("ingest-iterations.csv"));
     assertEquals(1 + 13, raw.size(), "a warm-up and four rounds of three modes");
     assertTrue(raw.get(0).startsWith("server,mode,round,fork,wall_ms,entries,payload_bytes,client_cpu_ms,"
-        + "client_user_ms,client_sys_ms,client_jit_ms,client_gc_ms,client_gc_count,client_read_bytes,client_written_bytes,"
-        + "server_cpu_ms,"),
+        + "client_user_ms,client_sys_ms,client_jit_ms,client_gc_ms,client_gc_count,client_read_bytes,"
+        + "client_written_bytes,server_cpu_ms,"),
         raw.get(0));
     assertTrue(raw.get(0).endsWith(",referenced,unreferenced,undefined,corrupt"), raw.get(0));
     ResultsFile json = ResultsFile.fromJson(Files.readString(dir.resolve("ingest-results.json")));

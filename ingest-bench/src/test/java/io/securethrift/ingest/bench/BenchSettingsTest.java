@@ -66,7 +66,8 @@ class BenchSettingsTest {
     assertEquals(1, settings("none").backend("accumulo").build().forks(), "one cluster per mode");
     assertTrue(defaults.describe().startsWith("500,000 entries per iteration, each mode taking turns of 100,000"
         + " entries with its own baseline, 2 JVM pairs per mode taking the rounds in turn, 3 warm-up rounds, then"
-        + " rounds until every interval is within +/-3.0 points (at least 5) or 280 s have passed;"), defaults.describe());
+        + " rounds until every interval is within +/-3.0 points (at least 5) or 280 s have passed;"),
+        defaults.describe());
     assertEquals(0, settings("none").duration(Duration.ofSeconds(5)).build().entries(), "time-based instead");
     BenchSettings sized = settings("none").entries(0).build();
     assertEquals(Duration.ofSeconds(1), sized.iterationTime());

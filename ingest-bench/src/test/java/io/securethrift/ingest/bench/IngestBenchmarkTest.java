@@ -159,8 +159,8 @@ class IngestBenchmarkTest {
     List<String> modes = List.of("none", "sasl-over-tls");
     BenchSettings settings = BenchSettings.builder().modes(modes)
         .servers(List.of(ServerModel.THREADPOOL, ServerModel.NONBLOCKING)).rounds(1).entries(6_000).warmupEntries(0)
-        .turnEntries(2_000).forks(1).flushInterval(500).batchMemory(64 * 1024).maxLatency(Duration.ofSeconds(10)).writeThreads(2).seed(3)
-        .output(output).build();
+        .turnEntries(2_000).forks(1).flushInterval(500).batchMemory(64 * 1024).maxLatency(Duration.ofSeconds(10))
+        .writeThreads(2).seed(3).output(output).build();
     String report = new IngestBenchmark(settings).run();
     List<String> csv = Files.readAllLines(output.resolve("ingest-results.csv"));
     assertEquals(1 + 2 * modes.size(), csv.size(), report);

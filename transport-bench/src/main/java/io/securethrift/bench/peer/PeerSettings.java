@@ -27,7 +27,8 @@ import java.util.stream.Collectors;
  * @param output the directory result files are written to
  */
 record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> bulkSizes, List<Integer> smallSizes,
-    boolean connections, double seconds, int turns, double warmUp, int warmUpTurns, StoppingRule stoppingRule, Path output) {
+    boolean connections, double seconds, int turns, double warmUp, int warmUpTurns, StoppingRule stoppingRule,
+    Path output) {
   /**
    * Adaptive to +/-3 points within 20 minutes of the command's start, after at least 4 rounds. Every cell's new
    * connections need 15 to 25 warm-up turns of a second before their TLS or Kerberos code is compiled (24 cells took

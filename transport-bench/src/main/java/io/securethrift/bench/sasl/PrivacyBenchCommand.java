@@ -16,13 +16,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code sasl-bench privacy}: the privacy modes' echo throughput in paired rounds ({@link PrivacyBench}). */
-@Command(name = "privacy", mixinStandardHelpOptions = true, description = {"Echo throughput of auth-conf with GSS"
-    + " wrap and with AES-GCM privacy (JDK, Conscrypt and Amazon Corretto Crypto Provider ciphers;"
-    + " auth-conf-libthrift and auth-conf-provider: libthrift's own SASL transports with Kerberos wrap, and with"
-    + " securethrift's SASL provider's AES-GCM), and of TLS on"
-    + " JSSE and Conscrypt, as ratios to none and to auth-conf with 95 %% intervals: every mode has its own server"
-    + " and connection in one JVM, and the modes take turns in every round, so the machine's moments fall on all"
-    + " alike. Rounds are added until every interval is within --precision points of cost or --max-time is up."})
+@Command(name = "privacy", mixinStandardHelpOptions = true, description = {
+    "Echo throughput of auth-conf with GSS wrap and with AES-GCM privacy (JDK, Conscrypt and Amazon Corretto Crypto"
+        + " Provider ciphers; auth-conf-libthrift and auth-conf-provider: libthrift's own SASL transports with Kerberos"
+        + " wrap, and with securethrift's SASL provider's AES-GCM), and of TLS on JSSE and Conscrypt, as ratios to none"
+        + " and to auth-conf with 95 %% intervals: every mode has its own server and connection in one JVM, and the"
+        + " modes take turns in every round, so the machine's moments fall on all alike. Rounds are added until every"
+        + " interval is within --precision points of cost or --max-time is up."})
 public final class PrivacyBenchCommand implements Callable<Integer> {
   /** Adaptive: ±3 points of cost, four minutes, at least five rounds. */
   static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(240), 5, 0);

@@ -178,9 +178,9 @@ public final class ServerBenchOptions {
 
   /** One line naming every size, printed above the table. */
   String describe() {
-    return "modes " + modes + "; servers " + servers + "; idle " + idleLevels + " conns; flood " + floodPeers + " trickling peers + "
-        + floodClients + " clients; calls at " + connections + " and " + fewConnections + " conns, payloads "
-        + payloads + " B; warm-up " + warmUp.toMillis() + " ms, window " + window.toMillis() + " ms; handshakes "
-        + handshakeSeconds + " s each; tls engine " + engine + "; server -Xmx" + serverHeap;
+    return "modes " + modes + "; servers " + servers + "; idle " + idleLevels + " conns; flood " + floodPeers
+        + " trickling peers + " + floodClients + " clients; calls at " + connections + " and " + fewConnections
+        + " conns, payloads " + payloads + " B; warm-up " + warmUp.toMillis() + " ms, window " + window.toMillis()
+        + " ms; handshakes " + handshakeSeconds + " s each; tls engine " + engine + "; server -Xmx" + serverHeap;
   }
 }

@@ -35,8 +35,8 @@ final class ServerUnderTest implements AutoCloseable {
   static ServerUnderTest start(BenchMaterial material, ServerBenchMode mode, TlsEngine engine, ServerKind kind,
       String heap, Path log) throws IOException {
     ChildJvm jvm = ChildJvm.builder(BenchServerProcess.class).name(kind + " server (" + mode + ")")
-        .jvmOptions(List.of("-Xmx" + heap, ProcessSample.KEEP_COMPILER_THREADS)).args(List.of(material.dir().toString(), mode.token(),
-            engine.token(), kind.token())).log(log).talk().start();
+        .jvmOptions(List.of("-Xmx" + heap, ProcessSample.KEEP_COMPILER_THREADS))
+        .args(List.of(material.dir().toString(), mode.token(), engine.token(), kind.token())).log(log).talk().start();
     try {
       LineRecord ready = jvm.answer();
       return new ServerUnderTest(jvm, ready.getInt("port"), ready.getLong("threads"), mode, kind);

@@ -31,8 +31,9 @@ class PrivacyBenchTest {
     Path out = dir.resolve("run");
     StringWriter printed = new StringWriter();
     int code = new CommandLine(new PrivacyBenchCommand()).setOut(new PrintWriter(printed)).execute("--modes",
-        "none,auth-conf,auth-conf-gcm,auth-conf-libthrift,auth-conf-provider,auth-conf-gcm-accp,tls-conscrypt", "--sizes", "1000,70000", "--seconds",
-        "0.04", "--turns", "2", "--warm-up", "0.02", "--rounds", "3", "--output", out.toString());
+        "none,auth-conf,auth-conf-gcm,auth-conf-libthrift,auth-conf-provider,auth-conf-gcm-accp,tls-conscrypt",
+        "--sizes", "1000,70000", "--seconds", "0.04", "--turns", "2", "--warm-up", "0.02", "--rounds", "3",
+        "--output", out.toString());
     assertEquals(0, code, printed.toString());
 
     ResultsFile results = ResultsFile.read(out.resolve("privacy-results.json"), PrivacyBench.TOOL);
