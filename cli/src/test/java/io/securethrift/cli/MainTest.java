@@ -36,10 +36,10 @@ class MainTest {
 
   @Test
   void unknownServerBenchModeStopsTheRunBeforeItStarts() {
-    Outcome o = run("server-bench", "--quick", "--modes", "tls,ssl");
+    Outcome o = run("server-bench", "--quick", "--modes", "tls,tls13-jsse");
     assertEquals(2, o.exitCode(), o.err());
-    assertEquals("securethrift server-bench: --modes: 'ssl' is not a mode; one of none, tls, sasl-auth,"
-        + " sasl-auth-conf", o.err().trim());
+    assertEquals("securethrift server-bench: --modes: 'tls13-jsse' is not a mode server-bench runs; it runs none, tls,"
+        + " sasl-auth, sasl-auth-conf", o.err().trim());
   }
 
   @Test
@@ -52,9 +52,9 @@ class MainTest {
 
   @Test
   void unknownIngestModeStopsTheRunBeforeItStarts() {
-    Outcome o = run("ingest-bench", "--modes", "none,ssl");
+    Outcome o = run("ingest-bench", "--modes", "none,ssl13-openssl");
     assertEquals(2, o.exitCode(), o.err());
-    assertEquals("securethrift ingest-bench: --modes: 'ssl' is not a mode of the embedded backend; accepted values:"
+    assertEquals("securethrift ingest-bench: --modes: 'ssl13-openssl' is not a mode the embedded backend runs; it runs"
         + " none, tls-jsse, tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm,"
         + " sasl-auth-conf-provider, sasl-auth-libthrift, sasl-over-tls",
         o.err().trim());

@@ -55,8 +55,9 @@ class BenchModeTest {
     assertEquals(BenchMode.SaslLayer.AES_GCM_CONSCRYPT, gcm.layer());
     assertTrue(gcm.layer().aesGcm() && !gcm.layer().onLibthrift());
     assertTrue(BenchMode.parse("m", "sasl-auth-conf-provider").layer().onLibthrift());
-    assertFalse(BenchMode.parse("m", "sasl-auth-conf-provider").layer().aesGcm(),
-        "the provider's AES-GCM is negotiated, not configured: the harness checks it on the connection");
+    assertTrue(BenchMode.parse("m", "sasl-auth-conf-provider").aesGcm(), "the provider negotiates AES-GCM");
+    assertFalse(BenchMode.parse("m", "sasl-auth-conf-libthrift").aesGcm(), "libthrift's transports: GSS wrap");
+    assertFalse(BenchMode.parse("m", "tls-jsse").aesGcm() || BenchMode.parse("m", "tls-jsse").onLibthrift());
 
     BenchMode overTls = BenchMode.parse("m", "sasl-over-tls");
     assertEquals(SecurityMode.SASL_OVER_TLS, overTls.security());
@@ -68,8 +69,8 @@ class BenchModeTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "tls14-jsse", "tls-boringssl", "tls-auto", "sasl", "sasl-auth-gcm", "sasl-auth-int-provider",
-      "sasl-auth-conf-aes", "kerberos", "sasl-over-tls-jsse"})
+  @ValueSource(strings = {"", "tls14-jsse", "tls-boringssl", "tls-auto", "sasl", "sasl-auth-gcm",
+      "sasl-auth-int-provider", "sasl-auth-conf-aes", "kerberos", "sasl-over-tls-jsse"})
   void textOutsideTheGrammarIsRefusedWithTheGrammar(String text) {
     ConfigException e = assertThrows(ConfigException.class, () -> BenchMode.parse("--modes", text));
     assertEquals("--modes", e.key());

@@ -1,6 +1,7 @@
 package io.securethrift.bench.peer;
 
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.harness.BenchMode;
 import io.securethrift.testkit.KerberosLogin;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -37,7 +38,7 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 final class LibthriftSide {
   private LibthriftSide() {}
 
-  static CellServer server(PeerMode mode, PeerMaterial m) throws Exception {
+  static CellServer server(BenchMode mode, PeerMaterial m) throws Exception {
     InetAddress loopback = InetAddress.getLoopbackAddress();
     TServerSocket socket;
     TTransportFactory transports;
@@ -58,7 +59,7 @@ final class LibthriftSide {
     return new CellServer(server, () -> { });
   }
 
-  private static TTransportFactory sasl(PeerMode mode, Subject service) {
+  private static TTransportFactory sasl(BenchMode mode, Subject service) {
     TSaslServerTransport.Factory factory = new TSaslServerTransport.Factory();
     factory.addServerDefinition("GSSAPI", PeerMaterial.PRIMARY, PeerMaterial.HOST, props(mode),
         LibthriftSide::authorizeSelf);
@@ -84,11 +85,11 @@ final class LibthriftSide {
     }
   }
 
-  static Dialer client(PeerMode mode, PeerMaterial m) throws Exception {
+  static Dialer client(BenchMode mode, PeerMaterial m) throws Exception {
     if (mode.tls()) {
       return port -> {
         TSSLTransportFactory.TSSLTransportParameters params =
-            new TSSLTransportFactory.TSSLTransportParameters(mode.clientProtocol(), null);
+            new TSSLTransportFactory.TSSLTransportParameters(PeerModes.clientProtocol(mode), null);
         params.setTrustStore(m.trustStore().toString(), m.password(), null, "PKCS12");
         return new TFramedTransport(TSSLTransportFactory.getClientSocket(PeerMaterial.HOST, port,
             PeerCell.TIMEOUT_MS, params));
@@ -113,7 +114,7 @@ final class LibthriftSide {
     };
   }
 
-  private static Map<String, String> props(PeerMode mode) {
+  private static Map<String, String> props(BenchMode mode) {
     return Map.of(Sasl.QOP, mode.qop().token(), Sasl.SERVER_AUTH, "true");
   }
 

@@ -10,6 +10,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.harness.BenchMode;
 import java.time.Duration;
 import java.util.List;
 import org.apache.thrift.transport.TTransport;
@@ -22,17 +23,17 @@ import org.apache.thrift.transport.TTransport;
 final class OurSide {
   private OurSide() {}
 
-  static SecurityConfig config(PeerMode mode, PeerMaterial m, boolean server) {
+  static SecurityConfig config(BenchMode mode, PeerMaterial m, boolean server) {
     SecurityConfig.Builder b = SecurityConfig.builder().maxFrameSize(PeerCell.MAX_MESSAGE)
         .readTimeout(Duration.ofMillis(PeerCell.TIMEOUT_MS));
     Secret password = Secret.of(m.password().toCharArray());
     if (mode.tls()) {
-      b.mode(SecurityMode.TLS).tlsEngine(mode.engine()).clientAuth(ClientAuth.NONE)
+      b.mode(SecurityMode.TLS).tlsEngine(mode.engine().orElseThrow()).clientAuth(ClientAuth.NONE)
           .trustStore(m.trustStore(), StoreType.PKCS12, password);
       if (server) {
         b.keyStore(m.keyStore(), StoreType.PKCS12, password);
-      } else if (!mode.clientProtocol().equals("TLS")) {
-        b.tlsProtocols(List.of(mode.clientProtocol()));
+      } else if (!PeerModes.clientProtocol(mode).equals("TLS")) {
+        b.tlsProtocols(List.of(PeerModes.clientProtocol(mode)));
       }
     } else if (mode.sasl()) {
       b.mode(SecurityMode.SASL).saslMechanism(SaslMechanism.GSSAPI).qop(mode.qop()).saslPrivacy(SaslPrivacy.GSS)
@@ -47,7 +48,7 @@ final class OurSide {
   }
 
   /** Our server factory's echo server; closing it closes the factory too. */
-  static CellServer server(PeerMode mode, PeerMaterial m) throws Exception {
+  static CellServer server(BenchMode mode, PeerMaterial m) throws Exception {
     ServerTransportFactory factory = ServerTransportFactory.create(config(mode, m, true));
     try {
       return new CellServer(EchoServer.start(factory), factory);
@@ -58,7 +59,7 @@ final class OurSide {
   }
 
   /** One client factory, reused for every connection as its documentation asks. */
-  static Dialer client(PeerMode mode, PeerMaterial m) {
+  static Dialer client(BenchMode mode, PeerMaterial m) {
     ClientTransportFactory factory = ClientTransportFactory.create(config(mode, m, false));
     return new Dialer() {
       @Override

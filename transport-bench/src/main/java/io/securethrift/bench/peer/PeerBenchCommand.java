@@ -40,7 +40,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
 
   @Option(names = "--modes", split = ",", description = "modes: plain, tls-jsse, tls-conscrypt, auth, auth-int,"
       + " auth-conf (default: all)")
-  private List<String> modes = Arrays.stream(PeerMode.values()).map(PeerMode::label).collect(Collectors.toList());
+  private List<String> modes = PeerModes.MODES.names();
 
   @Option(names = "--pairings", split = ",", description = "pairings besides libthrift (always run, the baseline):"
       + " securethrift, our-client, our-server (default: all)")
@@ -106,7 +106,7 @@ public final class PeerBenchCommand implements Callable<Integer> {
             + (PeerCell.MAX_MESSAGE - 1024));
       }
     }
-    return new PeerSettings(parse("--modes", modes, PeerMode::of), parse("--pairings", pairings, Pairing::of),
+    return new PeerSettings(PeerModes.MODES.parse("--modes", modes), parse("--pairings", pairings, Pairing::of),
         bulkSizes, smallSizes, !noConnections, seconds, turns, warmUp, warmUpTurns, stopping.rule(), output);
   }
 

@@ -1,5 +1,6 @@
 package io.securethrift.bench.peer;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.MeasuredRounds;
 import io.securethrift.harness.Measurement;
@@ -84,11 +85,11 @@ final class PeerBenchmark {
     try {
       Path material = PeerMaterial.create(dir, kdc).write(dir.resolve("material.properties"));
       // Every JVM starts before any is waited for: their start-ups and logins overlap.
-      for (PeerMode mode : settings.modes()) {
+      for (BenchMode mode : settings.modes()) {
         for (Pairing pairing : settings.pairings()) {
           String name = name(mode, pairing);
           cells.put(name, ChildJvm.builder(PeerCell.class).name("peer-bench cell " + name)
-              .jvmOptions(CELL_JVM_OPTIONS).args(List.of(mode.label(), pairing.label(), material.toString()))
+              .jvmOptions(CELL_JVM_OPTIONS).args(List.of(mode.name(), pairing.label(), material.toString()))
               .log(dir.resolve(name + ".log")).talk().start());
         }
       }
@@ -108,8 +109,8 @@ final class PeerBenchmark {
     }
   }
 
-  private static String name(PeerMode mode, Pairing pairing) {
-    return mode.label() + "-" + pairing.label();
+  private static String name(BenchMode mode, Pairing pairing) {
+    return mode.name() + "-" + pairing.label();
   }
 
   private PeerReport measure(Map<String, ChildJvm> cells, RunInfo.Start start) throws IOException {
@@ -166,7 +167,7 @@ final class PeerBenchmark {
     boolean warmUpTurns = round == WARM_UP_TURNS_ROUND;
     List<Pairing> order = rotated(settings.pairings(), Math.floorMod(round, settings.pairings().size()));
     List<Measurement> rows = new ArrayList<>();
-    for (PeerMode mode : settings.modes()) {
+    for (BenchMode mode : settings.modes()) {
       Map<Pairing, Map<String, Number>> values = new LinkedHashMap<>();
       for (PeerMetric metric : settings.metrics()) {
         int turns = warmUpTurns ? 1 : settings.turns();
@@ -184,7 +185,7 @@ final class PeerBenchmark {
         }
       }
       for (Pairing pairing : settings.pairings()) {
-        Measurement row = new Measurement(mode.label(), pairing.label(), round, values.get(pairing));
+        Measurement row = new Measurement(mode.name(), pairing.label(), round, values.get(pairing));
         rows.add(row);
         step(name(mode, pairing) + " " + (warmUpTurns ? "warm-up turns" : WarmUp.label(round)) + ": "
             + describe(row));

@@ -7,6 +7,7 @@ import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
+import io.securethrift.harness.BenchMode;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
@@ -47,7 +48,7 @@ public final class PeerCell implements AutoCloseable {
   private TTransport open;
   private EchoService.Client client;
 
-  PeerCell(PeerMode mode, Pairing pairing, PeerMaterial material) throws Exception {
+  PeerCell(BenchMode mode, Pairing pairing, PeerMaterial material) throws Exception {
     server = pairing.ourServer() ? OurSide.server(mode, material) : LibthriftSide.server(mode, material);
     try {
       dialer = pairing.ourClient() ? OurSide.client(mode, material) : LibthriftSide.client(mode, material);
@@ -59,7 +60,7 @@ public final class PeerCell implements AutoCloseable {
 
   /** Arguments: the mode's label, the pairing's label and the material file the parent wrote. */
   public static void main(String[] args) throws Exception {
-    PeerMode mode = PeerMode.of(args[0]);
+    BenchMode mode = PeerModes.MODES.parse("mode", args[0]);
     prepareJvm(mode);
     try (PeerCell cell = new PeerCell(mode, Pairing.of(args[1]), PeerMaterial.read(Path.of(args[2])))) {
       System.out.println(LineRecord.of(READY).encode());
@@ -73,8 +74,8 @@ public final class PeerCell implements AutoCloseable {
    * provider, Accumulo's way to Conscrypt (an unmodified {@code TSSLTransportFactory} asks
    * {@code SSLContext.getInstance} and gets Conscrypt).
    */
-  static void prepareJvm(PeerMode mode) {
-    if (mode == PeerMode.TLS_CONSCRYPT && Security.getProvider(ConscryptFirstProvider.NAME) == null) {
+  static void prepareJvm(BenchMode mode) {
+    if (PeerModes.conscrypt(mode) && Security.getProvider(ConscryptFirstProvider.NAME) == null) {
       Security.insertProviderAt(new ConscryptFirstProvider(), 1);
     }
   }

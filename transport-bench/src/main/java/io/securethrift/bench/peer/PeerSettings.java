@@ -1,5 +1,6 @@
 package io.securethrift.bench.peer;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.StoppingRule;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,7 +27,7 @@ import java.util.stream.Collectors;
  *     precision target or the time is up (the budget counts start-up and warm-up)
  * @param output the directory result files are written to
  */
-record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> bulkSizes, List<Integer> smallSizes,
+record PeerSettings(List<BenchMode> modes, List<Pairing> pairings, List<Integer> bulkSizes, List<Integer> smallSizes,
     boolean connections, double seconds, int turns, double warmUp, int warmUpTurns, StoppingRule stoppingRule,
     Path output) {
   /**
@@ -57,7 +58,7 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
   }
 
   boolean sasl() {
-    return modes.stream().anyMatch(PeerMode::sasl);
+    return modes.stream().anyMatch(BenchMode::sasl);
   }
 
   String describe() {
@@ -78,7 +79,7 @@ record PeerSettings(List<PeerMode> modes, List<Pairing> pairings, List<Integer> 
 
   Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("modes", modes.stream().map(PeerMode::label).collect(Collectors.toList()));
+    m.put("modes", modes.stream().map(BenchMode::name).collect(Collectors.toList()));
     m.put("pairings", pairings.stream().map(Pairing::label).collect(Collectors.toList()));
     m.put("bulkSizes", new ArrayList<Object>(bulkSizes));
     m.put("smallSizes", new ArrayList<Object>(smallSizes));

@@ -1,5 +1,6 @@
 package io.securethrift.bench.sasl;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.bench.EchoConnection;
 import io.securethrift.bench.EchoFixture;
 import io.securethrift.bench.Payloads;
@@ -42,9 +43,7 @@ import org.apache.thrift.TException;
 final class PrivacyBench {
   static final String TOOL = "sasl-bench privacy";
   static final String BASELINE = "none";
-  static final String GSS = "auth-conf";
-  /** The prefix of the TLS modes; the rest is the engine. */
-  static final String TLS = "tls-";
+  static final String GSS = "sasl-auth-conf";
   /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
   static final long SEED = 20_261_128L;
 
@@ -90,18 +89,19 @@ final class PrivacyBench {
     try (SaslKerberos kerberos = new SaslKerberos()) {
       try {
         TlsBenchSetup tls = TlsBenchSetup.create();
-        for (String mode : settings.modes()) {
-          if (SaslKerberos.onLibthrift(mode)) {
+        for (String name : settings.modes()) {
+          BenchMode mode = SaslKerberos.MODES.parse("--modes", name);
+          if (mode.onLibthrift()) {
             LibthriftSaslFixture fixture = kerberos.libthrift(mode);
-            fixtures.put(mode, fixture);
-            connections.put(mode, fixture.connect());
+            fixtures.put(name, fixture);
+            connections.put(name, fixture.connect());
             continue;
           }
-          EchoFixture fixture = mode.startsWith(TLS)
+          EchoFixture fixture = mode.tls()
               ? EchoFixture.start(tls(tls, mode, true), tls(tls, mode, false))
               : EchoFixture.start(kerberos.server(mode), kerberos.client(mode));
-          fixtures.put(mode, fixture);
-          connections.put(mode, fixture.connect());
+          fixtures.put(name, fixture);
+          connections.put(name, fixture.connect());
         }
         Map<Integer, ByteBuffer> payloads = new LinkedHashMap<>();
         settings.sizes().forEach(size -> payloads.put(size, Payloads.random(size)));
@@ -130,8 +130,8 @@ final class PrivacyBench {
   }
 
   /** A TLS mode's configuration, with frames as large as the SASL modes' so that a 1 MiB message fits. */
-  private static SecurityConfig tls(TlsBenchSetup tls, String mode, boolean server) {
-    return tls.config(mode.substring(TLS.length()), server).toBuilder().maxFrameSize(4L << 20).build();
+  private static SecurityConfig tls(TlsBenchSetup tls, BenchMode mode, boolean server) {
+    return tls.config(mode.engine().orElseThrow().token(), server).toBuilder().maxFrameSize(4L << 20).build();
   }
 
   /**

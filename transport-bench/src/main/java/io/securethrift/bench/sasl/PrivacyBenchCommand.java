@@ -1,5 +1,6 @@
 package io.securethrift.bench.sasl;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.bench.TurnOptions;
 import io.securethrift.harness.StoppingOptions;
 import io.securethrift.harness.StoppingRule;
@@ -32,11 +33,7 @@ public final class PrivacyBenchCommand implements Callable<Integer> {
 
   @Option(names = "--modes", split = ",", description = "modes, none and auth-conf among them (default:"
       + " ${DEFAULT-VALUE})")
-  private List<String> modes = List.of(PrivacyBench.BASELINE, PrivacyBench.GSS, SaslKerberos.AUTH_CONF_GCM,
-      SaslKerberos.AUTH_LIBTHRIFT, SaslKerberos.AUTH_CONF_LIBTHRIFT, SaslKerberos.AUTH_CONF_PROVIDER,
-      SaslKerberos.AUTH_CONF_GCM_CONSCRYPT,
-      SaslKerberos.AUTH_CONF_GCM_ACCP,
-      "tls-jsse", "tls-conscrypt");
+  private List<String> modes = SaslKerberos.MODES.names();
   @Option(names = "--sizes", split = ",", description = "echoed payload bytes (default: ${DEFAULT-VALUE})")
   private List<Integer> sizes = List.of(64 << 10, 1 << 20);
   @Option(names = "--seconds", description = "how long each mode echoes each size per round (default:"
@@ -64,6 +61,7 @@ public final class PrivacyBenchCommand implements Callable<Integer> {
   }
 
   PrivacyBench.Settings settings() {
+    List<String> modes = SaslKerberos.MODES.parse("--modes", this.modes).stream().map(BenchMode::name).toList();
     if (!modes.contains(PrivacyBench.BASELINE) || !modes.contains(PrivacyBench.GSS)) {
       throw new ConfigException("--modes", modes + " leaves out " + PrivacyBench.BASELINE + " or "
           + PrivacyBench.GSS + ", which every other mode is compared with");

@@ -1,7 +1,8 @@
 package io.securethrift.bench.sasl;
 
+import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.ModeSet;
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
-import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
@@ -17,52 +18,35 @@ import org.conscrypt.Conscrypt;
  * {@code accumulo/localhost} and a client, and the server and client configurations for a mode.
  */
 final class SaslKerberos implements AutoCloseable {
-  static final String AUTH_CONF_GCM = "auth-conf-gcm";
-  /** {@link #AUTH_CONF_GCM} with Conscrypt's (BoringSSL's) AES-GCM on both sides instead of the JDK's. */
-  static final String AUTH_CONF_GCM_CONSCRYPT = "auth-conf-gcm-conscrypt";
-  /** {@link #AUTH_CONF_GCM} with the Amazon Corretto Crypto Provider's (AWS-LC's) AES-GCM on both sides. */
-  static final String AUTH_CONF_GCM_ACCP = "auth-conf-gcm-accp";
   /**
-   * {@code auth-conf} through unmodified libthrift SASL transports on both ends with {@code SecureThriftSaslProvider}
-   * installed ({@link LibthriftSaslFixture}): what unmodified Accumulo gets from the provider.
+   * The modes sasl-bench privacy compares: {@code none}; GSS {@code sasl-auth-conf}; AES-GCM privacy with the JDK's
+   * cipher ({@code -gcm}), Conscrypt's (BoringSSL's, {@code -gcm-conscrypt}) or the Amazon Corretto Crypto Provider's
+   * (AWS-LC's, {@code -gcm-accp}) on both sides; unmodified libthrift SASL transports on both ends with
+   * {@code SecureThriftSaslProvider} installed ({@code -provider}, {@link LibthriftSaslFixture}: what unmodified
+   * Accumulo gets from the provider), with standard Kerberos wrap tokens ({@code sasl-auth-conf-libthrift}: what
+   * unmodified Accumulo gets today) and at {@code auth} ({@code sasl-auth-libthrift}: SASL frames with nothing
+   * wrapped, the most any mechanism could give a connection through them); and TLS on JSSE and Conscrypt.
    */
-  static final String AUTH_CONF_PROVIDER = "auth-conf-provider";
-  /**
-   * {@code auth-conf} through the same libthrift transports with standard Kerberos wrap tokens: the JDK mechanism's
-   * GSS-API calls and bytes, what unmodified Accumulo gets today.
-   */
-  static final String AUTH_CONF_LIBTHRIFT = "auth-conf-libthrift";
-  /**
-   * The same libthrift transports at {@code auth}: SASL frames with nothing wrapped, the most any mechanism could give
-   * a connection through them, against which {@link #AUTH_CONF_PROVIDER}'s cipher cost is read.
-   */
-  static final String AUTH_LIBTHRIFT = "auth-libthrift";
+  static final ModeSet MODES = ModeSet.of("sasl-bench privacy", null, "none", "sasl-auth-conf", "sasl-auth-conf-gcm",
+      "sasl-auth-libthrift", "sasl-auth-conf-libthrift", "sasl-auth-conf-provider", "sasl-auth-conf-gcm-conscrypt",
+      "sasl-auth-conf-gcm-accp", "tls-jsse", "tls-conscrypt");
   private final EmbeddedKdc kdc = EmbeddedKdc.builder().start();
   private final KerberosIdentity service = kdc.servicePrincipal("accumulo", "localhost");
   private final KerberosIdentity client = kdc.principal("bench");
 
-  /**
-   * {@code none} is the plain framed baseline; anything else is a GSSAPI QOP token, {@link #AUTH_CONF_GCM},
-   * {@link #AUTH_CONF_GCM_CONSCRYPT} or {@link #AUTH_CONF_GCM_ACCP}.
-   */
-  SecurityConfig server(String mode) {
-    return mode.equals("none") ? plain() : sasl(mode).kerberosLogin(service.principal(), service.keytab()).build();
+  /** {@code none} is the plain framed baseline; anything else a SASL mode on securethrift's transports. */
+  SecurityConfig server(BenchMode mode) {
+    return mode.sasl() ? sasl(mode).kerberosLogin(service.principal(), service.keytab()).build() : plain();
   }
 
-  SecurityConfig client(String mode) {
-    return mode.equals("none") ? plain() : sasl(mode).kerberosLogin(client.principal(), client.keytab()).build();
+  SecurityConfig client(BenchMode mode) {
+    return mode.sasl() ? sasl(mode).kerberosLogin(client.principal(), client.keytab()).build() : plain();
   }
 
-  /** Whether {@code mode} runs on libthrift's own transports ({@link LibthriftSaslFixture}). */
-  static boolean onLibthrift(String mode) {
-    return mode.equals(AUTH_CONF_PROVIDER) || mode.equals(AUTH_CONF_LIBTHRIFT) || mode.equals(AUTH_LIBTHRIFT);
-  }
-
-  /** A libthrift mode's set-up: libthrift's transports, this KDC's service and client. */
-  LibthriftSaslFixture libthrift(String mode) throws Exception {
-    return LibthriftSaslFixture.start(service, client,
-        mode.equals(AUTH_LIBTHRIFT) ? QualityOfProtection.AUTH : QualityOfProtection.AUTH_CONF,
-        mode.equals(AUTH_CONF_PROVIDER) ? SaslPrivacy.AES_GCM_PREFERRED : SaslPrivacy.GSS);
+  /** A libthrift mode's set-up ({@link BenchMode#onLibthrift()}): libthrift's transports, this KDC's principals. */
+  LibthriftSaslFixture libthrift(BenchMode mode) throws Exception {
+    return LibthriftSaslFixture.start(service, client, mode.qop(),
+        mode.layer() == BenchMode.SaslLayer.PROVIDER ? SaslPrivacy.AES_GCM_PREFERRED : SaslPrivacy.GSS);
   }
 
   private static SecurityConfig plain() {
@@ -70,16 +54,14 @@ final class SaslKerberos implements AutoCloseable {
   }
 
   /**
-   * A GSSAPI QOP token, or {@code auth-conf-gcm}: auth-conf with {@code securethrift.sasl.privacy=aes-gcm}, its cipher
-   * from the JVM's provider list (the JDK's) or, with {@code -conscrypt} or {@code -accp}, from that provider.
+   * A SASL mode: its QOP, and with an AES-GCM layer {@code securethrift.sasl.privacy=aes-gcm}, the cipher from the
+   * JVM's provider list (the JDK's) or, with {@code -gcm-conscrypt} or {@code -gcm-accp}, from that provider.
    */
-  private static SecurityConfig.Builder sasl(String mode) {
-    Provider provider = mode.equals(AUTH_CONF_GCM_CONSCRYPT) ? conscrypt()
-        : mode.equals(AUTH_CONF_GCM_ACCP) ? accp() : null;
-    boolean gcm = provider != null || mode.equals(AUTH_CONF_GCM);
-    return SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(SaslMechanism.GSSAPI)
-        .qop(gcm ? QualityOfProtection.AUTH_CONF : QualityOfProtection.parse("qop", mode))
-        .saslPrivacy(gcm ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS)
+  private static SecurityConfig.Builder sasl(BenchMode mode) {
+    Provider provider = mode.layer() == BenchMode.SaslLayer.AES_GCM_CONSCRYPT ? conscrypt()
+        : mode.layer() == BenchMode.SaslLayer.AES_GCM_ACCP ? accp() : null;
+    return SecurityConfig.builder().mode(SecurityMode.SASL).saslMechanism(SaslMechanism.GSSAPI).qop(mode.qop())
+        .saslPrivacy(mode.aesGcm() ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS)
         .saslPrivacyProvider(provider)
         .maxFrameSize(4L << 20).readTimeout(Duration.ofSeconds(60));
   }
@@ -93,7 +75,7 @@ final class SaslKerberos implements AutoCloseable {
   static Provider accp() {
     Throwable error = AmazonCorrettoCryptoProvider.INSTANCE.getLoadingError();
     if (error != null) {
-      throw new IllegalStateException("the Amazon Corretto Crypto Provider (mode " + AUTH_CONF_GCM_ACCP + ") does"
+      throw new IllegalStateException("the Amazon Corretto Crypto Provider (mode sasl-auth-conf-gcm-accp) does"
           + " not load on this machine: its native library ships for Linux on x86-64 and aarch64 only: " + error,
           error);
     }

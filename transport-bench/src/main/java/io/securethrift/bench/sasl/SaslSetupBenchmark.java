@@ -1,5 +1,6 @@
 package io.securethrift.bench.sasl;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.bench.EchoConnection;
 import io.securethrift.bench.EchoFixture;
 import io.securethrift.core.PeerIdentity;
@@ -23,7 +24,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 public class SaslSetupBenchmark {
-  @Param({"none", "auth", "auth-conf", "auth-conf-gcm"})
+  @Param({"none", "sasl-auth", "sasl-auth-conf", "sasl-auth-conf-gcm"})
   public String mode;
 
   private SaslKerberos kerberos;
@@ -32,7 +33,8 @@ public class SaslSetupBenchmark {
   @Setup(Level.Trial)
   public void start() throws Exception {
     kerberos = new SaslKerberos();
-    fixture = EchoFixture.start(kerberos.server(mode), kerberos.client(mode));
+    BenchMode level = BenchMode.parse("mode", mode);
+    fixture = EchoFixture.start(kerberos.server(level), kerberos.client(level));
     fixture.connect().close();
   }
 

@@ -1,5 +1,6 @@
 package io.securethrift.bench.sasl;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.bench.EchoConnection;
 import io.securethrift.bench.EchoFixture;
 import io.securethrift.bench.Payloads;
@@ -19,8 +20,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * End-to-end Thrift echo calls over one connection per mode: the plain framed baseline and GSSAPI at each QOP, plus
- * auth-conf with AES-GCM privacy, the JDK's cipher ({@code auth-conf-gcm}), Conscrypt's
- * ({@code auth-conf-gcm-conscrypt}) or the Amazon Corretto Crypto Provider's ({@code auth-conf-gcm-accp}), on the same
+ * auth-conf with AES-GCM privacy, the JDK's cipher ({@code sasl-auth-conf-gcm}), Conscrypt's
+ * ({@code sasl-auth-conf-gcm-conscrypt}) or the Amazon Corretto Crypto Provider's ({@code sasl-auth-conf-gcm-accp}), on the same
  * blocking server. Score is calls per second;
  * times the payload size it is the payload throughput each way.
  */
@@ -28,7 +29,8 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 public class SaslThroughputBenchmark {
-  @Param({"none", "auth", "auth-int", "auth-conf", "auth-conf-gcm", "auth-conf-gcm-conscrypt", "auth-conf-gcm-accp"})
+  @Param({"none", "sasl-auth", "sasl-auth-int", "sasl-auth-conf", "sasl-auth-conf-gcm", "sasl-auth-conf-gcm-conscrypt",
+      "sasl-auth-conf-gcm-accp"})
   public String mode;
 
   @Param({"1024", "65536", "1048576"})
@@ -42,7 +44,8 @@ public class SaslThroughputBenchmark {
   @Setup(Level.Trial)
   public void start() throws Exception {
     kerberos = new SaslKerberos();
-    fixture = EchoFixture.start(kerberos.server(mode), kerberos.client(mode));
+    BenchMode level = BenchMode.parse("mode", mode);
+    fixture = EchoFixture.start(kerberos.server(level), kerberos.client(level));
     connection = fixture.connect();
     payload = Payloads.random(size);
   }

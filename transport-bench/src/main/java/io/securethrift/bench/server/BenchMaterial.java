@@ -1,5 +1,6 @@
 package io.securethrift.bench.server;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.DelegationToken;
 import io.securethrift.core.QualityOfProtection;
@@ -105,12 +106,12 @@ final class BenchMaterial {
    * limits are raised above the largest idle count; the unauthenticated limit and the handshake deadline keep their
    * defaults, which the flood measures.
    */
-  SecurityConfig server(ServerBenchMode mode, TlsEngine engine) {
+  SecurityConfig server(BenchMode mode, TlsEngine engine) {
     SecurityConfig.Builder b = base(mode, engine).maxConnections(1_000_000).maxConnectionsPerAddress(1_000_000)
         .maxUnauthenticatedConnectionsPerAddress(1_000_000).serverIdleTimeout(Duration.ZERO);
-    if (mode == ServerBenchMode.TLS) {
+    if (mode.tls()) {
       b.keyStore(dir.resolve("server.p12"), StoreType.PKCS12, storePassword).clientAuth(ClientAuth.NONE);
-    } else if (mode.handshakes()) {
+    } else if (ServerModes.handshakes(mode)) {
       b.delegationTokenSecrets(id -> Arrays.equals(id, token.identifier()) ? Optional.of(token.password())
           : Optional.empty());
     }
@@ -121,31 +122,23 @@ final class BenchMaterial {
    * The client side of {@code mode}: the CA from PEM (it loads in microseconds), the token for DIGEST-MD5, and a
    * deadline so that a server that never answers fails a connection instead of hanging the benchmark.
    */
-  SecurityConfig client(ServerBenchMode mode, TlsEngine engine) {
+  SecurityConfig client(BenchMode mode, TlsEngine engine) {
     SecurityConfig.Builder b = base(mode, engine).handshakeTimeout(Duration.ofSeconds(20))
         .readTimeout(Duration.ofSeconds(60));
-    if (mode == ServerBenchMode.TLS) {
+    if (mode.tls()) {
       b.trustStore(dir.resolve("ca.crt"), StoreType.PEM, null);
-    } else if (mode.handshakes()) {
+    } else if (ServerModes.handshakes(mode)) {
       b.delegationToken(token);
     }
     return b.build();
   }
 
-  private static SecurityConfig.Builder base(ServerBenchMode mode, TlsEngine engine) {
+  private static SecurityConfig.Builder base(BenchMode mode, TlsEngine engine) {
     SecurityConfig.Builder b = SecurityConfig.builder().maxFrameSize(4L << 20);
-    switch (mode) {
-      case NONE:
-        return b.mode(SecurityMode.NONE);
-      case TLS:
-        return b.mode(SecurityMode.TLS).tlsEngine(engine);
-      case SASL_AUTH:
-        return sasl(b, QualityOfProtection.AUTH);
-      case SASL_AUTH_CONF:
-        return sasl(b, QualityOfProtection.AUTH_CONF);
-      default:
-        throw new IllegalArgumentException(mode.token());
+    if (mode.tls()) {
+      return b.mode(SecurityMode.TLS).tlsEngine(engine);
     }
+    return mode.sasl() ? sasl(b, mode.qop()) : b.mode(SecurityMode.NONE);
   }
 
   private static SecurityConfig.Builder sasl(SecurityConfig.Builder b, QualityOfProtection qop) {

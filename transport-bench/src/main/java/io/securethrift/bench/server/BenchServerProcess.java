@@ -30,7 +30,7 @@ final class BenchServerProcess {
 
   public static void main(String[] args) throws Exception {
     BenchMaterial material = BenchMaterial.load(Path.of(args[0]));
-    SecurityConfig config = material.server(ServerBenchMode.parse("mode", args[1]), TlsEngine.parse("engine",
+    SecurityConfig config = material.server(ServerModes.MODES.parse("mode", args[1]), TlsEngine.parse("engine",
         args[2]));
     ServerKind kind = ServerKind.parse(args[3]);
     long threadsBefore = ProcStatus.of(ProcessHandle.current().pid()).threads();

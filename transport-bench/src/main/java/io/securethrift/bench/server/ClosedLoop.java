@@ -107,7 +107,7 @@ final class ClosedLoop {
     ProcCost spent = server.cost().minus(before);
     double calls = Math.max(1, answered.sum());
     double seconds = window.toNanos() / 1e9;
-    return new Row(SCENARIO, server.mode.token(), server.kind.token(), connections + " conns x " + sizeText(size),
+    return new Row(SCENARIO, server.mode.name(), server.kind.token(), connections + " conns x " + sizeText(size),
         new Row.Figures()
             .put("conns_served", open.size())
             .put("conns_refused", refused)

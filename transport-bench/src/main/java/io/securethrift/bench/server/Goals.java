@@ -1,5 +1,6 @@
 package io.securethrift.bench.server;
 
+import io.securethrift.harness.BenchMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,9 +25,9 @@ final class Goals {
 
   private static void idle(List<Row> rows, ServerBenchOptions o, List<Goal> goals) {
     int target = o.idleLevels.get(o.idleLevels.size() - 1);
-    for (ServerBenchMode mode : o.modes) {
+    for (BenchMode mode : o.modes) {
       Optional<Row> last = rows.stream().filter(r -> r.scenario().equals(IdleConnections.SCENARIO)
-          && r.mode().equals(mode.token()) && r.server().equals(ServerKind.NONBLOCKING.token()))
+          && r.mode().equals(mode.name()) && r.server().equals(ServerKind.NONBLOCKING.token()))
           .reduce((a, b) -> b);
       last.ifPresent(r -> goals.add(new Goal(IdleConnections.SCENARIO, mode + ": " + target + " idle connections"
           + " held with <= " + MAX_SERVER_THREADS + " server threads and <= " + (int) MAX_RSS_KB_PER_CONN

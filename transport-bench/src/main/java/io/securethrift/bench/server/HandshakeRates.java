@@ -53,7 +53,7 @@ final class HandshakeRates {
     for (String protocol : List.of("TLSv1.3", "TLSv1.2")) {
       rows.addAll(onOpenssl(material, o, protocol, logs));
       for (TlsEngine engine : o.handshakeEngines) {
-        try (ServerUnderTest server = ServerUnderTest.start(material, ServerBenchMode.TLS, engine,
+        try (ServerUnderTest server = ServerUnderTest.start(material, ServerModes.TLS, engine,
             ServerKind.NONBLOCKING, o.serverHeap, logs.resolve("handshakes-" + engine.token() + ".log"))) {
           rows.addAll(rates(o, protocol, engine.token(), server.port()));
         }

@@ -40,7 +40,7 @@ final class IdleConnections {
         long heap = server.heapUsed();
         ProcStatus now = server.status();
         int count = held.size();
-        rows.add(new Row(SCENARIO, server.mode.token(), server.kind.token(), level + " conns", new Row.Figures()
+        rows.add(new Row(SCENARIO, server.mode.name(), server.kind.token(), level + " conns", new Row.Figures()
             .put("held", count)
             .put("rss_kb_per_conn", count == 0 ? Double.NaN : (now.rssKb() - before.rssKb()) / (double) count)
             .put("heap_kb_per_conn", count == 0 ? Double.NaN : (heap - heapBefore) / 1024.0 / count)

@@ -34,7 +34,7 @@ final class PreAuthFlood {
       loaded = churn(server, clients, legitimate, window);
       reconnects = flood.reconnects();
     }
-    return new Row(SCENARIO, server.mode.token(), server.kind.token(), peers + " trickling + " + legitimate
+    return new Row(SCENARIO, server.mode.name(), server.kind.token(), peers + " trickling + " + legitimate
         + " clients", new Row.Figures()
             .put("unloaded_success_pct", unloaded.successPercent())
             .put("unloaded_p99_ms", unloaded.latencies.percentileMs(99))

@@ -1,5 +1,7 @@
 package io.securethrift.bench.server;
 
+import io.securethrift.harness.BenchMode;
+import io.securethrift.core.QualityOfProtection;
 import io.securethrift.bench.Payloads;
 import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecuredTransport;
@@ -37,7 +39,7 @@ public final class ServerBench {
       BenchMaterial material = BenchMaterial.create(work);
       List<Row> rows = new ArrayList<>();
       List<String> notes = new ArrayList<>();
-      for (ServerBenchMode mode : o.modes) {
+      for (BenchMode mode : o.modes) {
         try (ClientTransportFactory clients = ClientTransportFactory.create(material.client(mode, o.engine))) {
           for (ServerKind kind : o.servers) {
             step.say(mode + " on " + kind);
@@ -74,7 +76,7 @@ public final class ServerBench {
   }
 
   /** The scenarios that apply to a mode on a server, in the order they run. */
-  private static List<String> scenarios(ServerBenchOptions o, ServerBenchMode mode, ServerKind kind) {
+  private static List<String> scenarios(ServerBenchOptions o, BenchMode mode, ServerKind kind) {
     List<String> names = new ArrayList<>();
     if (kind == ServerKind.NONBLOCKING_INLINE) {
       // Only where calls run does it differ from the non-blocking server.
@@ -83,7 +85,7 @@ public final class ServerBench {
       }
       return names;
     }
-    if (o.scenarios.contains(IdleConnections.SCENARIO) && mode.handshakes()) {
+    if (o.scenarios.contains(IdleConnections.SCENARIO) && ServerModes.handshakes(mode)) {
       names.add(IdleConnections.SCENARIO);
     }
     if (o.scenarios.contains(ClosedLoop.SCENARIO)) {
@@ -91,7 +93,7 @@ public final class ServerBench {
     }
     // The flood attacks what comes before authentication, the same for every QOP: measured in tls and sasl-auth.
     if (o.scenarios.contains(PreAuthFlood.SCENARIO)
-        && (mode == ServerBenchMode.TLS || mode == ServerBenchMode.SASL_AUTH)) {
+        && (mode.tls() || mode.sasl() && mode.qop() == QualityOfProtection.AUTH)) {
       names.add(PreAuthFlood.SCENARIO);
     }
     return names;

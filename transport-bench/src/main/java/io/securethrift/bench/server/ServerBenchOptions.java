@@ -1,5 +1,6 @@
 package io.securethrift.bench.server;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsEngine;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ public final class ServerBenchOptions {
   public static final List<String> SCENARIOS = List.of(IdleConnections.SCENARIO, ClosedLoop.SCENARIO,
       PreAuthFlood.SCENARIO, HandshakeRates.SCENARIO);
 
-  List<ServerBenchMode> modes = List.of(ServerBenchMode.values());
+  List<BenchMode> modes = ServerModes.MODES.all();
   List<ServerKind> servers = List.of(ServerKind.values());
   Set<String> scenarios = new LinkedHashSet<>(SCENARIOS);
   List<Integer> idleLevels = List.of(1_000, 5_000, 10_000);
@@ -60,9 +61,9 @@ public final class ServerBenchOptions {
   }
 
   public ServerBenchOptions modes(List<String> tokens) {
-    List<ServerBenchMode> parsed = new ArrayList<>();
+    List<BenchMode> parsed = new ArrayList<>();
     for (String token : tokens) {
-      parsed.add(ServerBenchMode.parse("--modes", token));
+      parsed.add(ServerModes.MODES.parse("--modes", token));
     }
     modes = List.copyOf(parsed);
     return this;

@@ -1,5 +1,6 @@
 package io.securethrift.bench.server;
 
+import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.ProcessSample;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.ChildJvm;
@@ -16,10 +17,10 @@ final class ServerUnderTest implements AutoCloseable {
   private final ChildJvm jvm;
   private final int port;
   private final long threadsBeforeServer;
-  final ServerBenchMode mode;
+  final BenchMode mode;
   final ServerKind kind;
 
-  private ServerUnderTest(ChildJvm jvm, int port, long threadsBeforeServer, ServerBenchMode mode, ServerKind kind) {
+  private ServerUnderTest(ChildJvm jvm, int port, long threadsBeforeServer, BenchMode mode, ServerKind kind) {
     this.jvm = jvm;
     this.port = port;
     this.threadsBeforeServer = threadsBeforeServer;
@@ -32,11 +33,11 @@ final class ServerUnderTest implements AutoCloseable {
    * {@link #heapUsed}) gives back heap it no longer needs and resident memory follows what connections hold rather
    * than how much garbage opening them made. Its output goes to {@code log}.
    */
-  static ServerUnderTest start(BenchMaterial material, ServerBenchMode mode, TlsEngine engine, ServerKind kind,
+  static ServerUnderTest start(BenchMaterial material, BenchMode mode, TlsEngine engine, ServerKind kind,
       String heap, Path log) throws IOException {
     ChildJvm jvm = ChildJvm.builder(BenchServerProcess.class).name(kind + " server (" + mode + ")")
         .jvmOptions(List.of("-Xmx" + heap, ProcessSample.KEEP_COMPILER_THREADS))
-        .args(List.of(material.dir().toString(), mode.token(), engine.token(), kind.token())).log(log).talk().start();
+        .args(List.of(material.dir().toString(), mode.name(), engine.token(), kind.token())).log(log).talk().start();
     try {
       LineRecord ready = jvm.answer();
       return new ServerUnderTest(jvm, ready.getInt("port"), ready.getLong("threads"), mode, kind);

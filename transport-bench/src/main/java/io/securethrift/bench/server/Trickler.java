@@ -1,5 +1,6 @@
 package io.securethrift.bench.server;
 
+import io.securethrift.harness.BenchMode;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -42,8 +43,8 @@ final class Trickler implements AutoCloseable {
   }
 
   /** What a peer of {@code mode} sends, a byte at a time; nothing a server could complete within a benchmark. */
-  static byte[] prefix(ServerBenchMode mode) {
-    if (mode == ServerBenchMode.TLS) {
+  static byte[] prefix(BenchMode mode) {
+    if (mode.tls()) {
       // A handshake record of 16 KiB: the server waits for the whole record before its engine sees a byte.
       return new byte[] {0x16, 0x03, 0x01, 0x40, 0x00, 0x01};
     }

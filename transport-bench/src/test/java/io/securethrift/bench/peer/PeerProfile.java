@@ -1,6 +1,7 @@
 package io.securethrift.bench.peer;
 
 import io.securethrift.core.testing.LineRecord;
+import io.securethrift.harness.BenchMode;
 import io.securethrift.testkit.Directories;
 import io.securethrift.testkit.EmbeddedKdc;
 import java.io.BufferedReader;
@@ -34,7 +35,7 @@ public final class PeerProfile {
   private PeerProfile() {}
 
   public static void main(String[] args) throws Exception {
-    PeerMode mode = PeerMode.of(args[0]);
+    BenchMode mode = PeerModes.MODES.parse("mode", args[0]);
     PeerCell.prepareJvm(mode);
     String[] pairings = args[1].split(",");
     boolean connect = args[2].equals(PeerCell.CONNECT);

@@ -53,9 +53,9 @@ class PrivacyBenchTest {
       assertTrue((double) s.get("median_mb_per_s") > 0, s.toString());
     }
     String table = printed.toString();
-    assertTrue(table.contains("| 70000B | auth-conf-gcm-accp | 3 |"), table);
-    assertTrue(table.contains("| 70000B | auth-conf-provider | 3 |"), table);
-    assertTrue(table.contains("| 70000B | auth-conf-libthrift | 3 |"), table);
+    assertTrue(table.contains("| 70000B | sasl-auth-conf-gcm-accp | 3 |"), table);
+    assertTrue(table.contains("| 70000B | sasl-auth-conf-provider | 3 |"), table);
+    assertTrue(table.contains("| 70000B | sasl-auth-conf-libthrift | 3 |"), table);
     assertNull(Security.getProvider(SecureThriftSaslProvider.NAME), "the provider is removed with its fixture");
     assertTrue(table.contains("| 1000B | none | 3 |"), table);
     assertTrue(table.contains("| 70000B | tls-conscrypt | 3 |"), table);
@@ -67,7 +67,7 @@ class PrivacyBenchTest {
     int code = new CommandLine(new PrivacyBenchCommand()).setErr(new PrintWriter(errors))
         .execute("--modes", "auth-conf,auth-conf-gcm", "--output", dir.toString());
     assertTrue(code != 0);
-    assertTrue(errors.toString().contains("--modes") && errors.toString().contains("[auth-conf, auth-conf-gcm] leaves"
-        + " out none or auth-conf, which every other mode is compared with"), errors.toString());
+    assertTrue(errors.toString().contains("--modes") && errors.toString().contains("[sasl-auth-conf, sasl-auth-conf-gcm]"
+        + " leaves out none or sasl-auth-conf, which every other mode is compared with"), errors.toString());
   }
 }
