@@ -8,10 +8,10 @@ import java.util.stream.Collectors;
 /**
  * The one naming of benchmark modes across backends: TLS modes are {@code tls-<engine>} ({@code tls-jsse},
  * {@code tls-conscrypt}) in every backend and report. Accumulo's documentation says SSL, so {@code ssl-jsse} and
- * {@code tls} are accepted on input as aliases and reported under their canonical name.
+ * {@code ssl-conscrypt} are accepted on input as aliases and reported under their canonical name.
  */
 public final class ModeNames {
-  private static final Map<String, String> ALIASES = Map.of("ssl-jsse", "tls-jsse", "tls", "tls-conscrypt");
+  private static final Map<String, String> ALIASES = Map.of("ssl-jsse", "tls-jsse", "ssl-conscrypt", "tls-conscrypt");
 
   private ModeNames() {}
 
