@@ -14,7 +14,7 @@ public final class SecureStream {
   private final PeerIdentity identity;
 
   /**
-   * Public because stream layers in other modules (the TLS layer of tls) create it. That cannot forge a
+   * Public because stream layers in other modules (the tls module's TLS layer) create it. That cannot forge a
    * peer: a {@link PeerIdentity} comes only from the {@link PeerIdentity.Issuer} securethrift hands its layers.
    *
    * @param socket the socket the connection continues on

@@ -31,7 +31,7 @@ class AccumuloBackendTest {
   @Tag("minicluster")
   void writesAndVerifiesThroughAccumuloInPlainConscryptSaslAndProviderModes() throws Exception {
     // The provider mode's run also fails unless Accumulo's client settled AES-GCM with its tablet server.
-    String report = new IngestBenchmark(settings(List.of("none", "tls", "sasl-auth-conf",
+    String report = new IngestBenchmark(settings(List.of("none", "ssl-conscrypt", "sasl-auth-conf",
         "sasl-auth-conf-provider"), Map.of()).rounds(3).build()).run();
 
     assertTrue(report.contains("accumulo backend"), report);

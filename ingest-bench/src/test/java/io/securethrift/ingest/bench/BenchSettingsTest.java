@@ -89,7 +89,7 @@ class BenchSettingsTest {
   @Test
   void accumulosSslNamesAreAliasesOfTheTlsModes() {
     assertEquals(List.of("none", "tls-jsse", "tls-conscrypt"),
-        settings("none", "SSL-JSSE", "tls").build().modes());
+        settings("none", "SSL-JSSE", "ssl-conscrypt").build().modes());
     assertEquals("--modes: a mode is listed twice in [tls-jsse, tls-jsse]",
         error(() -> settings("tls-jsse", "ssl-jsse").build()));
   }
