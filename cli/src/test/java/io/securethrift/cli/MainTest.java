@@ -52,9 +52,9 @@ class MainTest {
 
   @Test
   void unknownIngestModeStopsTheRunBeforeItStarts() {
-    Outcome o = run("ingest-bench", "--modes", "none,ssl13-openssl");
+    Outcome o = run("ingest-bench", "--modes", "none,tls13-openssl");
     assertEquals(2, o.exitCode(), o.err());
-    assertEquals("securethrift ingest-bench: --modes: 'ssl13-openssl' is not a mode the embedded backend runs; it runs"
+    assertEquals("securethrift ingest-bench: --modes: 'tls13-openssl' is not a mode the embedded backend runs; it runs"
         + " none, tls-jsse, tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm,"
         + " sasl-auth-conf-provider, sasl-auth-libthrift, sasl-over-tls",
         o.err().trim());

@@ -171,7 +171,8 @@ final class ZkBenchmark {
     boolean clientTls = mode.tls() && shape.clientTls();
     boolean plainPort = !clientTls || !shape.quorumTls();
     LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers())
-        .security(ZkModes.config(mode, serverKeys, trust, PASSWORD)).clientPort(plainPort).secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
+        .security(ZkModes.config(mode, serverKeys, trust, PASSWORD)).clientPort(plainPort)
+        .secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
         .tickTime(2000).jvmOptions(Stream.concat(FIXED_HEAP.stream(), Stream.of(
             "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"), GcLog.option(gcLogs),
             ProcessSample.KEEP_COMPILER_THREADS)).toList()).start();

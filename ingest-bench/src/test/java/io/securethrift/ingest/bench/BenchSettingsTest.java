@@ -56,7 +56,7 @@ class BenchSettingsTest {
   @Test
   void defaultsAreAdaptiveAndAFixedRoundCountTurnsThatOff() {
     BenchSettings defaults = BenchSettings.builder().build();
-    assertEquals(new EmbeddedBackend().modes(), defaults.modes());
+    assertEquals(new EmbeddedBackend().modes().names(), defaults.modes());
     StoppingRule rule = defaults.stoppingRule();
     // 280 s from the launcher's start: with its build, the default command ends within 5 minutes.
     assertEquals(new StoppingRule(3.0, Duration.ofSeconds(280), 5, 0), rule);

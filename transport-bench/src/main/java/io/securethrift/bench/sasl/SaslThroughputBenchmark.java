@@ -21,9 +21,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * End-to-end Thrift echo calls over one connection per mode: the plain framed baseline and GSSAPI at each QOP, plus
  * auth-conf with AES-GCM privacy, the JDK's cipher ({@code sasl-auth-conf-gcm}), Conscrypt's
- * ({@code sasl-auth-conf-gcm-conscrypt}) or the Amazon Corretto Crypto Provider's ({@code sasl-auth-conf-gcm-accp}), on the same
- * blocking server. Score is calls per second;
- * times the payload size it is the payload throughput each way.
+ * ({@code sasl-auth-conf-gcm-conscrypt}) or the Amazon Corretto Crypto Provider's
+ * ({@code sasl-auth-conf-gcm-accp}), on the same blocking server. Score is calls per second; times the payload size
+ * it is the payload throughput each way.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

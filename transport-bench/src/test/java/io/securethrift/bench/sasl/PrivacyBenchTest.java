@@ -67,7 +67,8 @@ class PrivacyBenchTest {
     int code = new CommandLine(new PrivacyBenchCommand()).setErr(new PrintWriter(errors))
         .execute("--modes", "auth-conf,auth-conf-gcm", "--output", dir.toString());
     assertTrue(code != 0);
-    assertTrue(errors.toString().contains("--modes") && errors.toString().contains("[sasl-auth-conf, sasl-auth-conf-gcm]"
-        + " leaves out none or sasl-auth-conf, which every other mode is compared with"), errors.toString());
+    assertTrue(errors.toString().contains("--modes")
+        && errors.toString().contains("[sasl-auth-conf, sasl-auth-conf-gcm] leaves out none or sasl-auth-conf, which"
+        + " every other mode is compared with"), errors.toString());
   }
 }
