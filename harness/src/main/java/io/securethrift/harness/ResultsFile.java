@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * A benchmark run's results as one JSON document, and its raw rows as CSV: the run's info and settings, every
@@ -92,7 +94,7 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
     columns.forEach(c -> out.append(',').append(c));
     out.append('\n');
     for (Measurement r : rows) {
-      out.append(r.group()).append(',').append(r.variant()).append(',').append(r.round());
+      out.append(cell(r.group())).append(',').append(cell(r.variant())).append(',').append(r.round());
       for (String c : columns) {
         out.append(',').append(cell(r.values().get(c)));
       }
@@ -101,16 +103,81 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
     return out.toString();
   }
 
-  private static String cell(Number n) {
-    if (n == null) {
+  /**
+   * One CSV cell, the same in every file the harness writes: a number to 3 decimals (a non-finite one or none as an
+   * empty cell), anything else as text, quoted as RFC 4180 says when it holds a comma, a quote or a line break.
+   */
+  static String cell(Object o) {
+    if (o == null) {
       return "";
     }
-    if (n instanceof Double || n instanceof Float) {
-      double d = n.doubleValue();
+    if (o instanceof Double || o instanceof Float) {
+      double d = ((Number) o).doubleValue();
       return Double.isFinite(d) ? String.format(Locale.ROOT, "%.3f", d) : "";
     }
-    return n.toString();
+    String text = String.valueOf(o);
+    return text.contains(",") || text.contains("\"") || text.contains("\n") || text.contains("\r")
+        ? "\"" + text.replace("\"", "\"\"") + "\"" : text;
   }
+
+  /**
+   * Why the rounds stopped, as a report says it: {@code precise} when every interval was within the precision, the
+   * time budget spent (naming each judged overhead still wider, or without an interval), or the fixed rounds done.
+   *
+   * @param precise what being precise meant for this benchmark ({@code "every interval within +/-3.0 points"})
+   * @param judged the overheads the stopping rule judged
+   */
+  public String stoppedBecause(String precise, Predicate<Overhead> judged) {
+    String why = String.valueOf(stopped);
+    switch (why) {
+      case "PRECISE":
+        return precise;
+      case "OUT_OF_TIME":
+        List<String> unmet = overheads.stream().filter(judged.and(o -> !(o.interval().halfWidth() <= precision)))
+            .map(o -> o.group() + " " + o.variant() + " " + o.metric() + (o.interval().bounded()
+                ? String.format(Locale.ROOT, " (+/-%.1f)", o.interval().halfWidth())
+                : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
+            .collect(Collectors.toList());
+        return "the time budget was spent" + (unmet.isEmpty() ? "" : String.format(Locale.ROOT,
+            ", not within +/-%.1f points: ", precision) + String.join(", ", unmet));
+      case "ROUNDS_DONE":
+        return "the fixed number of rounds was done";
+      default:
+        return why;
+    }
+  }
+
+  /** The summary rows as CSV, one line per row, the columns of the first row in its order. */
+  public String summaryCsv() {
+    StringBuilder out = new StringBuilder();
+    if (summary.isEmpty()) {
+      return "";
+    }
+    out.append(summary.get(0).keySet().stream().map(ResultsFile::cell).collect(Collectors.joining(","))).append('\n');
+    for (Map<String, Object> m : summary) {
+      out.append(m.values().stream().map(ResultsFile::cell).collect(Collectors.joining(","))).append('\n');
+    }
+    return out.toString();
+  }
+
+  /**
+   * Writes a benchmark's four files into {@code dir}: {@code <prefix>-results.json} (this file, which
+   * {@code compare} and {@code docs} read), {@code <prefix>-results.csv} (the summary),
+   * {@code <prefix>-iterations.csv} (every raw row) and {@code <prefix>-results.html} ({@code html}).
+   *
+   * @return the paths written, in that order
+   */
+  public List<Path> write(Path dir, String prefix, String html) throws IOException {
+    Files.createDirectories(dir);
+    List<Path> written = List.of(dir.resolve(prefix + "-results.json"), dir.resolve(prefix + "-results.csv"),
+        dir.resolve(prefix + "-iterations.csv"), dir.resolve(prefix + "-results.html"));
+    Files.writeString(written.get(0), toJson(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(1), summaryCsv(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(2), rowsCsv(), StandardCharsets.UTF_8);
+    Files.writeString(written.get(3), html, StandardCharsets.UTF_8);
+    return written;
+  }
+
 
   /**
    * Reads the result file {@code tool} wrote at {@code file}.

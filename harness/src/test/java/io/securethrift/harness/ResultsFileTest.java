@@ -116,6 +116,52 @@ class ResultsFileTest {
   }
 
   /** Rounds of a baseline, a variant "tls" at {@code tls} times its cost and "sasl" at {@code sasl}, 1 % noise. */
+  @Test
+  void everyBenchmarkWritesItsFourFilesAlikeWithCsvQuotedAsRfc4180Says() throws Exception {
+    Map<String, Object> summary = new LinkedHashMap<>();
+    summary.put("mode", "tls, \"quoted\"");
+    summary.put("ratio", 0.91234);
+    summary.put("missing", Double.NaN);
+    summary.put("rounds", 6);
+    summary.put("note", null);
+    ResultsFile written = new ResultsFile("bench", Map.of(), Map.of(), "server", "mode", "none", "PRECISE", 3.0,
+        List.of(), List.of(summary), List.of(row("threadpool", "a,b", 1, 2.5)));
+    assertEquals("mode,ratio,missing,rounds,note\n\"tls, \"\"quoted\"\"\",0.912,,6,\n", written.summaryCsv());
+    assertEquals("server,mode,round,wall_ms,entries,note_free\nthreadpool,\"a,b\",1,2.500,1000,\n",
+        written.rowsCsv());
+
+    List<Path> files = written.write(dir.resolve("out"), "bench", "<html></html>");
+    assertEquals(List.of("bench-results.json", "bench-results.csv", "bench-iterations.csv", "bench-results.html"),
+        files.stream().map(f -> f.getFileName().toString()).toList());
+    assertEquals(written.summaryCsv(), Files.readString(files.get(1), StandardCharsets.UTF_8));
+    assertEquals(written.rowsCsv(), Files.readString(files.get(2), StandardCharsets.UTF_8));
+    assertEquals("<html></html>", Files.readString(files.get(3), StandardCharsets.UTF_8));
+    ResultsFile read = ResultsFile.read(files.get(0), "bench");
+    assertEquals(written.summaryCsv().replace("0.912,,6,", "0.912,,6.000,"), read.summaryCsv(),
+        "JSON reads numbers back as doubles; the text is otherwise the same");
+  }
+
+  @Test
+  void theStopLineSaysWhyTheRoundsEndedAndNamesWhatMissedThePrecision() {
+    ResultsFile precise = run(1.10, 1.30, 1);
+    assertEquals("every interval within +/-3.0 points", precise.stoppedBecause("every interval within +/-3.0 points",
+        o -> true));
+    ResultsFile outOfTime = withStop(precise, "OUT_OF_TIME", 0.01);
+    String line = outOfTime.stoppedBecause("unused", o -> o.variant().equals("sasl"));
+    assertTrue(line.startsWith("the time budget was spent, not within +/-0.0 points: threadpool sasl wall (+/-"),
+        line);
+    assertTrue(!line.contains("threadpool tls"), "only the judged overheads are named: " + line);
+    assertEquals("the time budget was spent", withStop(precise, "OUT_OF_TIME", 100).stoppedBecause("unused",
+        o -> true));
+    assertEquals("the fixed number of rounds was done", withStop(precise, "ROUNDS_DONE", 3).stoppedBecause("unused",
+        o -> true));
+  }
+
+  private static ResultsFile withStop(ResultsFile r, String stopped, double precision) {
+    return new ResultsFile(r.tool(), r.info(), r.settings(), r.groupLabel(), r.variantLabel(), r.baseline(), stopped,
+        precision, r.overheads(), r.summary(), r.rows());
+  }
+
   private static ResultsFile run(double tls, double sasl, long seed) {
     Random random = new Random(seed);
     List<Measurement> rows = new ArrayList<>();
@@ -135,11 +181,15 @@ class ResultsFileTest {
   }
 
   private static Measurement row(String mode, int round, double wallMs) {
+    return row("threadpool", mode, round, wallMs);
+  }
+
+  private static Measurement row(String server, String mode, int round, double wallMs) {
     Map<String, Number> v = new LinkedHashMap<>();
     v.put("wall_ms", wallMs);
     v.put("entries", 1000L);
     v.put("note_free", Double.NaN);
-    return new Measurement("threadpool", mode, round, v);
+    return new Measurement(server, mode, round, v);
   }
 
   /** JSON numbers read back as doubles and NaN as null; map them to the written types to compare rows. */

@@ -121,8 +121,22 @@ final class ZkBenchmark {
             }
           }
         }
-        for (Starting s : starting) {
-          targets.add(client(s, dir, clientKeys, trust));
+        for (int i = 0; i < starting.size(); i++) {
+          Starting s = starting.get(i);
+          try {
+            targets.add(client(s, dir, clientKeys, trust));
+          } catch (IllegalStateException e) {
+            // LocalEnsemble picks free ports and releases them for the servers to bind; any process on the machine
+            // that binds ports it picked at random (MiniAccumuloCluster does) can take one in between. Such an
+            // ensemble is started once more, on new ports.
+            if (!String.valueOf(e.getMessage()).contains("Address already in use")) {
+              throw e;
+            }
+            s.ensemble().close();
+            Starting again = launch(s.shape(), s.mode(), s.fork(), dir, serverKeys, trust);
+            starting.set(i, again);
+            targets.add(client(again, dir, clientKeys, trust));
+          }
         }
       } finally {
         starting.stream().filter(s -> targets.stream().noneMatch(t -> t.ensemble == s.ensemble))

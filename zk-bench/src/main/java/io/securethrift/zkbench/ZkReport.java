@@ -1,6 +1,8 @@
 package io.securethrift.zkbench;
 
-import io.securethrift.harness.Bootstrap;
+import static io.securethrift.harness.SummaryValues.format;
+import static io.securethrift.harness.SummaryValues.number;
+
 import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
@@ -10,8 +12,6 @@ import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -124,8 +124,8 @@ final class ZkReport {
     Map<String, Object> info = r.info();
     s.append(String.format(Locale.ROOT, "Run of %s, commit %s, %s, %s cores, load average %s at the start and %s at"
         + " the end, %s s in all; stopped: %s.%n%n", info.get("started"), info.get("commit"), info.get("jdk"),
-        number(info.get("cores"), "%.0f"), number(info.get("loadAverageStart"), "%.2f"),
-        number(info.get("loadAverageEnd"), "%.2f"), number(info.get("wallSeconds"), "%.0f"), stopped(r)));
+        format(info.get("cores"), "%.0f"), format(info.get("loadAverageStart"), "%.2f"),
+        format(info.get("loadAverageEnd"), "%.2f"), format(info.get("wallSeconds"), "%.0f"), stopped(r)));
     s.append(r.settings().get("description")).append(".\n\n");
     Object shapes = r.settings().get("shapeDescriptions");
     if (shapes instanceof List<?> list) {
@@ -140,11 +140,11 @@ final class ZkReport {
     for (Map<String, Object> m : r.summary()) {
       boolean base = ZkBenchmark.BASELINE.equals(m.get("mode"));
       s.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%n",
-          m.get("shape"), m.get("mode"), number(m.get("rounds"), "%.0f"), number(m.get("median_wall_ms"), "%.0f"),
-          number(m.get("ops_per_s"), "%.0f"), base ? "baseline" : overhead(m, ZkBenchmark.WALL),
+          m.get("shape"), m.get("mode"), format(m.get("rounds"), "%.0f"), format(m.get("median_wall_ms"), "%.0f"),
+          format(m.get("ops_per_s"), "%.0f"), base ? "baseline" : overhead(m, ZkBenchmark.WALL),
           base ? "baseline" : overhead(m, ZkBenchmark.CPU), base ? "baseline" : overhead(m, ZkBenchmark.SYNC),
-          number(m.get("client_cpu_us_per_op"), "%.1f"), number(m.get("server_cpu_us_per_op"), "%.1f"),
-          number(m.get("client_gc_ms"), "%.0f"), number(m.get("server_gc_ms"), "%.0f")));
+          format(m.get("client_cpu_us_per_op"), "%.1f"), format(m.get("server_cpu_us_per_op"), "%.1f"),
+          format(m.get("client_gc_ms"), "%.0f"), format(m.get("server_gc_ms"), "%.0f")));
     }
     s.append(String.format(Locale.ROOT, "%nPublished reference (quorum TLS, 3 servers, plaintext clients, fsync on):"
         + " %+.1f %%; like for like with the `%s` rows only.%n%n", PUBLISHED_QUORUM_TLS, PUBLISHED_SHAPE));
@@ -158,10 +158,10 @@ final class ZkReport {
     s.append(head).append(" |\n").append(rule).append("|\n");
     for (Map<String, Object> m : r.summary()) {
       s.append("| ").append(m.get("shape")).append(" | ").append(m.get("mode")).append(" | ")
-          .append(number(m.get("sync_mean_us"), "%.0f"));
+          .append(format(m.get("sync_mean_us"), "%.0f"));
       for (String op : Workload.SYNC_OPS) {
-        s.append(" | ").append(number(m.get(ZkRow.syncColumn(op, 50)), "%.0f")).append(" | ")
-            .append(number(m.get(ZkRow.syncColumn(op, 99)), "%.0f"));
+        s.append(" | ").append(format(m.get(ZkRow.syncColumn(op, 50)), "%.0f")).append(" | ")
+            .append(format(m.get(ZkRow.syncColumn(op, 99)), "%.0f"));
       }
       s.append(" |\n");
     }
@@ -172,57 +172,22 @@ final class ZkReport {
     s.append("|---|---|---|---|---|---|\n");
     for (Map<String, Object> m : r.summary()) {
       s.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s |%n", m.get("shape"), m.get("mode"),
-          number(m.get(ZkRow.SESSION_MS), "%.1f"), number(m.get(ZkRow.HANDSHAKE_FIRST_MS), "%.1f"),
-          number(m.get(ZkRow.HANDSHAKE_LATER_MS), "%.1f"), number(m.get(ZkRow.HANDSHAKES_RESUMED), "%.2f")));
+          format(m.get(ZkRow.SESSION_MS), "%.1f"), format(m.get(ZkRow.HANDSHAKE_FIRST_MS), "%.1f"),
+          format(m.get(ZkRow.HANDSHAKE_LATER_MS), "%.1f"), format(m.get(ZkRow.HANDSHAKES_RESUMED), "%.2f")));
     }
     return s.toString();
   }
 
   private static String stopped(ResultsFile r) {
-    String why = String.valueOf(r.stopped());
-    switch (why) {
-      case "PRECISE":
-        return String.format(Locale.ROOT, "every wall and CPU interval within +/-%.1f points", r.precision());
-      case "OUT_OF_TIME":
-        List<String> unmet = r.overheads().stream().filter(o -> !o.metric().equals(ZkBenchmark.SYNC)
-            && !(o.interval().halfWidth() <= r.precision())).map(o -> o.group() + " " + o.variant() + " "
-            + o.metric() + (o.interval().bounded() ? String.format(Locale.ROOT, " (+/-%.1f)",
-                o.interval().halfWidth()) : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
-            .collect(Collectors.toList());
-        return "the time budget was spent" + (unmet.isEmpty() ? "" : String.format(Locale.ROOT,
-            ", not within +/-%.1f points: ", r.precision()) + String.join(", ", unmet));
-      case "ROUNDS_DONE":
-        return "the fixed number of rounds was done";
-      default:
-        return why;
-    }
+    // Synchronous latency is reported, not judged: the stopping rule looks at wall time and CPU.
+    return r.stoppedBecause(String.format(Locale.ROOT, "every wall and CPU interval within +/-%.1f points",
+        r.precision()), o -> !o.metric().equals(ZkBenchmark.SYNC));
   }
 
   private static String overhead(Map<String, Object> m, String metric) {
-    Interval i = new Interval(value(m.get(metric + "_overhead_pct")), value(m.get(metric + "_overhead_low")),
-        value(m.get(metric + "_overhead_high")));
+    Interval i = new Interval(number(m.get(metric + "_overhead_pct")), number(m.get(metric + "_overhead_low")),
+        number(m.get(metric + "_overhead_high")));
     return Double.isNaN(i.estimate()) ? "n/a" : i.format();
-  }
-
-  private static double value(Object o) {
-    return o instanceof Number n ? n.doubleValue() : Double.NaN;
-  }
-
-  private static String number(Object value, String format) {
-    return value instanceof Number n && Double.isFinite(n.doubleValue())
-        ? String.format(Locale.ROOT, format, n.doubleValue()) : "n/a";
-  }
-
-  /** The summary rows as CSV, one line per shape and mode. */
-  String summaryCsv() {
-    List<Map<String, Object>> maps = results.summary();
-    StringBuilder s = new StringBuilder(String.join(",", maps.get(0).keySet())).append('\n');
-    for (Map<String, Object> m : maps) {
-      s.append(m.values().stream().map(o -> o instanceof Double d ? (Double.isFinite(d)
-          ? String.format(Locale.ROOT, "%.3f", d) : "") : String.valueOf(o)).collect(Collectors.joining(",")))
-          .append('\n');
-    }
-    return s.toString();
   }
 
   /** A self-contained page: the overheads with intervals and the published mark, CPU per operation, the tables. */
@@ -239,7 +204,7 @@ final class ZkReport {
     List<OverheadChart.Bars> costs = new ArrayList<>();
     for (Map<String, Object> m : results.summary()) {
       costs.add(new OverheadChart.Bars(m.get("shape") + " " + m.get("mode"), new double[] {
-          value(m.get("client_cpu_us_per_op")), value(m.get("server_cpu_us_per_op"))}));
+          number(m.get("client_cpu_us_per_op")), number(m.get("server_cpu_us_per_op"))}));
     }
     String reference = "published quorum TLS +1.7 % (3 servers, plaintext clients, fsync on)";
     return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift zk-bench</title></head><body>\n"
@@ -257,13 +222,6 @@ final class ZkReport {
 
   /** Writes zk-results.json, zk-results.csv, zk-iterations.csv and zk-results.html into {@code dir}. */
   List<Path> write(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    List<Path> written = List.of(dir.resolve("zk-results.json"), dir.resolve("zk-results.csv"),
-        dir.resolve("zk-iterations.csv"), dir.resolve("zk-results.html"));
-    Files.writeString(written.get(0), results.toJson(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(1), summaryCsv(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(2), results.rowsCsv(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(3), html(), StandardCharsets.UTF_8);
-    return written;
+    return results.write(dir, "zk", html());
   }
 }

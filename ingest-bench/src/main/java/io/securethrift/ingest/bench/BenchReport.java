@@ -9,8 +9,6 @@ import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -125,22 +123,6 @@ final class BenchReport {
     return maps;
   }
 
-  String csv() {
-    List<Map<String, Object>> maps = summaryMaps();
-    StringBuilder s = new StringBuilder(String.join(",", maps.get(0).keySet())).append('\n');
-    for (Map<String, Object> m : maps) {
-      s.append(m.values().stream().map(BenchReport::cell).collect(Collectors.joining(","))).append('\n');
-    }
-    return s.toString();
-  }
-
-  private static String cell(Object o) {
-    if (o instanceof Double d) {
-      return Double.isFinite(d) ? String.format(Locale.ROOT, "%.3f", d) : "";
-    }
-    return String.valueOf(o);
-  }
-
   ResultsFile results() {
     return new ResultsFile(ResultsTable.TOOL, info.toMap(), settings, "server", "mode", baseline, decision.name(),
         rule.precision(), overheads, summaryMaps(), rows);
@@ -173,19 +155,11 @@ final class BenchReport {
   }
 
   /**
-   * Writes ingest-results.csv (per mode), ingest-iterations.csv (every iteration), ingest-results.json and
+   * Writes ingest-results.json, ingest-results.csv (per mode), ingest-iterations.csv (every iteration) and
    * ingest-results.html into {@code dir}; returns the paths written.
    */
   List<Path> write(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    ResultsFile results = results();
-    List<Path> written = List.of(dir.resolve("ingest-results.csv"), dir.resolve("ingest-iterations.csv"),
-        dir.resolve("ingest-results.json"), dir.resolve("ingest-results.html"));
-    Files.writeString(written.get(0), csv(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(1), results.rowsCsv(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(2), results.toJson(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(3), html(), StandardCharsets.UTF_8);
-    return written;
+    return results().write(dir, "ingest", html());
   }
 
   /** The interval of a mode's overhead on a metric, zero without bounds for the baseline. */

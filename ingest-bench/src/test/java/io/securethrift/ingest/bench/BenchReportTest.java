@@ -74,7 +74,7 @@ class BenchReportTest {
     // sasl-auth's wall time varies, but its CPU per entry does not: the CPU intervals are what stopped the run.
     assertTrue(table.contains("stopped: every CPU/entry interval within +/-3.0 points after 4 rounds, 90 s in all"),
         table);
-    List<String> csv = report.csv().lines().toList();
+    List<String> csv = report.results().summaryCsv().lines().toList();
     assertEquals("mode,server,rounds,median_wall_ms,median_entries,entries_per_s,mb_per_s,wall_overhead_pct,"
         + "wall_overhead_low,wall_overhead_high,cpu_overhead_pct,cpu_overhead_low,cpu_overhead_high,"
         + "client_cpu_us_per_entry,server_cpu_us_per_entry,client_cpu_us_per_mb,server_cpu_us_per_mb,client_gc_ms,"
@@ -95,7 +95,7 @@ class BenchReportTest {
     assertTrue(table.contains("stopped: --max-time 240 s would be passed by another round (4 rounds, 90 s in all);"
         + " wall-time not within +/-3.0 points: threadpool sasl-auth (+/-"), table);
     assertEquals(List.of("sasl-auth"), report.unmet().stream().map(Overhead::variant).toList());
-    assertTrue(report.csv().lines().filter(l -> l.startsWith("sasl-auth,")).findFirst().orElseThrow()
+    assertTrue(report.results().summaryCsv().lines().filter(l -> l.startsWith("sasl-auth,")).findFirst().orElseThrow()
         .endsWith(",false"));
   }
 

@@ -1,6 +1,8 @@
 package io.securethrift.bench.peer;
 
-import io.securethrift.harness.Bootstrap;
+import static io.securethrift.harness.SummaryValues.format;
+import static io.securethrift.harness.SummaryValues.number;
+
 import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
@@ -9,8 +11,6 @@ import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -100,8 +100,8 @@ final class PeerReport {
     Map<String, Object> info = r.info();
     s.append(String.format(Locale.ROOT, "Run of %s, commit %s, %s, %s cores, load average %s at the start and %s at"
         + " the end, %s s in all; stopped: %s.%n%n", info.get("started"), info.get("commit"), info.get("jdk"),
-        number(info.get("cores"), "%.0f"), number(info.get("loadAverageStart"), "%.2f"),
-        number(info.get("loadAverageEnd"), "%.2f"), number(info.get("wallSeconds"), "%.0f"), stopped(r)));
+        format(info.get("cores"), "%.0f"), format(info.get("loadAverageStart"), "%.2f"),
+        format(info.get("loadAverageEnd"), "%.2f"), format(info.get("wallSeconds"), "%.0f"), stopped(r)));
     s.append(r.settings().get("description")).append(".\n\n");
     List<String> pairings = pairings(r);
     s.append("Rate over libthrift's own (×, 95 % interval); `our-client` is securethrift's client with libthrift's"
@@ -115,11 +115,11 @@ final class PeerReport {
     for (List<Object> key : rowKeys(r)) {
       Map<String, Object> base = byCell.get(List.of(key.get(0), key.get(1), pairings.get(0)));
       s.append(String.format(Locale.ROOT, "| %s | %s | %s |", key.get(0), base.get("description"),
-          number(base.get("median_rate"), "%,.0f")));
+          format(base.get("median_rate"), "%,.0f")));
       for (String pairing : pairings.subList(1, pairings.size())) {
         Map<String, Object> m = byCell.get(List.of(key.get(0), key.get(1), pairing));
         Interval ratio = m == null ? Interval.unbounded(Double.NaN)
-            : new Interval(value(m.get("ratio")), value(m.get("ratio_low")), value(m.get("ratio_high")));
+            : new Interval(number(m.get("ratio")), number(m.get("ratio_low")), number(m.get("ratio_high")));
         s.append(' ').append(ratio.formatRatio()).append(" |");
         if (pairing.equals(Pairing.SECURETHRIFT.label()) && !(ratio.estimate() >= 1 && ratio.low() >= TARGET_LOW)) {
           below.add(key.get(0) + " " + key.get(1) + " " + ratio.formatRatio());
@@ -139,8 +139,8 @@ final class PeerReport {
           .append(" |");
       for (String pairing : pairings) {
         Map<String, Object> m = byCell.get(List.of(key.get(0), key.get(1), pairing));
-        s.append(' ').append(m == null ? "n/a" : number(m.get("median_rate"), "%,.0f") + " ("
-            + number(m.get("median_cpu_us_per_op"), "%,.0f") + " µs)").append(" |");
+        s.append(' ').append(m == null ? "n/a" : format(m.get("median_rate"), "%,.0f") + " ("
+            + format(m.get("median_cpu_us_per_op"), "%,.0f") + " µs)").append(" |");
       }
       s.append('\n');
     }
@@ -160,44 +160,8 @@ final class PeerReport {
   }
 
   private static String stopped(ResultsFile r) {
-    String why = String.valueOf(r.stopped());
-    switch (why) {
-      case "PRECISE":
-        return String.format(Locale.ROOT, "every interval within +/-%.1f points of cost", r.precision());
-      case "OUT_OF_TIME":
-        List<String> unmet = r.overheads().stream().filter(o -> !(o.interval().halfWidth() <= r.precision()))
-            .map(o -> o.group() + " " + o.variant() + " " + o.metric() + (o.interval().bounded()
-                ? String.format(Locale.ROOT, " (+/-%.1f)", o.interval().halfWidth())
-                : " (no interval: fewer than " + Bootstrap.MIN_ROUNDS + " rounds)"))
-            .collect(Collectors.toList());
-        return "the time budget was spent" + (unmet.isEmpty() ? "" : String.format(Locale.ROOT,
-            ", not within +/-%.1f points: ", r.precision()) + String.join(", ", unmet));
-      case "ROUNDS_DONE":
-        return "the fixed number of rounds was done";
-      default:
-        return why;
-    }
-  }
-
-  private static double value(Object o) {
-    return o instanceof Number n ? n.doubleValue() : Double.NaN;
-  }
-
-  private static String number(Object value, String format) {
-    return value instanceof Number n && Double.isFinite(n.doubleValue())
-        ? String.format(Locale.ROOT, format, n.doubleValue()) : "n/a";
-  }
-
-  /** The summary rows as CSV, one line per mode, pairing and metric. */
-  String summaryCsv() {
-    List<Map<String, Object>> maps = results.summary();
-    StringBuilder s = new StringBuilder(String.join(",", maps.get(0).keySet())).append('\n');
-    for (Map<String, Object> m : maps) {
-      s.append(m.values().stream().map(o -> o instanceof Double d ? (Double.isFinite(d)
-          ? String.format(Locale.ROOT, "%.4f", d) : "") : String.valueOf(o).contains(",")
-          ? "\"" + o + "\"" : String.valueOf(o)).collect(Collectors.joining(","))).append('\n');
-    }
-    return s.toString();
+    return r.stoppedBecause(String.format(Locale.ROOT, "every interval within +/-%.1f points of cost",
+        r.precision()), o -> true);
   }
 
   /** A self-contained page: per metric, every pairing's speed against libthrift's with its interval; the tables. */
@@ -208,7 +172,7 @@ final class PeerReport {
       if (!m.get("pairing").equals(Pairing.BASELINE.label())) {
         String metric = String.valueOf(m.get("metric"));
         titles.putIfAbsent(metric, String.valueOf(m.get("description")));
-        Interval ratio = new Interval(value(m.get("ratio")), value(m.get("ratio_low")), value(m.get("ratio_high")));
+        Interval ratio = new Interval(number(m.get("ratio")), number(m.get("ratio_low")), number(m.get("ratio_high")));
         charts.computeIfAbsent(metric, k -> new ArrayList<>()).add(new OverheadChart.Point(m.get("mode") + " "
             + m.get("pairing"), new Interval((ratio.estimate() - 1) * 100, (ratio.low() - 1) * 100,
             (ratio.high() - 1) * 100), Double.NaN));
@@ -224,13 +188,6 @@ final class PeerReport {
 
   /** Writes peer-results.json, peer-results.csv, peer-iterations.csv and peer-results.html into {@code dir}. */
   List<Path> write(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    List<Path> written = List.of(dir.resolve("peer-results.json"), dir.resolve("peer-results.csv"),
-        dir.resolve("peer-iterations.csv"), dir.resolve("peer-results.html"));
-    Files.writeString(written.get(0), results.toJson(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(1), summaryCsv(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(2), results.rowsCsv(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(3), html(), StandardCharsets.UTF_8);
-    return written;
+    return results.write(dir, "peer", html());
   }
 }
