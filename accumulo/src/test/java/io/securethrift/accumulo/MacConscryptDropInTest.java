@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.conscrypt.ConscryptDropIn;
 import io.securethrift.accumulo.mac.ClusterCertificates;
-import io.securethrift.accumulo.mac.ServerSecurityFile;
 import io.securethrift.accumulo.mac.MiniCluster;
+import io.securethrift.accumulo.mac.ServerSecurityFile;
 import io.securethrift.core.DropInSecurityFile;
 import java.nio.file.Path;
 import java.util.List;

@@ -6,8 +6,8 @@ import io.securethrift.ingest.cli.IngestBenchCommand;
 import io.securethrift.ingest.cli.IngestClientCommand;
 import io.securethrift.ingest.cli.IngestServerCommand;
 import io.securethrift.zkbench.ZkBenchCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * {@code bin/securethrift <command> [options]}: one entry point for every command the modules offer. Bad input ends

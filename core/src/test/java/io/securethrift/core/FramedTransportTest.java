@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.testing.AllocationMeter;
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.testing.AllocationMeter;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import org.apache.thrift.transport.TMemoryInputTransport;

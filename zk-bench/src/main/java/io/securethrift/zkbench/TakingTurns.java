@@ -1,6 +1,8 @@
 package io.securethrift.zkbench;
 
 import io.securethrift.harness.ProcessSample;
+import io.securethrift.harness.TargetSample;
+import io.securethrift.harness.TurnLedger;
 import io.securethrift.core.testing.LineRecord;
 import java.nio.file.Path;
 import java.util.List;
@@ -9,15 +11,9 @@ import java.util.Map;
 /**
  * Runs an iteration of the TLS session and one of the plaintext session in the client JVM taking turns, one
  * {@linkplain Workload#steps step} at a time (an asynchronous phase, or one operation type of the synchronous phase),
- * and samples this process and the ensemble's at every hand-over: each side's wall time, CPU and garbage collection
- * are the sums of its own turns. Who goes first changes every step, so a steady drift of the machine falls on both
- * sides alike.
- *
- * <p>Why: this machine's CPU time for the same work moves by tens of percent in steps lasting seconds (a virtual
- * machine sharing its host), so a mode and its baseline measured a whole iteration apart, a second or more, meet
- * different machines; the ingest benchmark's spread halved when its two sides took turns of a tenth of a second
- * (docs/benchmarks.md). Only one side runs at a time: a step ends with the last reply of its requests, except for
- * garbage collection and JIT compilation, which the CPU metric leaves out or which is small.
+ * booked by a {@link TurnLedger} sampling this process and the ensemble's. Only one side runs at a time: a step ends
+ * with the last reply of its requests, except for garbage collection and JIT compilation, which the CPU metric leaves
+ * out or which is small.
  */
 final class TakingTurns {
   static final String SECURED = "secured.";
@@ -40,30 +36,16 @@ final class TakingTurns {
    */
   LineRecord run(Workload secured, Workload baseline, int syncZnodes, boolean baselineFirst) throws Exception {
     Workload.Result[] results = {new Workload.Result(), new Workload.Result()};
-    List<List<Workload.Step>> steps = List.of(secured.steps(syncZnodes, results[0]),
-        baseline.steps(syncZnodes, results[1]));
-    ProcessSample[] client = {ProcessSample.ZERO, ProcessSample.ZERO};
-    ProcessSample[] servers = {ProcessSample.ZERO, ProcessSample.ZERO};
-    ProcessSample clientMark = ProcessSample.self();
-    ProcessSample serversMark = GcLog.ensemble(serverPids, gcLogs);
-    for (int i = 0; i < steps.get(0).size(); i++) {
-      int first = baselineFirst == (i % 2 == 0) ? 1 : 0;
-      for (int side : new int[] {first, 1 - first}) {
-        steps.get(side).get(i).run();
-        ProcessSample clientNow = ProcessSample.self();
-        ProcessSample serversNow = GcLog.ensemble(serverPids, gcLogs);
-        client[side] = client[side].plus(clientNow.minus(clientMark));
-        servers[side] = servers[side].plus(serversNow.minus(serversMark));
-        clientMark = clientNow;
-        serversMark = serversNow;
-      }
-    }
+    TurnLedger ledger = new TurnLedger(() -> new TargetSample(ProcessSample.self(),
+        GcLog.ensemble(serverPids, gcLogs)));
+    ledger.alternate(secured.steps(syncZnodes, results[0]), baseline.steps(syncZnodes, results[1]),
+        baselineFirst ? 1 : 0);
     LineRecord r = LineRecord.of(BenchClientMain.TURNS);
     String[] prefixes = {SECURED, BASELINE};
     for (int side = 0; side < 2; side++) {
       BenchClientMain.columns(r, prefixes[side], results[side]);
-      client[side].fields(prefixes[side] + CLIENT).forEach(r::with);
-      servers[side].fields(prefixes[side] + SERVERS).forEach(r::with);
+      ledger.used(side).client().fields(prefixes[side] + CLIENT).forEach(r::with);
+      ledger.used(side).server().fields(prefixes[side] + SERVERS).forEach(r::with);
     }
     return r;
   }

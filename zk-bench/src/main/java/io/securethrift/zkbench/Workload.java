@@ -1,5 +1,6 @@
 package io.securethrift.zkbench;
 
+import io.securethrift.harness.TurnLedger.Step;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,11 +46,6 @@ final class Workload {
     final double[] phaseMs = new double[PHASES.size()];
     /** Each synchronous request's nanoseconds, per operation type in the order of {@link #SYNC_OPS}. */
     final long[][] syncNanos = new long[SYNC_OPS.size()][];
-  }
-
-  /** A part of an iteration that runs by itself. */
-  interface Step {
-    void run() throws Exception;
   }
 
   /** One iteration, all of its {@link #steps} in order. */

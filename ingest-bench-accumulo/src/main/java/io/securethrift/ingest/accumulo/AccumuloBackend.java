@@ -1,14 +1,14 @@
 package io.securethrift.ingest.accumulo;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
+import io.securethrift.core.ConfigException;
 import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.ModeSet;
 import io.securethrift.harness.ProcessSample;
-import io.securethrift.core.ConfigException;
+import io.securethrift.harness.TargetSample;
 import io.securethrift.ingest.bench.BenchEnvironment;
 import io.securethrift.ingest.bench.FaultBackend;
 import io.securethrift.ingest.bench.IngestBackend;
-import io.securethrift.ingest.bench.TargetSample;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;

@@ -1,8 +1,8 @@
 package io.securethrift.ingest.accumulo;
 
 import io.securethrift.harness.ProcessSample;
+import io.securethrift.harness.TargetSample;
 import io.securethrift.ingest.bench.IngestBackend;
-import io.securethrift.ingest.bench.TargetSample;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.ContinuousIngestGenerator;

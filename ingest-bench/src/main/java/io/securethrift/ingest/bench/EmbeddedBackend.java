@@ -10,6 +10,7 @@ import io.securethrift.core.HandshakeAudit;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
+import io.securethrift.harness.TargetSample;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;

@@ -2,6 +2,7 @@ package io.securethrift.ingest.bench;
 
 import io.securethrift.core.TlsEngine;
 import io.securethrift.harness.ModeSet;
+import io.securethrift.harness.TargetSample;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;

@@ -8,6 +8,7 @@ import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
+import io.securethrift.harness.TargetSample;
 import io.securethrift.harness.WarmUp;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.client.IngestOptions;

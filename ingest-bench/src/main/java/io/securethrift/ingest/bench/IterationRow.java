@@ -3,6 +3,7 @@ package io.securethrift.ingest.bench;
 import io.securethrift.harness.Forks;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.ProcessSample;
+import io.securethrift.harness.TargetSample;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;
 import java.util.LinkedHashMap;

@@ -1,6 +1,8 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.harness.ProcessSample;
+import io.securethrift.harness.TargetSample;
+import io.securethrift.harness.TurnLedger;
 import io.securethrift.ingest.bench.IngestBackend.TurnAccount;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.client.IngestOptions;
@@ -24,16 +26,15 @@ import java.util.concurrent.Semaphore;
 final class TakingTurns {
   private final IngestClient[] clients;
   private final long turnEntries;
-  private final long serverPid;
+  /**
+   * This process with its garbage collection, and the server's without it: only the server JVM knows its own, and
+   * it is not asked between turns.
+   */
+  private final TurnLedger ledger;
   /** Side i runs while it holds permit i; handing over releases the other's. */
   private final Semaphore[] baton = {new Semaphore(0), new Semaphore(0)};
   // Read and written only by the side holding the baton, which the semaphores hand over with a happens-before edge.
   private final boolean[] finished = new boolean[2];
-  private final long[] wallNanos = new long[2];
-  private final TargetSample[] used = {TargetSample.ZERO, TargetSample.ZERO};
-  private final int[] turns = new int[2];
-  private long markNanos;
-  private TargetSample mark;
   private volatile Throwable failure;
 
   /**
@@ -48,7 +49,7 @@ final class TakingTurns {
     }
     this.clients = new IngestClient[] {first, second};
     this.turnEntries = turnEntries;
-    this.serverPid = serverPid;
+    this.ledger = new TurnLedger(() -> new TargetSample(ProcessSample.self(), ProcessSample.of(serverPid)));
   }
 
   /** Runs both ingests of {@code options}, a count of entries, to the end; the first side's account first. */
@@ -64,8 +65,7 @@ final class TakingTurns {
       threads[i] = new Thread(() -> results[side] = side(side, options), "ingest-turns-" + i);
       threads[i].start();
     }
-    markNanos = System.nanoTime();
-    mark = sample();
+    ledger.start();
     baton[0].release();
     for (Thread t : threads) {
       try {
@@ -81,8 +81,9 @@ final class TakingTurns {
     TurnAccount[] sides = new TurnAccount[2];
     for (int i = 0; i < 2; i++) {
       IngestResult r = results[i];
-      sides[i] = new TurnAccount(new IngestResult(r.entries(), r.bytes(), wallNanos[i], used[i].client().cpuNanos()),
-          used[i], turns[i]);
+      TargetSample used = ledger.used(i);
+      sides[i] = new TurnAccount(new IngestResult(r.entries(), r.bytes(), ledger.wallNanos(i),
+          used.client().cpuNanos()), used, ledger.turns(i));
     }
     return sides;
   }
@@ -101,7 +102,7 @@ final class TakingTurns {
             turnStart[0] = written;
           }
         });
-        account(i);
+        ledger.endTurn(i);
       }
     } catch (Throwable t) {
       synchronized (this) {
@@ -118,30 +119,11 @@ final class TakingTurns {
 
   /** Ends side {@code i}'s turn and waits for its next one. */
   private void handOver(int i) throws IOException {
-    account(i);
+    ledger.endTurn(i);
     baton[1 - i].release();
     baton[i].acquireUninterruptibly();
     if (failure != null) {
       throw new IOException("the other ingest failed: " + failure.getMessage());
     }
-  }
-
-  /** Books what was used since the last hand-over to side {@code i}, and marks now as the next turn's start. */
-  private void account(int i) {
-    long now = System.nanoTime();
-    TargetSample sample = sample();
-    wallNanos[i] += now - markNanos;
-    used[i] = used[i].plus(sample.minus(mark));
-    turns[i]++;
-    markNanos = now;
-    mark = sample;
-  }
-
-  /**
-   * This process with its garbage collection, and the server's without it: only the server JVM knows its own, and
-   * it is not asked between turns.
-   */
-  private TargetSample sample() {
-    return new TargetSample(ProcessSample.self(), ProcessSample.of(serverPid));
   }
 }

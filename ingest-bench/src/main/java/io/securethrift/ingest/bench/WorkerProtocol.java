@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.harness.ProcessSample;
+import io.securethrift.harness.TargetSample;
 import io.securethrift.sasl.SecureThriftSaslProvider;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.ingest.bench.IngestBackend.TurnAccount;

@@ -10,6 +10,7 @@ import io.securethrift.harness.ProcessSample;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
+import io.securethrift.harness.TargetSample;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.workload.VerifyResult;
 import java.nio.file.Files;

@@ -1,14 +1,13 @@
-package io.securethrift.ingest.bench;
-
-import io.securethrift.harness.ProcessSample;
+package io.securethrift.harness;
 
 /**
- * What a target's client and server processes have used so far; the difference of two samples taken around an
- * iteration is that iteration's cost on each side, and the sum of several differences their total.
+ * What a benchmark target's client and server processes (for ZooKeeper, the whole ensemble) have used so far; the
+ * difference of two samples taken around an iteration is that iteration's cost on each side, and the sum of several
+ * differences their total.
  */
 public record TargetSample(ProcessSample client, ProcessSample server) {
   /** Nothing used yet on either side: where a sum of differences starts. */
-  static final TargetSample ZERO = new TargetSample(ProcessSample.ZERO, ProcessSample.ZERO);
+  public static final TargetSample ZERO = new TargetSample(ProcessSample.ZERO, ProcessSample.ZERO);
 
   public TargetSample minus(TargetSample before) {
     return new TargetSample(client.minus(before.client), server.minus(before.server));
