@@ -20,16 +20,16 @@ import java.util.List;
  * The real security material every benchmark's modes run on: an in-process Kerberos KDC with a service principal
  * ({@code accumulo/localhost}) and a client principal ({@code ingest}), and a test CA with server and client
  * certificates in PKCS12 stores sharing one password; and each {@link BenchMode}'s configuration made of them
- * ({@link #config}). Closing it stops the KDC.
+ * ({@link #config}). The KDC starts when first needed; closing this stops it.
  */
 public final class BenchSecurity implements AutoCloseable {
   /** The host every server is addressed by, as named in its certificate and service principal. */
   public static final String HOST = EmbeddedKdc.HOST;
   public static final String SERVICE_PRIMARY = "accumulo";
 
-  private final EmbeddedKdc kdc;
-  private final KerberosIdentity service;
-  private final KerberosIdentity client;
+  private final EmbeddedKdc.Builder kdcSettings;
+  /** Started at the first use: a benchmark of TLS alone never waits for a KDC. */
+  private Kerberos kerberos;
   private final Path serverKeyStore;
   private final Path clientKeyStore;
   private final Path trustStore;
@@ -42,38 +42,47 @@ public final class BenchSecurity implements AutoCloseable {
 
   /** Material from a KDC built as {@code kdc} says (the fault runs' short ticket lifetimes). */
   public BenchSecurity(Path dir, EmbeddedKdc.Builder kdcSettings) {
-    this.kdc = kdcSettings.start();
-    try {
-      this.service = kdc.servicePrincipal(SERVICE_PRIMARY, HOST);
-      this.client = kdc.principal("ingest");
-      this.ca = TestCertificateAuthority.create();
-      IssuedCertificate server = serverCertificate(ca);
-      IssuedCertificate user = clientCertificate(ca);
-      this.serverKeyStore = server.writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, password.chars());
-      this.clientKeyStore = user.writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, password.chars());
-      this.trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password.chars());
-    } catch (RuntimeException e) {
-      kdc.close();
-      throw e;
-    }
+    this.kdcSettings = kdcSettings;
+    this.ca = TestCertificateAuthority.create();
+    IssuedCertificate server = serverCertificate(ca);
+    IssuedCertificate user = clientCertificate(ca);
+    this.serverKeyStore = server.writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, password.chars());
+    this.clientKeyStore = user.writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, password.chars());
+    this.trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password.chars());
   }
 
-  /** The krb5.conf child JVMs must be started with. */
+  /** The KDC and its two principals. */
+  private record Kerberos(EmbeddedKdc kdc, KerberosIdentity service, KerberosIdentity client) {}
+
+  private synchronized Kerberos kerberos() {
+    if (kerberos == null) {
+      EmbeddedKdc kdc = kdcSettings.start();
+      try {
+        kerberos = new Kerberos(kdc, kdc.servicePrincipal(SERVICE_PRIMARY, HOST), kdc.principal("ingest"));
+      } catch (RuntimeException e) {
+        kdc.close();
+        throw e;
+      }
+    }
+    return kerberos;
+  }
+
+  /** The krb5.conf child JVMs must be started with (this starts the KDC if it is not running yet). */
   public Path krb5Conf() {
-    return kdc.krb5Conf();
+    return kerberos().kdc().krb5Conf();
   }
 
   /** The running KDC, for backends that need more principals. */
   public EmbeddedKdc kdc() {
-    return kdc;
+    return kerberos().kdc();
   }
 
   public KerberosIdentity servicePrincipal() {
-    return service;
+    return kerberos().service();
   }
 
   public KerberosIdentity clientPrincipal() {
-    return client;
+    return kerberos().client();
   }
 
   /** The CA that issued the certificates, for benchmarks that issue more (the fault runs' rotations). */
@@ -157,7 +166,7 @@ public final class BenchSecurity implements AutoCloseable {
 
   /** A Kerberos configuration logging in as the service (server) or the ingest user (client). */
   public SecurityConfig.Builder kerberos(SecurityConfig.Builder b, boolean server) {
-    KerberosIdentity who = server ? service : client;
+    KerberosIdentity who = server ? servicePrincipal() : clientPrincipal();
     return b.kerberosLogin(who.principal(), who.keytab()).serverPrimary(SERVICE_PRIMARY);
   }
 
@@ -166,7 +175,9 @@ public final class BenchSecurity implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    kdc.close();
+  public synchronized void close() {
+    if (kerberos != null) {
+      kerberos.kdc().close();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package io.securethrift.zkbench;
 
 import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.Forks;
 import io.securethrift.harness.MeasuredRounds;
@@ -11,14 +12,11 @@ import io.securethrift.harness.ProcessSample;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.WarmUp;
-import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.testkit.Directories;
-import io.securethrift.testkit.ca.KeyStoreFormat;
-import io.securethrift.testkit.ca.TestCertificateAuthority;
 import io.securethrift.zookeeper.LocalEnsemble;
 import io.securethrift.zookeeper.ZooKeeperClientSecurity;
 import java.io.IOException;
@@ -58,7 +56,6 @@ final class ZkBenchmark {
   static final String SYNC = "sync";
   static final String CPU = "cpu";
   static final String BASELINE = ZkModes.NONE.name();
-  private static final Secret PASSWORD = Secret.of("zk-bench");
   /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
   private static final long SEED = 1_700_000_017L;
 
@@ -104,27 +101,21 @@ final class ZkBenchmark {
     RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
     Path dir = Files.createTempDirectory("zk-bench-");
     List<Target> targets = new ArrayList<>();
-    try {
-      TestCertificateAuthority ca = TestCertificateAuthority.create();
-      char[] pw = PASSWORD.chars();
-      Path trust = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, pw);
-      Path serverKeys = ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, pw);
-      Path clientKeys = ca.leaf().commonName("bench-client").issue().writeKeyStore(dir, "client",
-          KeyStoreFormat.PKCS12, pw);
+    try (BenchSecurity security = new BenchSecurity(dir)) {
       // Every ensemble starts before any is waited for: their JVMs start and their elections run side by side.
       List<Starting> starting = new ArrayList<>();
       try {
         for (Shape shape : settings.shapes()) {
           for (BenchMode mode : settings.modes(shape)) {
             for (int fork = 0; fork < settings.forks(shape); fork++) {
-              starting.add(launch(shape, mode, fork, dir, serverKeys, trust));
+              starting.add(launch(shape, mode, fork, dir, security));
             }
           }
         }
         for (int i = 0; i < starting.size(); i++) {
           Starting s = starting.get(i);
           try {
-            targets.add(client(s, dir, clientKeys, trust));
+            targets.add(client(s, dir, security));
           } catch (IllegalStateException e) {
             // LocalEnsemble picks free ports and releases them for the servers to bind; any process on the machine
             // that binds ports it picked at random (MiniAccumuloCluster does) can take one in between. Such an
@@ -133,9 +124,9 @@ final class ZkBenchmark {
               throw e;
             }
             s.ensemble().close();
-            Starting again = launch(s.shape(), s.mode(), s.fork(), dir, serverKeys, trust);
+            Starting again = launch(s.shape(), s.mode(), s.fork(), dir, security);
             starting.set(i, again);
-            targets.add(client(again, dir, clientKeys, trust));
+            targets.add(client(again, dir, security));
           }
         }
       } finally {
@@ -179,13 +170,13 @@ final class ZkBenchmark {
    */
   private static final List<String> FIXED_HEAP = List.of("-Xms256m", "-Xmx256m");
 
-  private static Starting launch(Shape shape, BenchMode mode, int fork, Path dir, Path serverKeys, Path trust)
+  private static Starting launch(Shape shape, BenchMode mode, int fork, Path dir, BenchSecurity security)
       throws IOException {
     Path gcLogs = Files.createDirectories(dir.resolve(Starting.name(shape, mode, fork) + "-gc"));
     boolean clientTls = mode.tls() && shape.clientTls();
     boolean plainPort = !clientTls || !shape.quorumTls();
     LocalEnsemble zk = LocalEnsemble.builder().size(shape.servers())
-        .security(ZkModes.config(mode, serverKeys, trust, PASSWORD)).clientPort(plainPort)
+        .security(security.config(mode, true).build()).clientPort(plainPort)
         .secureClientPort(clientTls).quorumTls(mode.tls() && shape.quorumTls())
         .tickTime(2000).jvmOptions(Stream.concat(FIXED_HEAP.stream(), Stream.of(
             "-Dzookeeper.forceSync=" + (shape.fsync() ? "yes" : "no"), GcLog.option(gcLogs),
@@ -194,8 +185,8 @@ final class ZkBenchmark {
   }
 
   /** Waits for the ensemble to serve and starts its client. */
-  private Target client(Starting s, Path dir, Path clientKeys, Path trust) throws IOException {
-    SecurityConfig client = s.clientTls() ? ZkModes.config(s.mode(), clientKeys, trust, PASSWORD)
+  private Target client(Starting s, Path dir, BenchSecurity security) throws IOException {
+    SecurityConfig client = s.clientTls() ? security.config(s.mode(), false).build()
         : SecurityConfig.builder().build();
     // The probe runs in this JVM, which keeps JSSE: same stores, engine jsse.
     SecurityConfig probe = s.clientTls() && s.mode().engine().orElseThrow() != TlsEngine.JSSE

@@ -1,12 +1,8 @@
 package io.securethrift.zkbench;
 
-import io.securethrift.core.ClientAuth;
-import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.SecurityMode;
-import io.securethrift.core.Secret;
 import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.ModeSet;
-import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -15,7 +11,8 @@ import java.util.List;
  * JDK's trust manager, which rejects Conscrypt's TLS 1.3 handshakes (see {@code ConscryptDefaultTls}). Engine openssl
  * is Netty's netty-tcnative, which ZooKeeper's Netty client and server take through {@code zookeeper.ssl.sslProvider};
  * quorum connections have no such setting, so it exists on the client port only. Conscrypt is chosen per JVM, the
- * only way into ZooKeeper's Netty client and server.
+ * only way into ZooKeeper's Netty client and server. Each mode's configuration is {@link BenchSecurity#config}'s:
+ * two-way TLS on the mode's engine and version.
  */
 final class ZkModes {
   static final ModeSet ALL = ModeSet.of("zk-bench", null, "none", "tls12-jsse", "tls13-jsse", "tls12-conscrypt",
@@ -25,14 +22,4 @@ final class ZkModes {
   static final List<BenchMode> JSSE = List.of(NONE, ALL.parse("mode", "tls12-jsse"), ALL.parse("mode", "tls13-jsse"));
 
   private ZkModes() {}
-
-  /** The configuration of one side: its key store, the shared trust store and the mode's engine and protocol. */
-  static SecurityConfig config(BenchMode mode, Path keyStore, Path trustStore, Secret password) {
-    if (!mode.tls()) {
-      return SecurityConfig.builder().build();
-    }
-    return SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(mode.engine().orElseThrow())
-        .tlsProtocols(List.of(mode.tlsVersion().orElseThrow())).keyStore(keyStore, null, password)
-        .trustStore(trustStore, null, password).clientAuth(ClientAuth.NEED).build();
-  }
 }
