@@ -1,0 +1,5 @@
+/**
+ * A TCP proxy that injects the network faults of the fault runs (resets, stalls, truncation) between a client and
+ * its server.
+ */
+package io.securethrift.ingest.faults;
