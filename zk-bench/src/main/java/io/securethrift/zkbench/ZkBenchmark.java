@@ -1,5 +1,9 @@
 package io.securethrift.zkbench;
 
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.ChildJvm;
+import io.securethrift.core.testing.LineRecord;
 import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.Bootstrap;
@@ -12,11 +16,7 @@ import io.securethrift.harness.ProcessSample;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.WarmUp;
-import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.TlsEngine;
-import io.securethrift.core.testing.ChildJvm;
-import io.securethrift.core.testing.LineRecord;
-import io.securethrift.testkit.Directories;
+import io.securethrift.harness.WorkDirectory;
 import io.securethrift.zookeeper.LocalEnsemble;
 import io.securethrift.zookeeper.ZooKeeperClientSecurity;
 import java.io.IOException;
@@ -99,7 +99,8 @@ final class ZkBenchmark {
   /** Runs everything, writes the result files and returns the report. */
   ZkReport run() throws IOException {
     RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
-    Path dir = Files.createTempDirectory("zk-bench-");
+    WorkDirectory work = WorkDirectory.create("zk-bench-");
+    Path dir = work.path();
     List<Target> targets = new ArrayList<>();
     try (BenchSecurity security = new BenchSecurity(dir)) {
       // Every ensemble starts before any is waited for: their JVMs start and their elections run side by side.
@@ -139,7 +140,7 @@ final class ZkBenchmark {
     } finally {
       targets.forEach(t -> t.client.close());
       targets.forEach(t -> t.ensemble.close());
-      Directories.deleteRecursively(dir);
+      work.close();
     }
   }
 

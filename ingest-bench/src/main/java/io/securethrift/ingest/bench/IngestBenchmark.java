@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.core.ConfigException;
 import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.Forks;
@@ -10,12 +11,11 @@ import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.TargetSample;
 import io.securethrift.harness.WarmUp;
-import io.securethrift.core.ConfigException;
+import io.securethrift.harness.WorkDirectory;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.server.ServerModel;
 import io.securethrift.ingest.workload.VerifyResult;
-import io.securethrift.testkit.Directories;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,7 +108,8 @@ public final class IngestBenchmark {
   /** Runs everything and returns the report; throws if any iteration fails verification. */
   public String run() throws IOException {
     RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
-    Path work = Files.createTempDirectory("securethrift-ingest-");
+    WorkDirectory workDirectory = WorkDirectory.create("securethrift-ingest-");
+    Path work = workDirectory.path();
     try (BenchSecurity security = new BenchSecurity(work)) {
       Map<TargetKey, List<IngestBackend.Target>> targets = new LinkedHashMap<>();
       try {
@@ -129,7 +130,7 @@ public final class IngestBenchmark {
         targets.values().forEach(forks -> forks.forEach(IngestBackend.Target::close));
       }
     } finally {
-      Directories.deleteRecursively(work);
+      workDirectory.close();
     }
   }
 

@@ -1,6 +1,9 @@
 package io.securethrift.bench.peer;
 
+import io.securethrift.core.testing.ChildJvm;
+import io.securethrift.core.testing.LineRecord;
 import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.MeasuredRounds;
 import io.securethrift.harness.Measurement;
@@ -9,13 +12,9 @@ import io.securethrift.harness.PairedAnalysis;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.WarmUp;
-import io.securethrift.core.testing.ChildJvm;
-import io.securethrift.core.testing.LineRecord;
-import io.securethrift.testkit.Directories;
-import io.securethrift.testkit.EmbeddedKdc;
+import io.securethrift.harness.WorkDirectory;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,33 +78,34 @@ final class PeerBenchmark {
   /** Runs everything, writes the result files and returns the report. */
   PeerReport run() throws Exception {
     RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
-    Path dir = Files.createTempDirectory("peer-bench-");
+    WorkDirectory work = WorkDirectory.create("peer-bench-");
+    Path dir = work.path();
     Map<String, ChildJvm> cells = new LinkedHashMap<>();
-    EmbeddedKdc kdc = settings.sasl() ? EmbeddedKdc.builder().start() : null;
-    try {
-      Path material = PeerMaterial.create(dir, kdc).write(dir.resolve("material.properties"));
-      // Every JVM starts before any is waited for: their start-ups and logins overlap.
-      for (BenchMode mode : settings.modes()) {
-        for (Pairing pairing : settings.pairings()) {
-          String name = name(mode, pairing);
-          cells.put(name, ChildJvm.builder(PeerCell.class).name("peer-bench cell " + name)
-              .jvmOptions(CELL_JVM_OPTIONS).args(List.of(mode.name(), pairing.label(), material.toString()))
-              .log(dir.resolve(name + ".log")).talk().start());
+    // The cells stop before the KDC they logged in with, and the directory goes last.
+    try (BenchSecurity security = new BenchSecurity(dir)) {
+      try {
+        Path material = PeerMaterial.create(security, settings.sasl()).write(dir.resolve("material.properties"));
+        // Every JVM starts before any is waited for: their start-ups and logins overlap.
+        for (BenchMode mode : settings.modes()) {
+          for (Pairing pairing : settings.pairings()) {
+            String name = name(mode, pairing);
+            cells.put(name, ChildJvm.builder(PeerCell.class).name("peer-bench cell " + name)
+                .jvmOptions(CELL_JVM_OPTIONS).args(List.of(mode.name(), pairing.label(), material.toString()))
+                .log(dir.resolve(name + ".log")).talk().start());
+          }
         }
+        for (ChildJvm cell : cells.values()) {
+          cell.answer();
+        }
+        step(cells.size() + " cells ready");
+        PeerReport report = measure(cells, start);
+        report.write(settings.output());
+        return report;
+      } finally {
+        cells.values().forEach(ChildJvm::close);
       }
-      for (ChildJvm cell : cells.values()) {
-        cell.answer();
-      }
-      step(cells.size() + " cells ready");
-      PeerReport report = measure(cells, start);
-      report.write(settings.output());
-      return report;
     } finally {
-      cells.values().forEach(ChildJvm::close);
-      if (kdc != null) {
-        kdc.close();
-      }
-      Directories.deleteRecursively(dir);
+      work.close();
     }
   }
 

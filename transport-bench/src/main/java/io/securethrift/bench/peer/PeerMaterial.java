@@ -1,9 +1,7 @@
 package io.securethrift.bench.peer;
 
-import io.securethrift.testkit.EmbeddedKdc;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.testkit.KerberosIdentity;
-import io.securethrift.testkit.ca.KeyStoreFormat;
-import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -13,9 +11,10 @@ import java.nio.file.Path;
 import java.util.Properties;
 
 /**
- * What both sides of every cell share, written once by the parent and read by each cell's JVM: a server key store
- * and a trust store from a throw-away CA (PKCS#12, RSA 2048, the stores Accumulo's {@code TSSLTransportFactory} reads),
- * and, for the SASL modes, the Kerberos service {@code accumulo/localhost} and client principals with their keytabs.
+ * What both sides of every cell share, written once by the parent and read by each cell's JVM: the server key store
+ * and trust store of the harness's CA ({@link BenchSecurity}: PKCS#12, RSA 2048, the stores Accumulo's
+ * {@code TSSLTransportFactory} reads), and, for the SASL modes, its Kerberos service {@code accumulo/localhost} and
+ * client principals with their keytabs.
  * Both libraries get the same files, so neither gets cheaper key material than the other.
  */
 record PeerMaterial(Path keyStore, Path trustStore, String password, KerberosIdentity service,
@@ -24,16 +23,11 @@ record PeerMaterial(Path keyStore, Path trustStore, String password, KerberosIde
   static final String PRIMARY = "accumulo";
   /** The host clients dial and the certificate names. */
   static final String HOST = "localhost";
-  private static final String PASSWORD = "peer-bench";
-
-  /** Writes fresh stores into {@code dir}; the principals come from {@code kdc}, which is null without SASL modes. */
-  static PeerMaterial create(Path dir, EmbeddedKdc kdc) {
-    TestCertificateAuthority ca = TestCertificateAuthority.create();
-    char[] pw = PASSWORD.toCharArray();
-    Path keys = ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, pw);
-    Path trust = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, pw);
-    return new PeerMaterial(keys, trust, PASSWORD, kdc == null ? null : kdc.servicePrincipal(PRIMARY, HOST),
-        kdc == null ? null : kdc.principal("bench"));
+  /** The stores of {@code security}, and its principals (starting its KDC) when a mode is {@code sasl}. */
+  static PeerMaterial create(BenchSecurity security, boolean sasl) {
+    return new PeerMaterial(security.serverKeyStore(), security.trustStore(),
+        new String(security.storePassword().chars()), sasl ? security.servicePrincipal() : null,
+        sasl ? security.clientPrincipal() : null);
   }
 
   Path write(Path file) throws IOException {

@@ -1,21 +1,22 @@
 package io.securethrift.bench.sasl;
 
-import io.securethrift.harness.BenchMode;
-import io.securethrift.harness.ModeSet;
 import com.amazon.corretto.crypto.provider.AmazonCorrettoCryptoProvider;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.testkit.EmbeddedKdc;
-import io.securethrift.testkit.KerberosIdentity;
+import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
+import io.securethrift.harness.ModeSet;
+import io.securethrift.harness.WorkDirectory;
+import java.io.IOException;
 import java.security.Provider;
 import java.time.Duration;
 import org.conscrypt.Conscrypt;
 
 /**
- * The Kerberos side of a SASL benchmark: an embedded KDC in the benchmark JVM with the service principal
- * {@code accumulo/localhost} and a client, and the server and client configurations for a mode.
+ * The Kerberos side of a SASL benchmark: the harness's KDC ({@link BenchSecurity}) in the benchmark JVM with the
+ * service principal {@code accumulo/localhost} and a client, and the server and client configurations for a mode.
  */
 final class SaslKerberos implements AutoCloseable {
   /**
@@ -30,22 +31,26 @@ final class SaslKerberos implements AutoCloseable {
   static final ModeSet MODES = ModeSet.of("sasl-bench privacy", null, "none", "sasl-auth-conf", "sasl-auth-conf-gcm",
       "sasl-auth-libthrift", "sasl-auth-conf-libthrift", "sasl-auth-conf-provider", "sasl-auth-conf-gcm-conscrypt",
       "sasl-auth-conf-gcm-accp", "tls-jsse", "tls-conscrypt");
-  private final EmbeddedKdc kdc = EmbeddedKdc.builder().start();
-  private final KerberosIdentity service = kdc.servicePrincipal("accumulo", "localhost");
-  private final KerberosIdentity client = kdc.principal("bench");
+  private final WorkDirectory dir;
+  private final BenchSecurity security;
+
+  SaslKerberos() throws IOException {
+    dir = WorkDirectory.create("sasl-bench-");
+    security = new BenchSecurity(dir.path());
+  }
 
   /** {@code none} is the plain framed baseline; anything else a SASL mode on securethrift's transports. */
   SecurityConfig server(BenchMode mode) {
-    return mode.sasl() ? sasl(mode).kerberosLogin(service.principal(), service.keytab()).build() : plain();
+    return mode.sasl() ? security.kerberos(sasl(mode), true).build() : plain();
   }
 
   SecurityConfig client(BenchMode mode) {
-    return mode.sasl() ? sasl(mode).kerberosLogin(client.principal(), client.keytab()).build() : plain();
+    return mode.sasl() ? security.kerberos(sasl(mode), false).build() : plain();
   }
 
   /** A libthrift mode's set-up ({@link BenchMode#onLibthrift()}): libthrift's transports, this KDC's principals. */
   LibthriftSaslFixture libthrift(BenchMode mode) throws Exception {
-    return LibthriftSaslFixture.start(service, client, mode.qop(),
+    return LibthriftSaslFixture.start(security.servicePrincipal(), security.clientPrincipal(), mode.qop(),
         mode.layer() == BenchMode.SaslLayer.PROVIDER ? SaslPrivacy.AES_GCM_PREFERRED : SaslPrivacy.GSS);
   }
 
@@ -89,6 +94,7 @@ final class SaslKerberos implements AutoCloseable {
 
   @Override
   public void close() {
-    kdc.close();
+    security.close();
+    dir.close();
   }
 }

@@ -2,8 +2,8 @@ package io.securethrift.bench.peer;
 
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.BenchSecurity;
 import io.securethrift.testkit.Directories;
-import io.securethrift.testkit.EmbeddedKdc;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -45,8 +45,8 @@ public final class PeerProfile {
     Path dir = Files.createTempDirectory("peer-profile-");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     List<PeerCell> cells = new ArrayList<>();
-    try (EmbeddedKdc kdc = mode.sasl() ? EmbeddedKdc.builder().start() : null) {
-      PeerMaterial material = PeerMaterial.create(dir, kdc);
+    try (BenchSecurity security = new BenchSecurity(dir)) {
+      PeerMaterial material = PeerMaterial.create(security, mode.sasl());
       for (String pairing : pairings) {
         PeerCell cell = new PeerCell(mode, Pairing.of(pairing), material);
         cells.add(cell);
