@@ -3,13 +3,16 @@ package io.securethrift.zookeeper;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.testkit.Directories;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -17,6 +20,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
@@ -44,6 +48,10 @@ public final class LocalEnsemble implements AutoCloseable {
   private static final int[] STATIC_PORTS = Builder.staticPorts();
   /** Every port {@link Builder#start()} has handed out in this JVM (see {@code freePorts}). */
   private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+  /** Where a lock file per port hands it to one JVM of all running tests and benchmarks (see {@code reserve}). */
+  private static final Path PORT_LOCKS = Path.of(System.getProperty("java.io.tmpdir"), "securethrift-ports");
+  /** The lock files of this JVM's ports, held open (and so locked) until it exits. */
+  private static final List<FileChannel> RESERVED = new CopyOnWriteArrayList<>();
   /** Between two {@code srvr} probes while waiting; a probe of a port nobody listens on returns at once. */
   private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
 
@@ -275,7 +283,8 @@ public final class LocalEnsemble implements AutoCloseable {
     }
 
     /**
-     * Ports free now and never handed out before in this JVM; held open together so no two are the same, then
+     * Ports free now, never handed out before in this JVM and reserved for it among JVMs (see {@code reserve}); held
+     * open together so no two are the same, then
      * released for the servers to bind. Without the second condition, ensembles started side by side (zk-bench starts
      * a dozen before any is waited for) were given a port another had just released and not yet bound. They are taken
      * below the kernel's ephemeral range where it can be read: a port from that range, released, could become the
@@ -297,7 +306,7 @@ public final class LocalEnsemble implements AutoCloseable {
           } catch (IOException taken) {
             continue;
           }
-          if (HANDED_OUT.add(socket.getLocalPort())) {
+          if (HANDED_OUT.add(socket.getLocalPort()) && reserve(socket.getLocalPort())) {
             ports[found++] = socket.getLocalPort();
           }
         }
@@ -314,14 +323,42 @@ public final class LocalEnsemble implements AutoCloseable {
         }
       }
     }
+    /**
+     * Locks {@code port}'s file for this JVM, unless another JVM holds it. Another JVM picking from the same range
+     * (the zookeeper module's tests and zk-bench's run side by side under {@code -T 2}) could otherwise be given a
+     * port this one had checked and released but whose server had not bound it yet.
+     */
+    private static boolean reserve(int port) {
+      try {
+        Files.createDirectories(PORT_LOCKS);
+        FileChannel channel = FileChannel.open(PORT_LOCKS.resolve(Integer.toString(port)), StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE);
+        boolean locked = false;
+        try {
+          locked = channel.tryLock() != null;
+        } finally {
+          if (locked) {
+            RESERVED.add(channel);
+          } else {
+            channel.close();
+          }
+        }
+        return locked;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot lock a file in " + PORT_LOCKS + " to reserve port " + port, e);
+      }
+    }
+
 
     /**
      * From 10000 to the start of Linux's ephemeral port range ({@code net.ipv4.ip_local_port_range}); null where that
      * cannot be read or leaves fewer than 1,000 ports, and the kernel then picks.
      */
     private static int[] staticPorts() {
-      try {
-        String[] range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+      // Read line by line: Files.readString trusts the size a /proc file reports, and returned only "3" of
+      // "32768\t60999", which left every ensemble on the kernel's ephemeral ports.
+      try (BufferedReader in = Files.newBufferedReader(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+        String[] range = String.valueOf(in.readLine()).trim().split("\\s+");
         int ephemeralStart = Integer.parseInt(range[0]);
         return ephemeralStart - 10_000 >= 1_000 ? new int[] {10_000, ephemeralStart} : null;
       } catch (IOException | RuntimeException unreadable) {
