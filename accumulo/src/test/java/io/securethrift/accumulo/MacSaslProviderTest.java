@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.accumulo.mac.ServerSecurityFile;
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
 import io.securethrift.sasl.SaslProviderDropIn;

@@ -4,11 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.AuthFailure;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.audit.AuthFailure;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.testkit.EmbeddedKdc;

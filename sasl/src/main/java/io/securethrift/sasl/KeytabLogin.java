@@ -1,6 +1,6 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.KerberosName;
+import io.securethrift.core.identity.KerberosName;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

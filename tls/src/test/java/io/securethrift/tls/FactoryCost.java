@@ -1,8 +1,8 @@
 package io.securethrift.tls;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;

@@ -1,4 +1,4 @@
-package io.securethrift.core;
+package io.securethrift.core.audit;
 
 /**
  * Why a server refused a connection before it was secured: the {@code cause} field of an audit line and the key of

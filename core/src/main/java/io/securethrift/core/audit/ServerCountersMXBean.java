@@ -1,5 +1,6 @@
-package io.securethrift.core;
+package io.securethrift.core.audit;
 
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.util.Map;
 
 /**

@@ -1,5 +1,8 @@
-package io.securethrift.core;
+package io.securethrift.core.identity;
 
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.SecurityConfig;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;

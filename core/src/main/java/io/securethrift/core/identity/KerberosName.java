@@ -1,4 +1,4 @@
-package io.securethrift.core;
+package io.securethrift.core.identity;
 
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

@@ -1,5 +1,13 @@
-package io.securethrift.core;
+package io.securethrift.core.identity;
 
+import io.securethrift.core.CipherStrength;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslPrivacy;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.internal.SharedAccess.ThrowingRunnable;
+import io.securethrift.core.internal.SharedAccess;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
 import java.util.List;
@@ -15,6 +23,22 @@ public final class PeerIdentity {
   private static final ThreadLocal<PeerIdentity> CURRENT = new ThreadLocal<>();
   /** The only issuer; core hands it to the layers it loads, so only they can describe a connection's peer. */
   static final Issuer ISSUER = new Issuer();
+
+  static {
+    // The transport package hands the issuer to the layers it loads and runs calls as their identity; neither is
+    // API.
+    SharedAccess.installIdentity(new SharedAccess.IdentityOperations() {
+      @Override
+      public Issuer issuer() {
+        return ISSUER;
+      }
+
+      @Override
+      public <E extends Exception> void runAs(PeerIdentity peer, ThrowingRunnable<E> call) throws E {
+        PeerIdentity.runAs(peer, call);
+      }
+    });
+  }
 
   private final SecurityMode mode;
   private final InetSocketAddress remoteAddress;
@@ -63,11 +87,6 @@ public final class PeerIdentity {
       // call allocates a new one, once per call on every connection; a null value holds on to nothing.
       CURRENT.set(previous);
     }
-  }
-
-  @FunctionalInterface
-  interface ThrowingRunnable<E extends Exception> {
-    void run() throws E;
   }
 
   static Builder builder(SecurityMode mode, InetSocketAddress remoteAddress) {

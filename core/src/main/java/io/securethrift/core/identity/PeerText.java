@@ -1,5 +1,6 @@
-package io.securethrift.core;
+package io.securethrift.core.identity;
 
+import io.securethrift.core.ConfigException;
 import io.securethrift.core.internal.EscapedMessage;
 import io.securethrift.core.spi.HandshakeFailure;
 

@@ -1,5 +1,9 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.Timeouts;
+import io.securethrift.core.internal.Durations;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.ReconnectForFallback;
 import java.io.IOException;
@@ -63,7 +67,7 @@ public final class ClientTransportFactory implements AutoCloseable {
     } catch (IOException e) {
       Layers.closeQuietly(socket);
       throw new TTransportException(TTransportException.NOT_OPEN, "cannot connect to " + peer + " within "
-          + Values.formatDuration(timeouts.connect()) + " (" + ConfigProperty.TIMEOUT_CONNECT.key() + "): "
+          + Durations.format(timeouts.connect()) + " (" + ConfigProperty.TIMEOUT_CONNECT.key() + "): "
           + e.getMessage(), e);
     }
     return layers.handshake(socket, host, peer);

@@ -1,4 +1,4 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;

@@ -1,5 +1,7 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
+import io.securethrift.core.Limits;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
 import org.apache.thrift.transport.TTransport;

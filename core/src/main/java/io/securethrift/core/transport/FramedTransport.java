@@ -1,5 +1,8 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.Limits;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.internal.FrameTransport;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.util.Arrays;

@@ -1,6 +1,10 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
+import io.securethrift.core.audit.HandshakeAudit;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.DataRefusal;
+import io.securethrift.core.internal.SharedAccess;
 import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TProtocol;
@@ -13,6 +17,8 @@ import org.apache.thrift.transport.TTransportException;
  * connection closed for what its peer sent is reported once, through the server's rate-limited warning.
  */
 final class IdentityProcessor implements TProcessor {
+  private static final SharedAccess.IdentityOperations IDENTITY = SharedAccess.identity();
+
   private final TProcessor delegate;
   private final HandshakeAudit audit;
 
@@ -31,7 +37,7 @@ final class IdentityProcessor implements TProcessor {
     TProtocol bounded = FrameBoundedProtocol.wrap(in);
     try {
       transport.beforeCall();
-      PeerIdentity.runAs(transport.peerIdentity(), () -> delegate.process(bounded, out));
+      IDENTITY.runAs(transport.peerIdentity(), () -> delegate.process(bounded, out));
     } catch (DataRefusal e) {
       audit.closing(transport.peerIdentity().remoteAddress(), HandshakeAudit.Refusal.FRAME, e.reason());
       transport.close();

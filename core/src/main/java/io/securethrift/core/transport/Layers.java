@@ -1,6 +1,15 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.Timeouts;
+import io.securethrift.core.audit.HandshakeAudit;
+import io.securethrift.core.identity.PeerText;
+import io.securethrift.core.internal.Durations;
 import io.securethrift.core.internal.EscapedTransportException;
+import io.securethrift.core.internal.SharedAccess;
 import io.securethrift.core.spi.LayerProvider;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
@@ -20,6 +29,8 @@ import org.apache.thrift.transport.TTransportException;
  * share: both layers run under the handshake deadline, then the read timeout takes over.
  */
 final class Layers implements AutoCloseable {
+  private static final SharedAccess.IdentityOperations IDENTITY = SharedAccess.identity();
+
   private final SecurityConfig config;
   private final StreamLayer stream;
   private final MessageLayer message;
@@ -33,12 +44,12 @@ final class Layers implements AutoCloseable {
   static Layers resolve(SecurityConfig config, Role role) {
     SecurityMode mode = config.mode();
     StreamLayer stream = mode.usesTls()
-        ? provided(config, p -> p.streamLayer(config, role, PeerIdentity.ISSUER), "securethrift-tls")
-        : new PlainStreamLayer(mode);
+        ? provided(config, p -> p.streamLayer(config, role, IDENTITY.issuer()), "securethrift-tls")
+        : new PlainStreamLayer(mode, IDENTITY.issuer());
     MessageLayer message;
     try {
       message = mode.usesSasl()
-          ? provided(config, p -> p.messageLayer(config, role, PeerIdentity.ISSUER), "securethrift-sasl")
+          ? provided(config, p -> p.messageLayer(config, role, IDENTITY.issuer()), "securethrift-sasl")
           : new FramedMessageLayer(config.limits(), role);
     } catch (RuntimeException e) {
       stream.close();
@@ -106,7 +117,7 @@ final class Layers implements AutoCloseable {
         closeQuietly(socket);
         TTransportException failure = deadline.expired()
             ? new TTransportException(TTransportException.TIMED_OUT, "handshake with " + peer
-                + " did not complete within " + Values.formatDuration(timeouts.handshake()) + " ("
+                + " did not complete within " + Durations.format(timeouts.handshake()) + " ("
                 + ConfigProperty.TIMEOUT_HANDSHAKE.key() + ")")
             : e instanceof TTransportException ? (TTransportException) e
             : new EscapedTransportException(TTransportException.UNKNOWN, "handshake with " + peer + " failed: "

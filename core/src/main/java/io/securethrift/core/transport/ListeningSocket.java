@@ -1,5 +1,6 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
+import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.internal.ServerCountersJmx;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,5 +1,6 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
+import io.securethrift.core.identity.PeerIdentity;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.protocol.TProtocolFactory;
 import org.apache.thrift.transport.TTransport;

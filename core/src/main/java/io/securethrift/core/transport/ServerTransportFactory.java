@@ -1,6 +1,14 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.audit.AuthCounters;
+import io.securethrift.core.audit.AuthFailure;
+import io.securethrift.core.audit.HandshakeAudit;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.EscapedTransportException;
+import io.securethrift.core.internal.HandshakeClassifier;
+import io.securethrift.core.internal.SharedAccess;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.SaslNegotiator;
 import io.securethrift.core.spi.TlsEngines;
@@ -34,6 +42,9 @@ import org.apache.thrift.transport.TTransportFactory;
  * }</pre>
  */
 public final class ServerTransportFactory implements AutoCloseable {
+  private static final SharedAccess.IdentityOperations IDENTITY = SharedAccess.identity();
+  private static final SharedAccess.AuditOperations AUDIT = SharedAccess.audit();
+
   private static final int BACKLOG = 128;
 
   private final Layers layers;
@@ -58,7 +69,7 @@ public final class ServerTransportFactory implements AutoCloseable {
 
   private ServerTransportFactory(Layers layers) {
     this.layers = layers;
-    this.audit = new HandshakeAudit(layers.config(), System::nanoTime);
+    this.audit = AUDIT.create(layers.config(), System::nanoTime);
   }
 
   /** Checks the server-side settings of {@code config} (a TLS server needs a key store, for example). */
@@ -152,7 +163,7 @@ public final class ServerTransportFactory implements AutoCloseable {
    * server that runs its own stream layer starts from when the mode has no TLS.
    */
   public PeerIdentity tcpIdentity(InetSocketAddress remote) {
-    return PeerIdentity.builder(layers.config().mode(), remote).build();
+    return IDENTITY.issuer().builder(layers.config().mode(), remote).build();
   }
 
   /**
@@ -177,7 +188,7 @@ public final class ServerTransportFactory implements AutoCloseable {
       return layers.handshake(socket, accepted instanceof SocketTransport ? (SocketTransport) accepted : null, null,
           peer, audit);
     } catch (TTransportException e) {
-      throw quiet(peer, HandshakeAudit.classify(e, HandshakeAudit.Stage.SASL), e);
+      throw quiet(peer, HandshakeClassifier.classify(e, HandshakeAudit.Stage.SASL), e);
     }
   }
 

@@ -1,4 +1,4 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
 import java.io.IOException;
 import java.net.Socket;

@@ -1,5 +1,8 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.identity.PeerText;
+import io.securethrift.core.internal.Durations;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketException;
@@ -90,7 +93,7 @@ final class SocketTransport extends TSocket {
   private TTransportException named(TTransportException e, SocketDeadline deadline, String doing) {
     if (deadline != null && deadline.expired()) {
       return new NamedFailure(TTransportException.TIMED_OUT, doing + peer + " failed: the peer took nothing for "
-          + Values.formatDuration(writeTimeout) + " (" + ConfigProperty.TIMEOUT_READ.key() + "), so the connection"
+          + Durations.format(writeTimeout) + " (" + ConfigProperty.TIMEOUT_READ.key() + "), so the connection"
           + " was closed", e);
     }
     return named(e, doing);
@@ -141,7 +144,7 @@ final class SocketTransport extends TSocket {
 
   private String soTimeout() {
     try {
-      return Values.formatDuration(Duration.ofMillis(getSocket().getSoTimeout()));
+      return Durations.format(Duration.ofMillis(getSocket().getSoTimeout()));
     } catch (SocketException closed) {
       return "the read timeout";
     }

@@ -1,15 +1,23 @@
-package io.securethrift.core;
+package io.securethrift.core.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.AuditFormat;
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.ServerCountersJmx;
 import io.securethrift.core.spi.HandshakeFailure;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;

@@ -1,6 +1,7 @@
-package io.securethrift.core;
+package io.securethrift.core.identity;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.securethrift.core.ConfigException;
 import io.securethrift.core.testing.ParserOracle;
 import java.nio.charset.StandardCharsets;
 

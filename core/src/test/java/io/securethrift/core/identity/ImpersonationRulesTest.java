@@ -1,8 +1,12 @@
-package io.securethrift.core;
+package io.securethrift.core.identity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.securethrift.core;
+package io.securethrift.core.identity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,4 +1,4 @@
-package io.securethrift.core;
+package io.securethrift.core.identity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.HandshakeFailure;
 import org.apache.thrift.transport.TTransportException;

@@ -1,5 +1,6 @@
-package io.securethrift.core;
+package io.securethrift.core.identity;
 
+import io.securethrift.core.SecurityMode;
 import java.net.InetSocketAddress;
 
 /**

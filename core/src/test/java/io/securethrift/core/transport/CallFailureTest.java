@@ -1,9 +1,10 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testservice.EchoServer;
 import java.io.IOException;
 import java.net.InetAddress;

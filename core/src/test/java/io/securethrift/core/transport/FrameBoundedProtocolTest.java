@@ -1,10 +1,14 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.TestLimits;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.TestIdentities;
 import io.securethrift.core.internal.FrameTransport;
 import io.securethrift.core.testing.AllocationMeter;
 import io.securethrift.core.spi.LayerProvider.Role;
@@ -70,7 +74,7 @@ class FrameBoundedProtocolTest {
   }
 
   private static TProtocol framed(TProtocolFactory factory, byte[] wire) throws TTransportException {
-    return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(1 << 20, 1024), Role.SERVER)
+    return new FramedTransport(new TMemoryInputTransport(wire), PEER, TestLimits.of(1 << 20, 1024), Role.SERVER)
         .protocol(factory);
   }
 
@@ -143,7 +147,7 @@ class FrameBoundedProtocolTest {
     byte[] truncated = Arrays.copyOf(header, keep);
     for (TProtocol p : new TProtocol[] {framed(factory, frames(truncated)),
         factory.getProtocol(new FramedTransport(new TMemoryInputTransport(frames(truncated)), PEER,
-            new Limits(1 << 20, 1024), Role.SERVER))}) {
+            TestLimits.of(1 << 20, 1024), Role.SERVER))}) {
       assertRefusedCheaply("message declares 196608 bytes but only 0 remain in its frame", p::readMessageBegin);
     }
   }
@@ -271,7 +275,7 @@ class FrameBoundedProtocolTest {
   /** Frames as a byte stream, as SASL data is; payloads taken as they are. */
   private static final class StreamTransport extends FrameTransport {
     StreamTransport(byte[] wire, int maxFrameSize) throws TTransportException {
-      super(new TMemoryInputTransport(wire), PEER, new Limits(maxFrameSize, 1024), Framing.STREAM, Role.SERVER);
+      super(new TMemoryInputTransport(wire), PEER, TestLimits.of(maxFrameSize, 1024), Framing.STREAM, Role.SERVER);
     }
 
     @Override

@@ -1,6 +1,11 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.securethrift.core.Limits;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.TestIdentities;
 import io.securethrift.core.testing.EchoConnection;
 import io.securethrift.core.testing.ParserOracle;
 import io.securethrift.core.spi.LayerProvider.Role;
@@ -19,11 +24,11 @@ import org.apache.thrift.transport.TTransport;
  * Fuzzes what a server reads from a connection in the none and tls modes: Thrift frames through
  * {@link FramedTransport}, decoded by the binary or compact protocol and dispatched by the echo service's generated
  * processor. The input is everything the client sends. Seeds and regression inputs:
- * {@code src/test/resources/io/securethrift/core/FramedTransportFuzzTestInputs/<method>/}.
+ * {@code src/test/resources/io/securethrift/core/transport/FramedTransportFuzzTestInputs/<method>/}.
  */
 class FramedTransportFuzzTest {
   private static final PeerIdentity PEER =
-      PeerIdentity.builder(SecurityMode.NONE, new InetSocketAddress("127.0.0.1", 1)).build();
+      TestIdentities.builder(SecurityMode.NONE, new InetSocketAddress("127.0.0.1", 1)).build();
   /** The production defaults, so a finding is one a default server has. */
   private static final Limits LIMITS = SecurityConfig.builder().build().limits();
 

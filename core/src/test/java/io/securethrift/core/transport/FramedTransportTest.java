@@ -1,9 +1,13 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.TestLimits;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.TestIdentities;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.testing.AllocationMeter;
 import java.net.InetSocketAddress;
@@ -20,7 +24,7 @@ class FramedTransportTest {
   private static final String CLOSED = "closed the connection with /127.0.0.1:1: ";
 
   private static FramedTransport framed(byte[] wire, int maxFrame) throws TTransportException {
-    return new FramedTransport(new TMemoryInputTransport(wire), PEER, new Limits(maxFrame, 1024), Role.SERVER);
+    return new FramedTransport(new TMemoryInputTransport(wire), PEER, TestLimits.of(maxFrame, 1024), Role.SERVER);
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.SecurityConfig;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketAddress;

@@ -1,9 +1,13 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.ConfigException;
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.testservice.EchoFailure;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;

@@ -1,7 +1,8 @@
-package io.securethrift.core;
+package io.securethrift.core.transport;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;

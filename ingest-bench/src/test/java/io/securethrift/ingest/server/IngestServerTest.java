@@ -3,8 +3,8 @@ package io.securethrift.ingest.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.AuthCounters;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
