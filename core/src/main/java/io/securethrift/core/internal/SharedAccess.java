@@ -3,6 +3,7 @@ package io.securethrift.core.internal;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.identity.PeerIdentity;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -13,7 +14,9 @@ import java.util.function.LongSupplier;
  * capability: core passes it only to the layers it loads.
  */
 public final class SharedAccess {
-  private static final StackWalker STACK = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+  /** Hidden frames shown: a method reference to this class, called by other code, counts as its creator's call. */
+  private static final StackWalker STACK = StackWalker.getInstance(
+      Set.of(StackWalker.Option.RETAIN_CLASS_REFERENCE, StackWalker.Option.SHOW_HIDDEN_FRAMES));
   private static final String TRANSPORT = "io.securethrift.core.transport";
 
   private static volatile IdentityOperations identity;
