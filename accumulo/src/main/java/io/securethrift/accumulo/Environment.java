@@ -1,6 +1,6 @@
 package io.securethrift.accumulo;
 
-import io.securethrift.core.KerberosName;
+import io.securethrift.core.identity.KerberosName;
 import java.util.Map;
 import java.util.Properties;
 import java.util.function.Supplier;

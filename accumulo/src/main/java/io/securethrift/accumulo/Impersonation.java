@@ -1,8 +1,8 @@
 package io.securethrift.accumulo;
 
 import io.securethrift.core.ConfigException;
-import io.securethrift.core.ImpersonationRules;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.identity.ImpersonationRules;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.mac.MiniCluster;
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.transport.ClientTransportFactory;
 import org.apache.accumulo.core.clientImpl.thrift.SecurityErrorCode;
 import org.apache.accumulo.core.clientImpl.thrift.ThriftSecurityException;
 import org.apache.accumulo.core.trace.thrift.TInfo;

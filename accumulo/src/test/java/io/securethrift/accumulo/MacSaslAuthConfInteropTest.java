@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.mac.MiniCluster;
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.transport.ClientTransportFactory;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.Test;
 

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.mac.MiniCluster;
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
 import java.util.List;

@@ -5,15 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.mac.MiniCluster;
 import io.securethrift.accumulo.mac.ServerSecurityFile;
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.DropInSecurityFile;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.testkit.EmbeddedKdc;
-import io.securethrift.testkit.KdcExtension;
+import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.sasl.SaslProviderDropIn;
 import io.securethrift.sasl.SecureThriftSaslProvider;
+import io.securethrift.testkit.EmbeddedKdc;
+import io.securethrift.testkit.KdcExtension;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

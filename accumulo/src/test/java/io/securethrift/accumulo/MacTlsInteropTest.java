@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.mac.ClusterCertificates;
 import io.securethrift.accumulo.mac.MiniCluster;
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.transport.ClientTransportFactory;
 import java.io.Writer;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,8 +2,8 @@ package io.securethrift.accumulo;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.testkit.Directories;
 import java.io.IOException;
 import java.nio.ByteBuffer;

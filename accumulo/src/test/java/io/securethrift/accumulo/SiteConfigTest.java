@@ -8,14 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.ClientAuth;
-import io.securethrift.core.ImpersonationRules;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.StoreType;
-import io.securethrift.core.TestIdentities;
+import io.securethrift.core.identity.ImpersonationRules;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.TestIdentities;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URL;

@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.identity.PeerText;
 import java.nio.file.Path;
 import java.util.Objects;
 

@@ -1,5 +1,7 @@
 package io.securethrift.core;
 
+import io.securethrift.core.identity.PeerIdentity;
+
 /**
  * How a TLS server names a client from its certificate. Accumulo never maps certificates to users; securethrift
  * exposes the mapped name as {@link PeerIdentity#principal()} so a service can authorize on it.

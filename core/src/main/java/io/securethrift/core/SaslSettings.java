@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.identity.KerberosName;
 import java.nio.file.Path;
 import java.security.Provider;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.Provider;

@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.identity.KerberosName;
 import io.securethrift.core.internal.TlsVersions;
 import java.nio.file.Files;
 import java.nio.file.Path;

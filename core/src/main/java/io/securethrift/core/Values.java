@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.internal.Durations;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -89,11 +90,7 @@ final class Values {
   }
 
   static String formatDuration(Duration d) {
-    long ms = d.toMillis();
-    if (ms % 1000 != 0) {
-      return ms + "ms";
-    }
-    return (ms / 1000) + "s";
+    return Durations.format(d);
   }
 
   static String formatSize(long bytes) {

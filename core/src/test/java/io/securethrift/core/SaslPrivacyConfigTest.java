@@ -3,6 +3,8 @@ package io.securethrift.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.TestIdentities;
 import java.net.InetSocketAddress;
 import java.security.Provider;
 import java.security.Security;

@@ -2,9 +2,9 @@ package io.securethrift.ingest;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.KerberosName;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.identity.KerberosName;
 import io.securethrift.testkit.KerberosIdentity;
 import io.securethrift.testkit.KerberosLogin;
 import java.security.PrivilegedActionException;

@@ -1,11 +1,11 @@
 package io.securethrift.netty;
 
 import io.netty.channel.Channel;
-import io.securethrift.core.AuthFailure;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.HandshakeAudit;
-import io.securethrift.core.HandshakeAudit.Stage;
 import io.securethrift.core.ServerLimits;
+import io.securethrift.core.audit.AuthFailure;
+import io.securethrift.core.audit.HandshakeAudit.Stage;
+import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.spi.HandshakeFailure;
 import java.net.Inet6Address;
 import java.net.InetAddress;

@@ -1,6 +1,6 @@
 package io.securethrift.netty;
 
-import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.identity.PeerIdentity;
 import java.util.List;
 import org.apache.thrift.TException;
 

@@ -2,8 +2,8 @@ package io.securethrift.netty;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.securethrift.core.HandshakeAudit;
-import io.securethrift.core.PeerText;
+import io.securethrift.core.audit.HandshakeAudit;
+import io.securethrift.core.identity.PeerText;
 import org.apache.thrift.TException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

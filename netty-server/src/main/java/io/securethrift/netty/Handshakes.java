@@ -1,6 +1,6 @@
 package io.securethrift.netty;
 
-import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.identity.PeerIdentity;
 
 /** User events by which {@link HandshakeGuard} tells the handlers after it how far the connection's handshakes got. */
 final class Handshakes {

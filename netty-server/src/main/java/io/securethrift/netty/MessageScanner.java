@@ -1,8 +1,8 @@
 package io.securethrift.netty;
 
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.PeerIdentity;
-import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.transport.SecuredTransport;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TProtocol;

@@ -17,10 +17,11 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.ServerLimits;
-import io.securethrift.core.AuthCounters;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.audit.AuthCounters;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.internal.ServerCountersJmx;
 import io.securethrift.core.spi.TlsEngines;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A non-blocking Thrift server for any securethrift mode, a drop-in for a {@code TThreadPoolServer} built with
  * {@link ServerTransportFactory}: the same {@link SecurityConfig}, the same {@link TProcessor}, the same wire format
- * (framed Thrift, TLS, Thrift SASL), and {@link io.securethrift.core.PeerIdentity#current()} inside the service. A
+ * (framed Thrift, TLS, Thrift SASL), and {@link PeerIdentity#current()} inside the service. A
  * connection holds a thread only while its call runs: handshakes wait on event loops, SASL mechanisms run on a small
  * authentication pool, calls on a bounded worker pool, one call per connection at a time.
  *

@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.spi.SaslDataCodec;
 import java.util.ArrayList;
 import java.util.Arrays;

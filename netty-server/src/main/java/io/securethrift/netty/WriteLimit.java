@@ -2,11 +2,11 @@ package io.securethrift.netty;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.HandshakeAudit;
+import io.securethrift.core.audit.HandshakeAudit;
 
 /**
  * Closes a connection whose unsent bytes would pass {@code securethrift.server.write.buffer.fatal}: its peer is not

@@ -1,15 +1,15 @@
 package io.securethrift.netty;
 
 import io.securethrift.core.ClientAuth;
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.Secret;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
 import io.securethrift.testkit.ca.KeyStoreFormat;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.lang.management.ManagementFactory;

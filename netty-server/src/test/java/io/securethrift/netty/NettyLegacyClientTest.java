@@ -3,7 +3,6 @@ package io.securethrift.netty;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.AuthFailure;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
@@ -12,6 +11,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testing.LegacyThriftPeer;
 import io.securethrift.core.testservice.EchoHandler;

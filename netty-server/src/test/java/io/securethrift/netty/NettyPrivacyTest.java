@@ -5,16 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
 import io.securethrift.testkit.KerberosIdentity;

@@ -2,16 +2,16 @@ package io.securethrift.netty;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.DelegationToken;
 import io.securethrift.core.DelegationTokenSecrets;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

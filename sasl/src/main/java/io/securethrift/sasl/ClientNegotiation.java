@@ -1,8 +1,8 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.PeerText;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.sasl.Negotiation.Message;
 import java.nio.charset.StandardCharsets;

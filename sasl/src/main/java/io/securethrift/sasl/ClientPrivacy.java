@@ -2,9 +2,9 @@ package io.securethrift.sasl;
 
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
-import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.internal.FrameReader;
 import io.securethrift.core.spi.ReconnectForFallback;

@@ -1,6 +1,6 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.PeerText;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.EscapedMessage;
 import java.util.ArrayList;
 import java.util.List;

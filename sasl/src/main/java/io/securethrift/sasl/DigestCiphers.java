@@ -2,7 +2,7 @@ package io.securethrift.sasl;
 
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.PeerText;
+import io.securethrift.core.identity.PeerText;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.PeerText;
+import io.securethrift.core.identity.PeerText;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;

@@ -1,6 +1,6 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.KerberosName;
+import io.securethrift.core.identity.KerberosName;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,8 +16,8 @@ import javax.security.auth.Subject;
 import javax.security.auth.kerberos.KerberosPrincipal;
 import javax.security.auth.kerberos.KerberosTicket;
 import javax.security.auth.kerberos.KeyTab;
-import javax.security.auth.login.AppConfigurationEntry;
 import javax.security.auth.login.AppConfigurationEntry.LoginModuleControlFlag;
+import javax.security.auth.login.AppConfigurationEntry;
 import javax.security.auth.login.Configuration;
 import javax.security.auth.login.LoginContext;
 import javax.security.auth.login.LoginException;

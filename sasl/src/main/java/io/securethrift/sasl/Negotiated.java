@@ -1,7 +1,7 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.identity.PeerIdentity;
 
 /** What a completed negotiation established, on either side. */
 final class Negotiated {

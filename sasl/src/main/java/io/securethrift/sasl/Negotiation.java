@@ -2,7 +2,7 @@ package io.securethrift.sasl;
 
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
-import io.securethrift.core.PeerText;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.FrameReader;
 import java.nio.charset.StandardCharsets;
 import org.apache.thrift.transport.TTransport;

@@ -10,7 +10,7 @@ import org.apache.thrift.transport.TTransportException;
 final class PeerFailure extends TTransportException implements EscapedMessage {
   private static final long serialVersionUID = 1L;
 
-  /** @param reason the peer's reason, escaped with {@link io.securethrift.core.PeerText#sanitize} */
+  /** @param reason the peer's reason, escaped with {@link io.securethrift.core.identity.PeerText#sanitize} */
   PeerFailure(String reason) {
     super(TTransportException.UNKNOWN, "Peer indicated failure: " + reason);
   }

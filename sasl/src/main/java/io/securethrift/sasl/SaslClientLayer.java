@@ -1,18 +1,18 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.PeerText;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.Limits;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SaslSettings;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.Limits;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.CallerSubject;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
+import io.securethrift.core.transport.SecuredTransport;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;

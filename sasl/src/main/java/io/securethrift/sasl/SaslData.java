@@ -2,10 +2,10 @@ package io.securethrift.sasl;
 
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
-import io.securethrift.core.PeerIdentity;
-import io.securethrift.core.PeerText;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.SaslDataCodec;
 import java.security.GeneralSecurityException;

@@ -1,7 +1,7 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.spi.LayerProvider;
 import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.spi.StreamLayer;

@@ -16,7 +16,7 @@ import javax.security.sasl.SaslException;
  * Answers a JDK SASL server for one connection: for DIGEST-MD5 it finds the token password through
  * {@link DelegationTokenSecrets}; for both mechanisms it authorizes a client only as itself (the authorization id
  * must be absent or equal to the authenticated id, since impersonation is decided per request by
- * {@link io.securethrift.core.ImpersonationRules}, not by the SASL layer).
+ * {@link io.securethrift.core.identity.ImpersonationRules}, not by the SASL layer).
  */
 final class ServerCallbacks implements CallbackHandler {
   private final DelegationTokenSecrets secrets;

@@ -1,9 +1,9 @@
 package io.securethrift.sasl;
 
-import io.securethrift.core.AuthFailure;
-import io.securethrift.core.PeerText;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.audit.AuthFailure;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.EscapedMessage;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.spi.HandshakeFailure;

@@ -3,13 +3,13 @@ package io.securethrift.sasl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.AuthFailure;
 import io.securethrift.core.CipherStrength;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.CipherStrength;
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

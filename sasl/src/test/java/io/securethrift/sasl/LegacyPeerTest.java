@@ -3,12 +3,12 @@ package io.securethrift.sasl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
-import io.securethrift.core.SecuredTransport;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testing.LegacyThriftPeer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
 import io.securethrift.testkit.KerberosIdentity;

@@ -3,14 +3,14 @@ package io.securethrift.sasl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
-import io.securethrift.core.SecuredTransport;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
 import org.apache.thrift.transport.TTransport;

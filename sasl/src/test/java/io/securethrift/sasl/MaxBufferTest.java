@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.AuthFailure;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
 import io.securethrift.testkit.KerberosLogin;

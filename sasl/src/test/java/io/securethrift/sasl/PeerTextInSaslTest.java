@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.PeerText;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;

@@ -4,15 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.securethrift.core.Limits;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.TestIdentities;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.TestIdentities;
+import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.testing.EchoConnection;
 import io.securethrift.core.testing.ParserOracle;
-import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;

@@ -2,11 +2,11 @@ package io.securethrift.sasl;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.DelegationTokenSecrets;
-import io.securethrift.core.SecuredTransport;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package io.securethrift.tls;
 
-import io.securethrift.core.PeerText;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.EscapedMessage;
 import java.io.IOException;
 

@@ -1,8 +1,8 @@
 package io.securethrift.tls;
 
-import io.securethrift.core.AuthFailure;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.internal.EscapedMessage;
 import io.securethrift.core.spi.HandshakeFailure;
 import io.securethrift.core.spi.LayerProvider.Role;

@@ -1,8 +1,8 @@
 package io.securethrift.tls;
 
-import io.securethrift.core.PeerText;
-import io.securethrift.core.internal.EscapedMessage;
 import io.securethrift.core.StoreLocation;
+import io.securethrift.core.identity.PeerText;
+import io.securethrift.core.internal.EscapedMessage;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;

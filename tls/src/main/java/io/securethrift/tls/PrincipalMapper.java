@@ -1,7 +1,7 @@
 package io.securethrift.tls;
 
-import io.securethrift.core.PeerText;
 import io.securethrift.core.PrincipalMapping;
+import io.securethrift.core.identity.PeerText;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;

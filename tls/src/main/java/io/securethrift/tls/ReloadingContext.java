@@ -1,10 +1,10 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
-import io.securethrift.core.PeerText;
-import io.securethrift.core.StoreLocation;
 import io.securethrift.core.SslContextFactory;
+import io.securethrift.core.StoreLocation;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.IOException;
 import java.nio.file.Files;

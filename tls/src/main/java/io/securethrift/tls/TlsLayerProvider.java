@@ -1,9 +1,9 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.spi.LayerProvider;
 import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.spi.StreamLayer;

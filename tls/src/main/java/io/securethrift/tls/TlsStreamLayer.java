@@ -1,9 +1,9 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.CipherSuites;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.SecureStream;
 import io.securethrift.core.spi.StreamLayer;

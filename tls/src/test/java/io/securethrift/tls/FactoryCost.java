@@ -1,17 +1,17 @@
 package io.securethrift.tls;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.util.Comparator;
 import java.util.Locale;
-import java.security.KeyStore;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.X509KeyManager;
 import org.apache.thrift.transport.TSSLTransportFactory;

@@ -1,11 +1,11 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ClientAuth;
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;

@@ -3,11 +3,11 @@ package io.securethrift.tls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
 import io.securethrift.testkit.ca.TestCertificateAuthority;

@@ -2,7 +2,7 @@ package io.securethrift.tls;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;

@@ -2,15 +2,15 @@ package io.securethrift.tls;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.SslContextFactory;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
 import io.securethrift.testkit.ca.TestCertificateAuthority;

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.PrincipalMapping;
-import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.Secret;
+import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.StoreType;
-import io.securethrift.core.TestIdentities;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.identity.TestIdentities;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;

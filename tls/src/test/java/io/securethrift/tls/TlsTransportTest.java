@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.CipherSuites;
 import io.securethrift.core.ClientAuth;
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.PeerIdentity;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
 import io.securethrift.testkit.ca.TestCertificateAuthority;

@@ -1,9 +1,9 @@
 package io.securethrift.bench;
 
-import io.securethrift.core.PeerIdentity;
-import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
+import io.securethrift.core.transport.SecuredTransport;
 import java.nio.ByteBuffer;
 import org.apache.thrift.TException;
 import org.apache.thrift.transport.TTransport;

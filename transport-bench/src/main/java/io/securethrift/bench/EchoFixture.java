@@ -1,10 +1,10 @@
 package io.securethrift.bench;
 
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import org.apache.thrift.transport.TTransportException;
 
 /**

@@ -1,7 +1,7 @@
 package io.securethrift.zookeeper;
 
-import io.securethrift.core.KerberosName;
 import io.securethrift.core.SaslSettings;
+import io.securethrift.core.identity.KerberosName;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -2,11 +2,11 @@ package io.securethrift.zookeeper;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.KerberosName;
 import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.core.identity.KerberosName;
 import org.apache.zookeeper.client.ZKClientConfig;
 
 /**

@@ -2,9 +2,9 @@ package io.securethrift.zookeeper;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.KerberosName;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.identity.KerberosName;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;

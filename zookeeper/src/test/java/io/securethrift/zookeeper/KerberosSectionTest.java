@@ -2,10 +2,10 @@ package io.securethrift.zookeeper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.securethrift.core.KerberosName;
 import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.identity.KerberosName;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.security.auth.login.Configuration;

@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.accumulo.hadoop.HadoopSasl;
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.sasl.KerberosLoginException;
 import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;

@@ -3,8 +3,8 @@ package io.securethrift.accumulo.otherjvm;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.securethrift.accumulo.otherjvm.OtherJvmMac.Line;
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.transport.ClientTransportFactory;
 import java.io.File;
 import java.io.IOException;
 import java.net.URISyntaxException;

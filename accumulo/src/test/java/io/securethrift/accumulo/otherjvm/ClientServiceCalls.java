@@ -1,7 +1,7 @@
 package io.securethrift.accumulo.otherjvm;
 
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -2,10 +2,10 @@ package io.securethrift.core.internal;
 
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
-import io.securethrift.core.PeerIdentity;
-import io.securethrift.core.PeerText;
-import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.transport.SecuredTransport;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;

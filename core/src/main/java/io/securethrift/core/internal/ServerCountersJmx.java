@@ -1,7 +1,7 @@
 package io.securethrift.core.internal;
 
-import io.securethrift.core.AuthCounters;
-import io.securethrift.core.ServerCountersMXBean;
+import io.securethrift.core.audit.AuthCounters;
+import io.securethrift.core.audit.ServerCountersMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package io.securethrift.core.spi;
 
-import io.securethrift.core.AuthFailure;
+import io.securethrift.core.audit.AuthFailure;
+import io.securethrift.core.identity.PeerText;
 import java.io.IOException;
 import java.util.Objects;
 
@@ -16,9 +17,9 @@ public final class HandshakeFailure extends IOException {
 
   /**
    * @param reason why the handshake failed
-   * @param message what happened, already escaped with {@link io.securethrift.core.PeerText} where it quotes the peer
+   * @param message what happened, already escaped with {@link PeerText} where it quotes the peer
    *     (through {@code sanitize}, {@code describe} or {@code messageOf}): it is escaped once, so
-   *     {@link io.securethrift.core.PeerText#describe} and the audit quote it as it is
+   *     {@link PeerText#describe} and the audit quote it as it is
    * @param cause the underlying error, or null
    */
   public HandshakeFailure(AuthFailure reason, String message, Throwable cause) {

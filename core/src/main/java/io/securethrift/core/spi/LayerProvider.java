@@ -1,7 +1,7 @@
 package io.securethrift.core.spi;
 
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.identity.PeerIdentity;
 import java.util.Optional;
 
 /**

@@ -1,7 +1,7 @@
 package io.securethrift.core.spi;
 
-import io.securethrift.core.PeerIdentity;
-import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.transport.SecuredTransport;
 import java.util.Optional;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;

@@ -1,6 +1,6 @@
 package io.securethrift.core.spi;
 
-import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.identity.PeerIdentity;
 import org.apache.thrift.transport.TTransportException;
 
 /**

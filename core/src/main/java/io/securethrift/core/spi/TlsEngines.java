@@ -1,6 +1,6 @@
 package io.securethrift.core.spi;
 
-import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.identity.PeerIdentity;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import javax.net.ssl.SSLEngine;

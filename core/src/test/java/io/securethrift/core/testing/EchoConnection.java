@@ -1,8 +1,8 @@
 package io.securethrift.core.testing;
 
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.util.function.Function;
 import org.apache.thrift.TException;
 import org.apache.thrift.TProcessor;

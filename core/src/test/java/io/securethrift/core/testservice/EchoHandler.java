@@ -1,6 +1,6 @@
 package io.securethrift.core.testservice;
 
-import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.identity.PeerIdentity;
 import java.nio.ByteBuffer;
 
 /** The test service's behaviour: echo, report the caller's identity, fail on request. */

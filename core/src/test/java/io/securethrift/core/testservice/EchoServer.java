@@ -1,7 +1,7 @@
 package io.securethrift.core.testservice;
 
-import io.securethrift.core.SecuredTransport;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Arrays;

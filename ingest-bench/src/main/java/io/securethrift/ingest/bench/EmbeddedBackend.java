@@ -1,15 +1,15 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.core.DropInSecurityFile;
+import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.audit.HandshakeAudit;
+import io.securethrift.core.testing.ChildJvm;
+import io.securethrift.core.testing.LineRecord;
 import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.ModeSet;
 import io.securethrift.harness.ProcessSample;
-import io.securethrift.core.DropInSecurityFile;
-import io.securethrift.core.HandshakeAudit;
-import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.testing.ChildJvm;
-import io.securethrift.core.testing.LineRecord;
 import io.securethrift.harness.TargetSample;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;

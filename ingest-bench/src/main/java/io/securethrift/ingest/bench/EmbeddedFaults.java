@@ -1,7 +1,7 @@
 package io.securethrift.ingest.bench;
 
-import io.securethrift.core.HandshakeAudit;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.harness.BenchMode;

@@ -1,7 +1,7 @@
 package io.securethrift.ingest.client;
 
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.transport.ClientTransportFactory;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.apache.thrift.protocol.TProtocol;
 import org.apache.thrift.transport.TTransportException;

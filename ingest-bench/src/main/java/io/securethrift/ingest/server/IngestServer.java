@@ -1,8 +1,8 @@
 package io.securethrift.ingest.server;
 
-import io.securethrift.core.AuthCounters;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.audit.AuthCounters;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.ingest.LibthriftSasl;
 import io.securethrift.ingest.thrift.IngestFailure;
 import io.securethrift.ingest.thrift.IngestService;

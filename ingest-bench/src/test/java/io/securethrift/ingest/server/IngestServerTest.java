@@ -3,8 +3,8 @@ package io.securethrift.ingest.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.AuthCounters;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.ingest.client.IngestClient;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
@@ -13,9 +13,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The embedded backend end to end over real loopback sockets: ingest, verify by scanning back, reset. */
 class IngestServerTest {

@@ -1,15 +1,15 @@
 package io.securethrift.bench.peer;
 
 import io.securethrift.core.ClientAuth;
-import io.securethrift.core.ClientTransportFactory;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.harness.BenchMode;
 import java.time.Duration;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.securethrift.bench.sasl;
 
-import io.securethrift.harness.BenchMode;
 import io.securethrift.bench.EchoConnection;
 import io.securethrift.bench.EchoFixture;
-import io.securethrift.core.PeerIdentity;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.harness.BenchMode;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

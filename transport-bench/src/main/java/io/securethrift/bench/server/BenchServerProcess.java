@@ -1,11 +1,11 @@
 package io.securethrift.bench.server;
 
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.ServerTransportFactory;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.netty.NettyThriftServer;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;

@@ -1,7 +1,7 @@
 package io.securethrift.bench.server;
 
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,12 +1,12 @@
 package io.securethrift.bench.server;
 
-import io.securethrift.harness.BenchMode;
-import io.securethrift.core.QualityOfProtection;
 import io.securethrift.bench.Payloads;
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
+import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.harness.BenchMode;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

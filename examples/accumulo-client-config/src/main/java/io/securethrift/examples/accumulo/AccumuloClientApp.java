@@ -1,9 +1,9 @@
 package io.securethrift.examples.accumulo;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
 import java.nio.file.Path;
 import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TCompactProtocol;

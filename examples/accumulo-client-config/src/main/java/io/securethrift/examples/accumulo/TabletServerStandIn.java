@@ -1,9 +1,9 @@
 package io.securethrift.examples.accumulo;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import org.apache.thrift.TMultiplexedProcessor;

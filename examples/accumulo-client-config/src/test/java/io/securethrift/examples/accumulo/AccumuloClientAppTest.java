@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.securethrift.accumulo.AccumuloSecurityConfig;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
 import io.securethrift.testkit.ca.KeyStoreFormat;

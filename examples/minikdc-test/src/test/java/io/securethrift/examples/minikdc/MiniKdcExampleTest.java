@@ -3,13 +3,13 @@ package io.securethrift.examples.minikdc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.securethrift.accumulo.hadoop.HadoopSasl;
-import io.securethrift.core.ClientTransportFactory;
-import io.securethrift.core.PeerIdentity;
 import io.securethrift.core.QualityOfProtection;
-import io.securethrift.core.SecuredTransport;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.core.transport.SecuredTransport;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;

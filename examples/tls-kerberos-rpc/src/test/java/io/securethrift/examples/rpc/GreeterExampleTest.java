@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityConfigFiles;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.ServerTransportFactory;
+import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;

@@ -1,0 +1,107 @@
+package io.securethrift.core.internal;
+
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.audit.HandshakeAudit;
+import io.securethrift.core.identity.PeerIdentity;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * Hands the package-private operations of {@code io.securethrift.core.identity} and {@code io.securethrift.core.audit}
+ * to {@code io.securethrift.core.transport}, which runs them, without making them public API (the JDK's
+ * {@code SharedSecrets} pattern). Each owning class installs its operations once, from its static initializer; only
+ * classes of the transport package, loaded by core's class loader, may take them. The identity issuer stays a
+ * capability: core passes it only to the layers it loads.
+ */
+public final class SharedAccess {
+  /** Hidden frames shown: a method reference to this class, called by other code, counts as its creator's call. */
+  private static final StackWalker STACK = StackWalker.getInstance(
+      Set.of(StackWalker.Option.RETAIN_CLASS_REFERENCE, StackWalker.Option.SHOW_HIDDEN_FRAMES));
+  private static final String TRANSPORT = "io.securethrift.core.transport";
+
+  private static volatile IdentityOperations identity;
+  private static volatile AuditOperations audit;
+
+  private SharedAccess() {}
+
+  /** What the transport package needs of {@link PeerIdentity} and may not be public. */
+  public interface IdentityOperations {
+    /** The only issuer of identities, for the layers core loads. */
+    PeerIdentity.Issuer issuer();
+
+    /** Runs {@code call} with {@code peer} as {@link PeerIdentity#current()}, restoring the previous value after. */
+    <E extends Exception> void runAs(PeerIdentity peer, ThrowingRunnable<E> call) throws E;
+  }
+
+  /** What the transport package needs of {@link HandshakeAudit} and may not be public. */
+  public interface AuditOperations {
+    /** A new audit of the servers of {@code config}, timing on {@code nanoClock}. */
+    HandshakeAudit create(SecurityConfig config, LongSupplier nanoClock);
+  }
+
+  /** A call that may throw {@code E}. */
+  @FunctionalInterface
+  public interface ThrowingRunnable<E extends Exception> {
+    void run() throws E;
+  }
+
+  /** Called once, by {@link PeerIdentity}'s static initializer. */
+  public static void installIdentity(IdentityOperations operations) {
+    requireCaller(PeerIdentity.class);
+    if (identity != null) {
+      throw new IllegalStateException("identity operations already installed");
+    }
+    identity = operations;
+  }
+
+  /** Called once, by {@link HandshakeAudit}'s static initializer. */
+  public static void installAudit(AuditOperations operations) {
+    requireCaller(HandshakeAudit.class);
+    if (audit != null) {
+      throw new IllegalStateException("audit operations already installed");
+    }
+    audit = operations;
+  }
+
+  /** {@link PeerIdentity}'s operations, for a class of the transport package. */
+  public static IdentityOperations identity() {
+    requireTransportCaller();
+    initialize(PeerIdentity.class);
+    return identity;
+  }
+
+  /** {@link HandshakeAudit}'s operations, for a class of the transport package. */
+  public static AuditOperations audit() {
+    requireTransportCaller();
+    initialize(HandshakeAudit.class);
+    return audit;
+  }
+
+  /** The class that called the public method of this class that calls this. */
+  private static Class<?> caller() {
+    return STACK.walk(frames -> frames.skip(3).findFirst()).orElseThrow().getDeclaringClass();
+  }
+
+  private static void requireCaller(Class<?> owner) {
+    Class<?> caller = caller();
+    if (caller != owner) {
+      throw new IllegalCallerException(caller.getName() + " may not install " + owner.getSimpleName()
+          + "'s operations");
+    }
+  }
+
+  private static void requireTransportCaller() {
+    Class<?> caller = caller();
+    if (!caller.getPackageName().equals(TRANSPORT) || caller.getClassLoader() != SharedAccess.class.getClassLoader()) {
+      throw new IllegalCallerException(caller.getName() + " is not part of " + TRANSPORT);
+    }
+  }
+
+  private static void initialize(Class<?> owner) {
+    try {
+      Class.forName(owner.getName(), true, owner.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(e);
+    }
+  }
+}
