@@ -63,7 +63,8 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
     shapes = List.copyOf(shapes);
     modes = List.copyOf(modes);
     if (shapes.isEmpty() || shapes.stream().distinct().count() != shapes.size()) {
-      throw new ConfigException("--shapes", "name each shape once, at least one: " + shapes);
+      throw new ConfigException("--shapes", "name each shape once, at least one: "
+          + shapes.stream().map(Shape::label).toList());
     }
     if (!modes.contains(ZkModes.NONE)) {
       throw new ConfigException("--modes", "must include none, the baseline of every overhead");

@@ -1,0 +1,138 @@
+package io.securethrift.bench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The goals of issue #12 judged on made-up rows of the quick preset's sizes (idle up to 100 connections, calls at
+ * 40 and 4): what each goal reads, the words it prints, and where met turns into missed.
+ */
+class GoalsTest {
+  private static final ServerBenchOptions OPTIONS = ServerBenchOptions.quick().modes(List.of("none", "sasl-auth"));
+
+  @Test
+  void idleGoalReadsTheNonblockingServersLastLevelOfEachMode() {
+    List<Row> rows = List.of(
+        idle("none", "nonblocking", 50, 50, 8, 10, 5),
+        idle("none", "nonblocking", 100, 99, 10, 20, 5),
+        idle("sasl-auth", "nonblocking", 100, 100, 32, 40, 8.5),
+        idle("sasl-auth", "threadpool", 100, 100, 140, 90, 8));
+    assertEquals(List.of(
+        new Goal("idle", "none: 100 idle connections held with <= 32 server threads and <= 40 KB RSS each",
+            "99 held, 10 server threads, 20.0 KB RSS and 5.0 KB heap per connection", false),
+        new Goal("idle", "sasl-auth: 100 idle connections held with <= 32 server threads and <= 40 KB RSS each",
+            "100 held, 32 server threads, 40.0 KB RSS and 8.5 KB heap per connection", true)),
+        Goals.assess(rows, OPTIONS), "the bounds are inclusive");
+  }
+
+  @Test
+  void idleGoalIsMissedByOneThreadOrATenthOfAKilobyteTooMany() {
+    assertEquals(List.of(false, false), verdicts(Goals.assess(List.of(
+        idle("none", "nonblocking", 100, 100, 33, 10, 5),
+        idle("sasl-auth", "nonblocking", 100, 100, 12, 40.1, 5)), OPTIONS)));
+    assertEquals(List.of(), Goals.assess(List.of(idle("none", "threadpool", 100, 100, 140, 90, 8)), OPTIONS),
+        "no goal without the non-blocking server's row");
+  }
+
+  @Test
+  void floodGoalWantsEveryClientServedAndAtMostTwiceTheUnloadedP99() {
+    List<Row> rows = List.of(
+        flood("none", "nonblocking", 100, 3.0, 2.0),
+        flood("sasl-auth", "nonblocking", 99.5, 2.0, 2.0),
+        flood("none", "threadpool-64", 40, 90.0, 2.0));
+    List<Goal> goals = Goals.assess(rows, OPTIONS);
+    assertEquals(List.of(
+        new Goal("flood", "none: 100 % of legitimate clients served beside the flood, p99 <= 2x unloaded",
+            "100.00 % served, p99 3.0 ms vs 2.0 ms unloaded (1.50x)", true),
+        new Goal("flood", "sasl-auth: 100 % of legitimate clients served beside the flood, p99 <= 2x unloaded",
+            "99.50 % served, p99 2.0 ms vs 2.0 ms unloaded (1.00x)", false)), goals);
+    assertEquals(List.of(true, false), verdicts(Goals.assess(List.of(flood("none", "nonblocking", 100, 4.0, 2.0),
+        flood("none", "nonblocking", 100, 4.02, 2.0)), OPTIONS)), "2.00x is met, 2.01x is not");
+  }
+
+  @Test
+  void callsGoalWantsTwiceTheBetterThreadPoolAtManyConnectionsAndParAtFew() {
+    List<Row> rows = List.of(
+        calls("nonblocking", "40 conns x 100 B", 2500),
+        calls("threadpool", "40 conns x 100 B", 1000),
+        calls("threadpool-64", "40 conns x 100 B", 1200),
+        calls("nonblocking", "4 conns x 100 B", 950),
+        calls("nonblocking-inline", "4 conns x 100 B", 900),
+        calls("threadpool", "4 conns x 100 B", 1000));
+    assertEquals(List.of(
+        new Goal("calls", "nonblocking none, 40 conns x 100 B: calls/s >= 2.0x the better thread-pool server's",
+            "2500 vs 1200 calls/s (2.08x)", true),
+        new Goal("calls", "nonblocking none, 4 conns x 100 B: calls/s >= 0.95x the better thread-pool server's",
+            "950 vs 1000 calls/s (0.95x)", true),
+        new Goal("calls", "nonblocking-inline none, 4 conns x 100 B: calls/s >= 0.95x the better thread-pool"
+            + " server's", "900 vs 1000 calls/s (0.90x)", false)), Goals.assess(rows, OPTIONS));
+  }
+
+  @Test
+  void callsGoalWithoutAThreadPoolFigureIsMissed() {
+    List<Goal> goals = Goals.assess(List.of(calls("nonblocking", "40 conns x 64 KiB", 100)), OPTIONS);
+    assertEquals(List.of(new Goal("calls", "nonblocking none, 40 conns x 64 KiB: calls/s >= 2.0x the better"
+        + " thread-pool server's", "100 vs NaN calls/s (NaNx)", false)), goals);
+  }
+
+  @Test
+  void handshakeGoalsCompareFullWithOpensslsAndResumedWithFull() {
+    List<Row> rows = List.of(
+        handshakes("openssl", "full", 1000, Double.NaN),
+        handshakes("openssl", "resumed", 9000, 100),
+        handshakes("jsse", "full", 850, Double.NaN),
+        handshakes("jsse", "resumed", 5000, 95),
+        handshakes("conscrypt", "full", 700, Double.NaN),
+        handshakes("conscrypt", "resumed", 7000, 80));
+    assertEquals(List.of(
+        new Goal("handshakes", "jsse TLSv1.3: full handshakes/s >= 0.8x openssl's", "850 vs 1000/s (0.85x)", true),
+        new Goal("handshakes", "jsse TLSv1.3: resumed handshakes/s >= 5x full (and they did resume)",
+            "5000 vs 850/s (5.88x), 95 % of them resumed", true),
+        new Goal("handshakes", "conscrypt TLSv1.3: full handshakes/s >= 0.8x openssl's", "700 vs 1000/s (0.70x)",
+            false),
+        new Goal("handshakes", "conscrypt TLSv1.3: resumed handshakes/s >= 5x full (and they did resume)",
+            "7000 vs 700/s (10.00x), 80 % of them resumed", false)), Goals.assess(rows, OPTIONS),
+        "ten times as fast is missed when a fifth did not resume");
+  }
+
+  @Test
+  void scenariosAreJudgedInTheirOrderWhateverTheRowOrder() {
+    List<Row> rows = new ArrayList<>();
+    rows.add(handshakes("jsse", "full", 900, Double.NaN));
+    rows.add(calls("nonblocking", "4 conns x 100 B", 1000));
+    rows.add(flood("none", "nonblocking", 100, 1, 1));
+    rows.add(idle("none", "nonblocking", 100, 100, 1, 1, 1));
+    List<Goal> goals = Goals.assess(rows, OPTIONS);
+    assertEquals(List.of("idle", "flood", "calls", "handshakes", "handshakes"),
+        goals.stream().map(Goal::scenario).toList());
+    assertEquals("900 vs NaN/s (NaNx)", goals.get(3).measured(), "no openssl row: missed");
+    assertEquals(List.of("met", "met", "MISSED", "MISSED", "MISSED"), goals.stream().map(Goal::verdict).toList());
+  }
+
+  private static List<Boolean> verdicts(List<Goal> goals) {
+    return goals.stream().map(Goal::met).toList();
+  }
+
+  private static Row idle(String mode, String server, int level, double held, double threads, double rssKb,
+      double heapKb) {
+    return new Row("idle", mode, server, level + " conns", new Row.Figures().put("held", held)
+        .put("server_threads", threads).put("rss_kb_per_conn", rssKb).put("heap_kb_per_conn", heapKb).map());
+  }
+
+  private static Row flood(String mode, String server, double successPct, double p99, double unloadedP99) {
+    return new Row("flood", mode, server, "100 peers", new Row.Figures().put("success_pct", successPct)
+        .put("p99_ms", p99).put("unloaded_p99_ms", unloadedP99).put("p99_vs_unloaded", p99 / unloadedP99).map());
+  }
+
+  private static Row calls(String server, String load, double callsPerSecond) {
+    return new Row("calls", "none", server, load, new Row.Figures().put("calls_per_s", callsPerSecond).map());
+  }
+
+  private static Row handshakes(String server, String load, double perSecond, double resumedPct) {
+    return new Row("handshakes", "TLSv1.3", server, load, new Row.Figures().put("handshakes_per_s", perSecond)
+        .put("resumed_pct", resumedPct).map());
+  }
+}
