@@ -111,7 +111,7 @@ public final class NettyThriftServer implements AutoCloseable {
               SSLEngine engine = engines.serverEngine(channel.remoteAddress());
               // Engine tasks run inline on the event loop, where HandshakeWatch can see them.
               SslHandler ssl = new SslHandler(engine);
-              // HandshakeGuard's deadline covers TLS and SASL together, as on the blocking server.
+              // The connection handler's deadline covers TLS and SASL together, as on the blocking server.
               ssl.setHandshakeTimeoutMillis(0);
               // Records are gathered by copying, as for JSSE, on every engine: the composite Netty picks for
               // Conscrypt keeps each read's whole receive buffer, so a peer trickling a record a byte at a time
@@ -119,17 +119,8 @@ public final class NettyThriftServer implements AutoCloseable {
               ssl.setCumulator(ByteToMessageDecoder.MERGE_CUMULATOR);
               channel.pipeline().addLast(new HandshakeWatch(record), ssl, new FirstWriteSplit());
             }
-            // One concern a handler; docs/nonblocking-server.md draws the pipeline.
-            HandshakeGuard guard = new HandshakeGuard(context, record);
-            FrameCodec frames = new FrameCodec(context);
-            IdleTimeout idle = new IdleTimeout(context);
-            channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal(), context.factory().audit()), guard,
-                frames, idle);
-            if (context.usesSasl()) {
-              channel.pipeline().addLast(new SaslNegotiation(context, guard, frames));
-            }
-            channel.pipeline().addLast(new CallDispatcher(context, idle),
-                new ConnectionErrors(context.factory().audit()));
+            channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal(), context.factory().audit()),
+                new ConnectionHandler(context, record));
           }
         });
     listening = bootstrap.bind(address).sync().channel();
@@ -178,10 +169,10 @@ public final class NettyThriftServer implements AutoCloseable {
     }
     context.drain();
     long deadline = System.nanoTime() + grace.toNanos();
-    // Idle connections go now; busy ones close themselves once their SASL step ends or their reply is written (see
-    // FrameCodec and CallDispatcher).
+    // Idle connections go now; busy ones close themselves once their reply is written (see ConnectionHandler).
     channels.forEach(channel -> channel.eventLoop().execute(() -> {
-      if (!Busy.any(channel.pipeline())) {
+      ConnectionHandler handler = channel.pipeline().get(ConnectionHandler.class);
+      if (handler == null || !handler.busy()) {
         channel.close();
       }
     }));
