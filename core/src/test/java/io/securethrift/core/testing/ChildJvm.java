@@ -176,9 +176,14 @@ public final class ChildJvm implements AutoCloseable {
 
   /** Sends one command and returns the answer; an {@code ERROR} answer becomes an exception. */
   public LineRecord call(LineRecord command) throws IOException {
-    in.write(command.encode());
-    in.write('\n');
-    in.flush();
+    try {
+      in.write(command.encode());
+      in.write('\n');
+      in.flush();
+    } catch (IOException e) {
+      // The JDK closes a child's input once the child has exited ("Stream closed"), which says nothing of why.
+      throw new IOException("cannot send " + command.kind() + " to " + name + ": it " + exited(), e);
+    }
     return answer();
   }
 
@@ -186,7 +191,7 @@ public final class ChildJvm implements AutoCloseable {
   public LineRecord answer() throws IOException {
     String line = out.readLine();
     if (line == null) {
-      throw new IOException(name + " exited with code " + exitCode() + (log == null ? " (its error output is above)"
+      throw new IOException(name + " " + exited() + (log == null ? " (its error output is above)"
           : ":\n" + logTail(30)));
     }
     LineRecord answer = LineRecord.parse(line);
@@ -209,13 +214,19 @@ public final class ChildJvm implements AutoCloseable {
     }
   }
 
-  private String exitCode() {
+  /** How the child ended, for a failure message: its exit code, and what a signal's code most likely means. */
+  private String exited() {
     try {
-      return process.waitFor(10, TimeUnit.SECONDS) ? String.valueOf(process.exitValue()) : "(still running)";
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        return "stopped answering (still running)";
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return "(unknown)";
+      return "exited (code unknown)";
     }
+    int code = process.exitValue();
+    return "exited with code " + code + (code == 128 + 9 ? " (SIGKILL: most likely the kernel's out-of-memory killer;"
+        + " see dmesg, and run fewer JVMs at once)" : code > 128 ? " (signal " + (code - 128) + ")" : "");
   }
 
   /** Closes the child's input (a talking child exits then) or kills it, and waits for it to be gone. */

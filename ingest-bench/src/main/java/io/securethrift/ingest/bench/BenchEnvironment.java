@@ -6,6 +6,7 @@ import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What every backend's targets share during one benchmark run.
@@ -15,9 +16,12 @@ import java.util.Optional;
  * @param writeAheadLog whether servers should log every batch to disk and sync it on flush
  * @param options backend-specific settings from {@code --backend-option key=value}
  * @param server the server model embedded servers run
+ * @param memoryPerTarget bytes of memory each target of the run may take (the machine's available memory when the run
+ *     started, less the launcher's reserve, shared among all targets, which live at once), for backends that start
+ *     processes; empty where the machine gives no estimate
  */
 public record BenchEnvironment(Path workDir, BenchSecurity security, boolean writeAheadLog,
-    Map<String, String> options, ServerModel server) {
+    Map<String, String> options, ServerModel server, OptionalLong memoryPerTarget) {
 
   public BenchEnvironment {
     options = Map.copyOf(options);

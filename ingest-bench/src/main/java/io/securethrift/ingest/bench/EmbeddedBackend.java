@@ -81,15 +81,17 @@ public final class EmbeddedBackend implements IngestBackend {
       serverArgs.add(work.resolve(mode + ".wal").toString());
     }
     Path krb5Conf = environment.security().krb5Conf();
-    // The server's heap has one size, its largest: it collects between iterations (see ServerWorker), and a heap that
-    // could shrink did so then, and grew again during a later iteration. With 512 MB to 1 GB the server JVMs grew to
-    // some 700 MB in the same iteration of each (their ninth), and the kernel's work of handing them the memory, 400
-    // to 600 ms of system time, fell on that iteration's turns: the largest outliers of a run's CPU ratios.
+    WorkerHeap heap = WorkerHeap.forShare(environment.memoryPerTarget());
+    // The server's heap has one size (WorkerHeap's): it collects between iterations (see ServerWorker), and a heap
+    // that could shrink did so then, and grew again during a later iteration. With 512 MB to 1 GB the server JVMs grew
+    // to some 700 MB in the same iteration of each (their ninth), and the kernel's work of handing them the memory,
+    // 400 to 600 ms of system time, fell on that iteration's turns: the largest outliers of a run's CPU ratios.
     // The provider goes in as an operator puts it in: the security file on the command line, nothing in the code.
     List<String> provider = level.onLibthrift() ? List.of("-Djava.security.properties="
         + DropInSecurityFile.write(work.resolve(mode + ".security"), List.of(SaslProviderDropIn.NAME))) : List.of();
+    String serverHeap = heap.serverMb() + "m";
     ChildJvm server = worker(mode + " server", ServerWorker.class, krb5Conf, serverArgs,
-        Stream.concat(Stream.of("-Xms1g"), provider.stream()).toList());
+        Stream.concat(Stream.of("-Xms" + serverHeap, "-Xmx" + serverHeap), provider.stream()).toList());
     try {
       LineRecord ready = server.answer();
       List<String> clientArgs = new ArrayList<>(List.of(clientProps.toString(), transports, BenchSecurity.HOST,
@@ -99,7 +101,8 @@ public final class EmbeddedBackend implements IngestBackend {
             BenchSecurity.base(SecurityMode.NONE).build());
         clientArgs.addAll(List.of(baselineClient.toString(), ready.get(WorkerProtocol.BASELINE_PORT)));
       }
-      ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf, clientArgs, provider);
+      ChildJvm client = worker(mode + " client", ClientWorker.class, krb5Conf, clientArgs,
+          Stream.concat(Stream.of("-Xmx" + heap.clientMb() + "m"), provider.stream()).toList());
       return new WorkerTarget(server, client, level, paired, false);
     } catch (IOException | RuntimeException e) {
       server.close();
@@ -113,7 +116,7 @@ public final class EmbeddedBackend implements IngestBackend {
     // the progress and the results, so only the audit's warnings reach the output. The JIT compiler threads live as
     // long as the JVM, so that the CPU they used is still there to be counted (see ProcessSample#jitNanos).
     return ChildJvm.builder(main).name(name).jvmOptions(jvmOptions)
-        .jvmOptions(List.of("-Xmx1g", "-Dorg.slf4j.simpleLogger.log." + HandshakeAudit.LOGGER_NAME + "=warn",
+        .jvmOptions(List.of("-Dorg.slf4j.simpleLogger.log." + HandshakeAudit.LOGGER_NAME + "=warn",
             ProcessSample.KEEP_COMPILER_THREADS))
         .krb5Conf(krb5Conf).args(args).talk().start();
   }

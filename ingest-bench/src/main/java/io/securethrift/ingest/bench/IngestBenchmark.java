@@ -4,6 +4,7 @@ import io.securethrift.core.ConfigException;
 import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.Forks;
+import io.securethrift.harness.MachineMemory;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
@@ -64,6 +66,11 @@ public final class IngestBenchmark {
 
   private final BenchSettings settings;
   private final IngestBackend backend;
+  /**
+   * Memory kept back from the targets: this JVM's own growth (the KDC, the results) and the page cache the
+   * write-ahead logs write through.
+   */
+  private static final long LAUNCHER_RESERVE = 1L << 30;
   private final Progress progress = new Progress();
   /** When the command was typed, if earlier than this object (the launcher's build); null when not known. */
   private Instant launched;
@@ -112,13 +119,16 @@ public final class IngestBenchmark {
     Path work = workDirectory.path();
     try (BenchSecurity security = new BenchSecurity(work)) {
       Map<TargetKey, List<IngestBackend.Target>> targets = new LinkedHashMap<>();
+      OptionalLong memoryPerTarget = memoryPerTarget(settings.servers().size() * settings.forks()
+          * settings.modes().size());
       try {
         for (ServerModel server : settings.servers()) {
           for (int fork = 0; fork < settings.forks(); fork++) {
             // Each server model's and fork's configuration files and logs apart: the embedded backend names them by
             // mode.
             BenchEnvironment environment = new BenchEnvironment(Files.createDirectories(work.resolve(server.token())
-                .resolve("fork-" + fork)), security, settings.writeAheadLog(), settings.backendOptions(), server);
+                .resolve("fork-" + fork)), security, settings.writeAheadLog(), settings.backendOptions(), server,
+                memoryPerTarget);
             for (String mode : settings.modes()) {
               targets.computeIfAbsent(new TargetKey(server.token(), mode), k -> new ArrayList<>())
                   .add(backend.start(mode, environment));
@@ -277,6 +287,21 @@ public final class IngestBenchmark {
   private IngestOptions options(long entries, Duration duration) {
     return new IngestOptions(entries, settings.flushInterval(), settings.batchMemory(), settings.maxLatency(),
         settings.writeThreads(), settings.seed(), duration);
+  }
+
+  /**
+   * Each target's share of the memory this machine has available now, before the first target starts (they all live
+   * until the run ends), less {@link #LAUNCHER_RESERVE}; the line on standard error says what it was.
+   */
+  private OptionalLong memoryPerTarget(int count) {
+    OptionalLong available = MachineMemory.availableBytes();
+    if (available.isEmpty()) {
+      return available;
+    }
+    long share = Math.max(0, available.getAsLong() - LAUNCHER_RESERVE) / count;
+    progress.step(String.format(Locale.ROOT, "%,d targets share %,d MB of available memory: %,d MB each", count,
+        available.getAsLong() >> 20, share >> 20));
+    return OptionalLong.of(share);
   }
 
   /**
