@@ -71,22 +71,33 @@ final class BenchReport {
     return stopMetric.equals(IngestBenchmark.CPU) ? "CPU/entry" : "wall-time";
   }
 
-  /** The table, with a line saying why the run stopped and which modes did not reach the precision target. */
+  /**
+   * The table, with a line saying why the run stopped and which modes did not reach the precision target. A figure
+   * the run could not take shows as "-": a server's collector, for one, where a mode takes turns with its baseline in
+   * one server JVM (its collections cannot be told apart by mode).
+   */
   String table() {
     StringBuilder s = new StringBuilder(description).append('\n');
-    s.append(String.format(Locale.ROOT, "%-11s %-15s %6s %8s %10s  %-24s %-24s %8s %8s %9s %9s %8s %8s %8s%n",
+    int modeWidth = summaries.stream().mapToInt(m -> m.mode().length()).max().orElse(0);
+    String head = "%-11s %-" + Math.max(15, modeWidth) + "s";
+    s.append(String.format(Locale.ROOT, head + " %6s %8s %10s  %-24s %-24s %8s %8s %9s %9s %8s %8s %8s%n",
         "server", "mode", "rounds", "wall ms", "entries/s", "wall overhead", "CPU/entry overhead", "cli us/e",
         "srv us/e", "cli us/MB", "srv us/MB", "cli GC", "srv GC", "wire MB"));
     for (ModeSummary m : summaries) {
       boolean base = m.mode().equals(baseline);
-      s.append(String.format(Locale.ROOT,
-          "%-11s %-15s %6d %8.0f %10.0f  %-24s %-24s %8.2f %8.2f %9.0f %9.0f %8.0f %8.0f %8.1f%n", m.server(),
-          m.mode(), m.rounds(), m.wallMs(), m.entriesPerSecond(), base ? "baseline" : m.wallOverhead().format(),
-          base ? "baseline" : m.cpuOverhead().format(), m.clientUsPerEntry(), m.serverUsPerEntry(),
-          m.clientUsPerMb(), m.serverUsPerMb(), m.clientGcMs(), m.serverGcMs(), m.clientWireMb()));
+      s.append(String.format(Locale.ROOT, head + " %6d %8.0f %10.0f  %-24s %-24s %8s %8s %9s %9s %8s %8s %8s%n",
+          m.server(), m.mode(), m.rounds(), m.wallMs(), m.entriesPerSecond(),
+          base ? "baseline" : m.wallOverhead().format(), base ? "baseline" : m.cpuOverhead().format(),
+          cell("%.2f", m.clientUsPerEntry()), cell("%.2f", m.serverUsPerEntry()), cell("%.0f", m.clientUsPerMb()),
+          cell("%.0f", m.serverUsPerMb()), cell("%.0f", m.clientGcMs()), cell("%.0f", m.serverGcMs()),
+          cell("%.1f", m.clientWireMb())));
     }
     s.append(stopLine()).append('\n');
     return s.toString();
+  }
+
+  private static String cell(String format, double value) {
+    return Double.isNaN(value) ? "-" : String.format(Locale.ROOT, format, value);
   }
 
   private String stopLine() {

@@ -32,10 +32,14 @@ class BenchReportTest {
   Path dir;
 
   private static Measurement row(String mode, int round, double ms, long cpuMs) {
+    return row(mode, round, ms, cpuMs, 40);
+  }
+
+  private static Measurement row(String mode, int round, double ms, long cpuMs, long serverGcMs) {
     IngestResult result = new IngestResult(1_000_000, 100_000_000, (long) (ms * 1e6), cpuMs * 1_000_000);
     ProcessSample client = new ProcessSample(cpuMs * 1_000_000, cpuMs * 1_000_000, 0, 1000, 120_000_000, 3, 30, 0);
     ProcessSample server = new ProcessSample(2 * cpuMs * 1_000_000, 2 * cpuMs * 1_000_000, 0, 120_000_000, 1000, 4,
-        40, 0);
+        serverGcMs, 0);
     return IterationRow.of("threadpool", mode, 0, round, result, new TargetSample(client, server),
         new VerifyResult(900_000, 100_000, 0, 0, List.of()));
   }
@@ -85,6 +89,34 @@ class BenchReportTest {
     assertTrue(csv.get(1).endsWith(",0.000,,,0.000,,,1.000,2.000,10000.000,20000.000,30.000,40.000,120.000,120.000,"
         + "true"), csv.get(1));
     assertTrue(csv.get(2).contains(",10.000,10.000,10.000,20.000,20.000,20.000,1.200,2.400,"), csv.get(2));
+  }
+
+  @Test
+  void aModeNameLongerThanTheColumnKeepsTheTableAlignedAndAFigureNotTakenShowsAsADash() {
+    // A mode taking turns with its baseline in one server JVM has no server GC of its own (ProcessSample.UNKNOWN).
+    String mode = "sasl-auth-conf-provider";
+    List<Measurement> rows = List.of(row("none", 1, 1000, 1000), row(mode, 1, 1100, 1100, ProcessSample.UNKNOWN));
+    List<Overhead> overheads = new ArrayList<>(PairedAnalysis.overheads(rows, "none", IngestBenchmark.WALL,
+        IterationRow::wallPerEntry, 1));
+    overheads.addAll(PairedAnalysis.overheads(rows, "none", IngestBenchmark.CPU, IterationRow::cpuPerEntry, 1));
+    List<ModeSummary> summaries = new ArrayList<>();
+    for (String m : List.of("none", mode)) {
+      summaries.add(ModeSummary.of("threadpool", m, rows.stream().filter(r -> r.variant().equals(m)).toList(),
+          BenchReport.overheadOf(overheads, "threadpool", m, IngestBenchmark.WALL, "none"),
+          BenchReport.overheadOf(overheads, "threadpool", m, IngestBenchmark.CPU, "none")));
+    }
+    RunInfo info = new RunInfo("abc123", "jdk", 2, 0.1, 0.2, Instant.EPOCH, Duration.ofSeconds(9));
+    BenchReport report = new BenchReport("settings", Map.of(), info, new StoppingRule(3, Duration.ofMinutes(4), 1, 0),
+        StoppingRule.Decision.ROUNDS_DONE, IngestBenchmark.CPU, "none", summaries, overheads, rows);
+    List<String> lines = report.table().lines().toList();
+    String header = lines.get(1);
+    String none = lines.get(2);
+    String provider = lines.get(3);
+    assertEquals(header.indexOf("rounds") + "rounds".length(), none.indexOf(" 1 ") + 2, none);
+    assertEquals(none.length(), provider.length(), none + "\n" + provider);
+    assertTrue(provider.startsWith("threadpool  " + mode + " "), provider);
+    assertTrue(provider.matches(".* 30 +- +120\\.0$"), provider);
+    assertTrue(none.matches(".* 30 +40 +120\\.0$"), none);
   }
 
   @Test
