@@ -1,11 +1,6 @@
 package io.securethrift.cli;
 
-import io.securethrift.bench.peer.PeerBenchCommand;
 import io.securethrift.core.ConfigException;
-import io.securethrift.ingest.cli.IngestBenchCommand;
-import io.securethrift.ingest.cli.IngestClientCommand;
-import io.securethrift.ingest.cli.IngestServerCommand;
-import io.securethrift.zkbench.ZkBenchCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 

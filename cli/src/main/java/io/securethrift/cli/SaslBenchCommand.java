@@ -1,6 +1,5 @@
 package io.securethrift.cli;
 
-import io.securethrift.bench.sasl.PrivacyBenchCommand;
 import io.securethrift.bench.sasl.SaslBench;
 import picocli.CommandLine.Command;
 

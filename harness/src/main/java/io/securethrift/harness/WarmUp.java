@@ -7,10 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * Warm-up rounds: rounds run before the measured ones and exactly like them (every target, each mode's own baseline
@@ -24,21 +20,8 @@ import picocli.CommandLine.Spec;
  * scattered 1.3 to 2.3 times as widely as the later ones, and the JVMs' CPU per iteration kept falling for about
  * seven rounds. Each warm-up round takes the time of a measured one, so a benchmark whose early rounds are hardly
  * off keeps a lower default.
- *
- * <p>Also the {@code --warmup-rounds} option, mixed into a command with its default:
- * {@code @Mixin WarmUp warmUp = new WarmUp(3);}.
  */
 public final class WarmUp {
-  @Spec(Spec.Target.MIXEE)
-  private CommandSpec spec;
-
-  @Option(names = "--warmup-rounds", description = "Rounds run first exactly like measured ones (each mode's own"
-      + " baseline beside it), kept in the raw rows as rounds 0 and below and never analysed, so that every JVM has"
-      + " compiled its paths before anything is measured; later ones are left out when the time left would not"
-      + " hold them and the " + Bootstrap.MIN_ROUNDS + " measured rounds an interval needs; 0 for none (default:"
-      + " ${DEFAULT-VALUE}).")
-  private int rounds;
-
   /**
    * How many times as long as a warm round the first round, of cold JVMs, is taken to be when forecasting the second:
    * no more than it was in any run measured (ingest-bench's default took 77 to 85 s against 8 to 14 s for later
@@ -54,26 +37,7 @@ public final class WarmUp {
     List<Measurement> run(int round) throws IOException;
   }
 
-  /** The option with a command's default number of warm-up rounds. */
-  public WarmUp(int rounds) {
-    if (rounds < 0) {
-      throw new IllegalArgumentException("a negative default of warm-up rounds: " + rounds);
-    }
-    this.rounds = rounds;
-  }
-
-  /**
-   * The number of warm-up rounds asked for.
-   *
-   * @throws ParameterException if it is negative
-   */
-  public int rounds() {
-    if (rounds < 0) {
-      throw new ParameterException(spec.commandLine(), "--warmup-rounds: " + rounds + " is less than 0 (0: no"
-          + " warm-up)");
-    }
-    return rounds;
-  }
+  private WarmUp() {}
 
   /**
    * Runs up to {@code count} warm-up rounds, numbered {@code 1 - count} to {@code 0}, and returns their rows. The

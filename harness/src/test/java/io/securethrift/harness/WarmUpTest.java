@@ -1,7 +1,6 @@
 package io.securethrift.harness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -10,10 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.ParameterException;
 
 /** Warm-up rounds: numbered up to 0, never analysed, shortened only when the budget could not hold them. */
 class WarmUpTest {
@@ -85,24 +80,5 @@ class WarmUpTest {
 
     assertEquals(List.of(-2, -1, 0), ran, progress.toString());
     assertEquals(Duration.ofSeconds(129), clock.get());
-  }
-
-  @Command(name = "bench")
-  static final class Bench {
-    @Mixin
-    WarmUp warmUp = new WarmUp(3);
-  }
-
-  @Test
-  void theOptionTakesTheCommandsDefaultAndRefusesANegativeCount() {
-    Bench bench = new Bench();
-    new CommandLine(bench).parseArgs();
-    assertEquals(3, bench.warmUp.rounds());
-    new CommandLine(bench).parseArgs("--warmup-rounds", "0");
-    assertEquals(0, bench.warmUp.rounds());
-    new CommandLine(bench).parseArgs("--warmup-rounds", "-1");
-    assertEquals("--warmup-rounds: -1 is less than 0 (0: no warm-up)",
-        assertThrows(ParameterException.class, bench.warmUp::rounds).getMessage());
-    assertTrue(new CommandLine(new Bench()).getUsageMessage().contains("(default: 3)"));
   }
 }

@@ -51,7 +51,7 @@ import org.apache.zookeeper.client.ZKClientConfig;
  * ({@link PairedAnalysis#ownBaseline}), so neither the time between iterations nor lasting differences between
  * separate JVMs enter its overhead.
  */
-final class ZkBenchmark {
+public final class ZkBenchmark {
   static final String WALL = "wall";
   static final String SYNC = "sync";
   static final String CPU = "cpu";
@@ -63,7 +63,7 @@ final class ZkBenchmark {
   private final PrintStream progress;
   private final long started = System.nanoTime();
 
-  ZkBenchmark(ZkSettings settings, PrintStream progress) {
+  public ZkBenchmark(ZkSettings settings, PrintStream progress) {
     this.settings = settings;
     this.progress = progress;
   }
@@ -97,7 +97,7 @@ final class ZkBenchmark {
   }
 
   /** Runs everything, writes the result files and returns the report. */
-  ZkReport run() throws IOException {
+  public ZkReport run() throws IOException {
     RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
     WorkDirectory work = WorkDirectory.create("zk-bench-");
     Path dir = work.path();

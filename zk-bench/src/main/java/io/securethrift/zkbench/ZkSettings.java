@@ -12,9 +12,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
- * What a zk-bench run does, validated on construction so a bad setting stops the run before any JVM starts.
+ * What a zk-bench run does, validated on construction so a bad setting stops the run before any JVM starts;
+ * {@link #of} makes it from the values a user gave.
  *
  * @param shapes where TLS goes, each shape with its own ensembles and its own baseline
  * @param modes the modes to run where a shape has them ({@code none} always, as the baseline)
@@ -28,19 +30,19 @@ import java.util.Objects;
  * @param warmupRounds rounds run first like measured ones and never analysed (see {@link WarmUp}); 0 for none
  * @param output where the JSON, CSV and HTML results go
  */
-record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syncZnodes, int sessions, int forks,
+public record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syncZnodes, int sessions, int forks,
     StoppingRule stoppingRule, int warmupRounds, Path output) {
   /**
    * 2,500 znodes, 27,500 operations per iteration. At 1,000, an asynchronous phase lasted 15 to 30 ms on this
    * project's machine, and with CPU read to the nanosecond its per-round ratios still moved by 9 to 13 % (one standard
    * deviation), too much for +/-3 points in the rounds a run affords.
    */
-  static final int DEFAULT_ZNODES = 2_500;
+  public static final int DEFAULT_ZNODES = 2_500;
   /**
    * Adaptive to +/-3 points within 420 s of the command's start: rounds of the default iterations take 8 to 9 s,
    * after about 45 s of start-up and 95 s of warm-up, so a run has about 30 measured rounds.
    */
-  static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(420), 5, 0);
+  public static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(420), 5, 0);
   /**
    * Two warm-up rounds, on every fork. In three idle default runs with one warm-up round (and one ensemble per mode),
    * each JVM's second iteration, the first measured, was still far from warm: that round took 32 s where later ones
@@ -48,18 +50,22 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
    * the later rounds. With two forks taking the rounds in turn, one warm-up round would leave each fork's second
    * iteration among the measured ones.
    */
-  static final int DEFAULT_WARMUP_ROUNDS = 2;
+  public static final int DEFAULT_WARMUP_ROUNDS = 2;
   /**
    * Two ensembles per mode where the baseline is another ensemble. With one, three idle default runs agreed on
    * client-port TLS but not on quorum TLS: its overheads moved by 6 to 10 points between the runs, one run lower on
    * every quorum row, while each run's interval was about +/-4 points wide. That is a lasting difference between two
    * ensembles, which the rounds of one pair of them cannot show.
    */
-  static final int DEFAULT_FORKS = 2;
+  public static final int DEFAULT_FORKS = 2;
+  /** The shapes a run measures unless told otherwise: client-port TLS and the published quorum-TLS shape. */
+  public static final List<String> DEFAULT_SHAPES = List.of(Shape.CLIENT_TLS.label(), Shape.QUORUM_TLS.label());
+  /** Every mode zk-bench runs, where a shape has it. */
+  public static final List<String> MODES = List.copyOf(ZkModes.ALL.names());
   /** The most forks a run takes: every fork of every mode is a set of JVMs alive for the whole run. */
   static final int MAX_FORKS = 4;
 
-  ZkSettings {
+  public ZkSettings {
     shapes = List.copyOf(shapes);
     modes = List.copyOf(modes);
     if (shapes.isEmpty() || shapes.stream().distinct().count() != shapes.size()) {
@@ -84,6 +90,23 @@ record ZkSettings(List<Shape> shapes, List<BenchMode> modes, int znodes, int syn
     atLeast("--warmup-rounds", warmupRounds, 0);
     Objects.requireNonNull(stoppingRule, "stoppingRule");
     Objects.requireNonNull(output, "output");
+  }
+
+  /**
+   * The settings of shape and mode names as a user gave them.
+   *
+   * @throws ConfigException naming the option of a value that cannot be used
+   */
+  public static ZkSettings of(List<String> shapes, List<String> modes, int znodes, int syncZnodes, int sessions,
+      int forks, StoppingRule stoppingRule, int warmupRounds, Path output) {
+    List<Shape> s;
+    try {
+      s = shapes.stream().map(Shape::of).collect(Collectors.toList());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("--shapes", e.getMessage());
+    }
+    return new ZkSettings(s, ZkModes.ALL.parse("--modes", modes), znodes, syncZnodes, sessions, forks, stoppingRule,
+        warmupRounds, output);
   }
 
   private static void atLeast(String option, long value, long min) {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.harness.Compare;
+import io.securethrift.harness.DocsSection;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
@@ -12,8 +14,6 @@ import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.core.ConfigException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,9 +23,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-/** zk-bench's parsers, settings, report and sub-commands on made-up rows: no ZooKeeper started. */
+/** zk-bench's parsers, settings, report, compare and docs on made-up rows: no ZooKeeper started. */
 class ZkBenchPartsTest {
   @TempDir
   Path dir;
@@ -55,21 +54,26 @@ class ZkBenchPartsTest {
 
   @Test
   void settingsRefuseWhatCannotRun() {
-    ConfigException e = assertThrows(ConfigException.class, () -> settings("--shapes", "quorum-tls", "--modes",
-        "none,tls12-conscrypt"));
+    List<String> shapes = ZkSettings.DEFAULT_SHAPES;
+    List<String> modes = ZkSettings.MODES;
+    List<String> quorum = List.of("quorum-tls");
+    int forks = ZkSettings.DEFAULT_FORKS;
+    ConfigException e = assertThrows(ConfigException.class, () -> settings(quorum, List.of("none",
+        "tls12-conscrypt"), forks));
     assertTrue(e.getMessage().contains("--modes") && e.getMessage().contains("quorum-tls"), e.getMessage());
-    e = assertThrows(ConfigException.class, () -> settings("--shapes", "quorum-tls", "--modes", "none,tls13-openssl"));
+    e = assertThrows(ConfigException.class, () -> settings(quorum, List.of("none", "tls13-openssl"), forks));
     assertTrue(e.getMessage().contains("--modes") && e.getMessage().contains("quorum-tls"), e.getMessage());
-    e = assertThrows(ConfigException.class, () -> settings("--shapes", "client"));
-    assertTrue(e.getMessage().contains("client-tls, quorum-tls, both"), e.getMessage());
-    e = assertThrows(ConfigException.class, () -> settings("--modes", "tls13-jsse"));
+    e = assertThrows(ConfigException.class, () -> settings(List.of("client"), modes, forks));
+    assertTrue(e.getMessage().contains("--shapes") && e.getMessage().contains("client-tls, quorum-tls, both"),
+        e.getMessage());
+    e = assertThrows(ConfigException.class, () -> settings(shapes, List.of("tls13-jsse"), forks));
     assertTrue(e.getMessage().contains("none"), e.getMessage());
-    e = assertThrows(ConfigException.class, () -> settings("--modes", "none,tls13-conscrypt"));
+    e = assertThrows(ConfigException.class, () -> settings(shapes, List.of("none", "tls13-conscrypt"), forks));
     assertTrue(e.getMessage().contains("tls12-conscrypt"), e.getMessage());
-    e = assertThrows(ConfigException.class, () -> settings("--forks", "0"));
+    e = assertThrows(ConfigException.class, () -> settings(shapes, modes, 0));
     assertTrue(e.getMessage().contains("--forks") && e.getMessage().contains("outside 1 to 4"), e.getMessage());
-    assertThrows(ConfigException.class, () -> settings("--forks", "5"));
-    ZkSettings defaults = settings();
+    assertThrows(ConfigException.class, () -> settings(shapes, modes, 5));
+    ZkSettings defaults = settings(shapes, modes, forks);
     assertEquals(2, defaults.forks(Shape.QUORUM_TLS), "two ensembles per mode where the baseline is another one");
     assertEquals(1, defaults.forks(Shape.CLIENT_TLS), "one where the baseline shares the mode's processes");
     assertEquals(List.of(Shape.CLIENT_TLS, Shape.QUORUM_TLS), defaults.shapes());
@@ -78,10 +82,10 @@ class ZkBenchPartsTest {
     assertEquals(6, defaults.modes(Shape.CLIENT_TLS).size());
   }
 
-  private static ZkSettings settings(String... args) {
-    ZkBenchCommand command = new ZkBenchCommand();
-    new CommandLine(command).parseArgs(args);
-    return command.settings();
+  /** Settings of these shapes, modes and forks, and otherwise the command's defaults. */
+  private static ZkSettings settings(List<String> shapes, List<String> modes, int forks) {
+    return ZkSettings.of(shapes, modes, ZkSettings.DEFAULT_ZNODES, 100, 3, forks, ZkSettings.DEFAULT_STOPPING,
+        ZkSettings.DEFAULT_WARMUP_ROUNDS, Path.of("zk-results"));
   }
 
   @Test
@@ -95,14 +99,13 @@ class ZkBenchPartsTest {
     // The mark on the wall and sync charts of the quorum-tls mode, never on client-tls or on CPU.
     assertEquals(2, html.split("class=\"reference\"", -1).length - 1, html);
 
-    String doc = "# ZooKeeper\n\nintro\n\n" + ZkBenchCommand.DocsCommand.BEGIN + "\nold table\n"
-        + ZkBenchCommand.DocsCommand.END + "\n\n## next\n";
-    String updated = ZkBenchCommand.DocsCommand.SECTION.replace(doc, md, "doc.md");
-    assertTrue(updated.startsWith("# ZooKeeper\n\nintro\n\n" + ZkBenchCommand.DocsCommand.BEGIN + "\n\n" + md),
-        updated);
-    assertTrue(updated.endsWith(ZkBenchCommand.DocsCommand.END + "\n\n## next\n") && !updated.contains("old table"));
+    DocsSection section = ZkReport.DOCS.section();
+    String doc = "# ZooKeeper\n\nintro\n\n" + section.begin() + "\nold table\n" + section.end() + "\n\n## next\n";
+    String updated = section.replace(doc, md, "doc.md");
+    assertTrue(updated.startsWith("# ZooKeeper\n\nintro\n\n" + section.begin() + "\n\n" + md), updated);
+    assertTrue(updated.endsWith(section.end() + "\n\n## next\n") && !updated.contains("old table"));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ZkBenchCommand.DocsCommand.SECTION.replace("# no markers\n", md, "doc.md"));
+        () -> section.replace("# no markers\n", md, "doc.md"));
     assertTrue(e.getMessage().contains("doc.md") && e.getMessage().contains("zk-bench docs"), e.getMessage());
   }
 
@@ -110,21 +113,16 @@ class ZkBenchPartsTest {
   void compareReadsTwoRunsAndRefusesOtherFiles() throws Exception {
     Path a = dir.resolve("a.json");
     Files.writeString(a, report().results().toJson(), StandardCharsets.UTF_8);
-    StringWriter out = new StringWriter();
-    CommandLine cli = new CommandLine(new ZkBenchCommand());
-    cli.setOut(new PrintWriter(out));
-    assertEquals(0, cli.execute("compare", a.toString(), a.toString()));
-    assertTrue(out.toString().contains("quorum-tls   tls12-jsse") && out.toString().contains("within noise"),
-        out.toString());
+    ResultsFile run = ResultsFile.read(a, ZkReport.TOOL);
+    String out = Compare.table(run, run, a.toString(), a.toString());
+    assertTrue(out.contains("quorum-tls   tls12-jsse") && out.contains("within noise"), out);
 
     Path other = dir.resolve("other.json");
     Files.writeString(other, report().results().toJson().replace("\"tool\": \"zk-bench\"",
         "\"tool\": \"ingest-bench\""), StandardCharsets.UTF_8);
-    StringWriter err = new StringWriter();
-    cli.setErr(new PrintWriter(err, true));
-    assertEquals(2, cli.execute("compare", a.toString(), other.toString()), "a usage error");
-    assertTrue(err.toString().contains("other.json was written by ingest-bench, not zk-bench"),
-        err.toString());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ResultsFile.read(other, ZkReport.TOOL));
+    assertTrue(e.getMessage().contains("other.json was written by ingest-bench, not zk-bench"), e.getMessage());
   }
 
   @Test
@@ -132,10 +130,9 @@ class ZkBenchPartsTest {
     Path a = dir.resolve("a.json");
     Files.writeString(a, report().results().toJson(), StandardCharsets.UTF_8);
     Path doc = dir.resolve("zookeeper.md");
-    Files.writeString(doc, ZkBenchCommand.DocsCommand.BEGIN + "\n" + ZkBenchCommand.DocsCommand.END + "\n",
+    Files.writeString(doc, ZkReport.DOCS.section().begin() + "\n" + ZkReport.DOCS.section().end() + "\n",
         StandardCharsets.UTF_8);
-    assertEquals(0,
-        new CommandLine(new ZkBenchCommand()).execute("docs", doc.toString(), a.toString(), a.toString()));
+    ZkReport.DOCS.write(doc, List.of(a, a));
     String written = Files.readString(doc, StandardCharsets.UTF_8);
     assertTrue(written.contains("Tolerances: cpu ±3 points, wall ±5 points. A row within its tolerance agrees whether"
         + " or not its intervals cover each other's estimates. Every judged row agrees."), written);

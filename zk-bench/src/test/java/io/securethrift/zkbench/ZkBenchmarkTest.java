@@ -3,13 +3,11 @@ package io.securethrift.zkbench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.harness.Compare;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.ResultsFile;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
+import io.securethrift.harness.StoppingRule;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,7 +17,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * zk-bench end to end on a tiny workload: real ensembles (one standalone server for client-tls, three servers with
@@ -44,12 +41,9 @@ class ZkBenchmarkTest {
 
   @Test
   void quickRunReportsEveryShapeAndModeWithIntervals() throws Exception {
-    CommandLine cli = new CommandLine(new ZkBenchCommand());
-    StringBuilder out = new StringBuilder();
-    int code = run(cli, out, "--shapes", "client-tls,quorum-tls", "--modes",
-        "none,tls13-jsse,tls12-conscrypt,tls13-openssl", "--znodes", "40", "--sync-znodes", "10", "--sessions", "2",
-        "--forks", "2", "--warmup-rounds", "1", "--rounds", "3", "--output", output.toString());
-    assertEquals(0, code, out.toString());
+    ZkSettings settings = ZkSettings.of(List.of("client-tls", "quorum-tls"), List.of("none", "tls13-jsse",
+        "tls12-conscrypt", "tls13-openssl"), 40, 10, 2, 2, StoppingRule.fixed(3), 1, output);
+    String printed = ZkReport.markdown(new ZkBenchmark(settings, System.err).run().results());
 
     ResultsFile r = ResultsFile.fromJson(Files.readString(output.resolve("zk-results.json")));
     assertEquals("zk-bench", r.tool());
@@ -111,7 +105,6 @@ class ZkBenchmarkTest {
           && o.interval().estimate() <= o.interval().high() && o.interval().estimate() > -100, o.toString());
     }
 
-    String printed = out.toString();
     assertTrue(printed.contains("| quorum-tls | tls13-jsse | 3 |"), printed);
     assertTrue(printed.contains("Published reference") && printed.contains("+1.7 %"), printed);
     assertTrue(printed.contains("| new session ms | first handshake ms | later handshake ms | resumed |"), printed);
@@ -121,18 +114,16 @@ class ZkBenchmarkTest {
     assertTrue(count(html, "class=\"error-bar\"") == 12, html);
     assertEquals(r.rows().size() + 1, Files.readAllLines(output.resolve("zk-iterations.csv")).size());
 
-    StringBuilder compared = new StringBuilder();
     Path json = output.resolve("zk-results.json").toAbsolutePath();
-    assertEquals(0, run(new CommandLine(new ZkBenchCommand()), compared, "compare", json.toString(),
-        json.toString()));
-    assertTrue(compared.toString().contains("quorum-tls   tls13-jsse"), compared.toString());
-    assertTrue(compared.toString().contains("within noise"), compared.toString());
+    ResultsFile run = ResultsFile.read(json, ZkReport.TOOL);
+    String compared = Compare.table(run, run, json.toString(), json.toString());
+    assertTrue(compared.contains("quorum-tls   tls13-jsse"), compared);
+    assertTrue(compared.contains("within noise"), compared);
 
     Path doc = output.resolve("doc.md");
-    Files.writeString(doc, "# title\n\n" + ZkBenchCommand.DocsCommand.BEGIN + "\nold\n" + ZkBenchCommand.DocsCommand.END
+    Files.writeString(doc, "# title\n\n" + ZkReport.DOCS.section().begin() + "\nold\n" + ZkReport.DOCS.section().end()
         + "\n\nafter\n");
-    assertEquals(0, run(new CommandLine(new ZkBenchCommand()), new StringBuilder(), "docs", doc.toString(),
-        json.toString()));
+    ZkReport.DOCS.write(doc, List.of(json));
     String updated = Files.readString(doc);
     assertTrue(updated.contains("| client-tls | tls12-conscrypt | 3 |")
         && updated.contains("| client-tls | tls13-openssl | 3 |") && !updated.contains("\nold\n")
@@ -140,16 +131,6 @@ class ZkBenchmarkTest {
     for (Map<String, Object> m : r.summary()) {
       assertTrue(((Number) m.get("client_cpu_us_per_op")).doubleValue() >= 0, m.toString());
     }
-  }
-
-  private static int run(CommandLine cli, StringBuilder out, String... args) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream stream = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    cli.setOut(new PrintWriter(stream, true));
-    cli.setErr(new PrintWriter(stream, true));
-    int code = cli.execute(args);
-    out.append(bytes.toString(StandardCharsets.UTF_8));
-    return code;
   }
 
   private static int count(String text, String what) {

@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.harness.Interval;
+import io.securethrift.harness.ResultsDocs;
 import io.securethrift.harness.ResultsFile;
 import java.util.Locale;
 import java.util.Map;
@@ -9,6 +10,12 @@ import java.util.Map;
 public final class ResultsTable {
   /** The tool name ingest-bench's result files carry. */
   public static final String TOOL = "ingest-bench";
+  /**
+   * {@code ingest-bench docs}: the runs' agreement (issue #13's test of repeated default runs: CPU per entry within
+   * +/-3 points, wall within +/-5) and the last run's table, written into docs/benchmarks.md.
+   */
+  public static final ResultsDocs DOCS = new ResultsDocs(TOOL, ResultsTable::markdown,
+      runs -> Map.of("cpu", 3.0, "wall", 5.0), true);
 
   private ResultsTable() {}
 

@@ -3,27 +3,24 @@ package io.securethrift.ingest.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.harness.Compare;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.StoppingRule;
-import io.securethrift.ingest.cli.IngestBenchCommand;
 import io.securethrift.ingest.server.ServerModel;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The whole harness on a small workload: real KDC and CA in this JVM, a server and a client JVM per mode and server
  * model, verify after every iteration. Timings are not asserted (that is the benchmark's job); that every mode ran,
- * was sampled, verified and reported with intervals is, and that {@code compare} reads what the run wrote.
+ * was sampled, verified and reported with intervals is, and that {@code compare} and {@code docs} read what the run
+ * wrote.
  */
 class IngestBenchmarkTest {
   @TempDir
@@ -121,7 +118,8 @@ class IngestBenchmarkTest {
     // compare reads two result files; a run against itself differs by nothing real.
     Path json = output.resolve("ingest-results.json");
     Path copy = Files.copy(json, output.resolve("again.json"));
-    String compared = execute("compare", json.toString(), copy.toString());
+    String compared = Compare.table(ResultsFile.read(json, ResultsTable.TOOL), ResultsFile.read(copy,
+        ResultsTable.TOOL), json.toString(), copy.toString());
     for (String mode : modes.subList(1, modes.size())) {
       String line = compared.lines().filter(l -> l.contains(" " + mode + " ") && l.contains(" wall "))
           .findFirst().orElseThrow(() -> new AssertionError(compared));
@@ -132,7 +130,7 @@ class IngestBenchmarkTest {
     Path doc = output.resolve("doc.md");
     Files.writeString(doc, "# title\n\n<!-- ingest-bench results: written by 'ingest-bench docs', do not edit by hand"
         + " -->\nold\n<!-- end of ingest-bench results -->\n\nafter\n");
-    execute("docs", doc.toString(), json.toString(), copy.toString());
+    ResultsTable.DOCS.write(doc, List.of(json, copy));
     String updated = Files.readString(doc);
     assertTrue(updated.startsWith("# title\n\n<!-- ingest-bench results") && updated.endsWith("-->\n\nafter\n")
         && !updated.contains("\nold\n"), updated);
@@ -191,29 +189,5 @@ class IngestBenchmarkTest {
       assertTrue(csv.stream().anyMatch(l -> l.startsWith("sasl-auth-conf-provider," + server + ",1,")),
           server + ": " + csv);
     }
-  }
-
-  @Test
-  void compareNamesAFileThatIsNotAResult() throws Exception {
-    Path bogus = Files.writeString(output.resolve("bogus.json"), "{\"modes\": []}");
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    CommandLine cli = new CommandLine(new IngestBenchCommand());
-    cli.setErr(new java.io.PrintWriter(err, true, StandardCharsets.UTF_8));
-    int code = cli.execute("compare", bogus.toString(), bogus.toString());
-    assertTrue(code != 0, "exit code " + code);
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("is not a result file of ingest-bench: not a benchmark"
-        + " result file: no \"labels\""), err.toString(StandardCharsets.UTF_8));
-  }
-
-  private static String execute(String... args) {
-    PrintStream original = System.out;
-    ByteArrayOutputStream captured = new ByteArrayOutputStream();
-    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-    try {
-      assertEquals(0, new CommandLine(new IngestBenchCommand()).execute(args));
-    } finally {
-      System.setOut(original);
-    }
-    return captured.toString(StandardCharsets.UTF_8);
   }
 }

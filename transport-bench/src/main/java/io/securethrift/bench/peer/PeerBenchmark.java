@@ -33,7 +33,7 @@ import java.util.stream.Collectors;
  * every pairing alike. A pairing's cost in a round (time per operation) over libthrift's in the same round is one
  * ratio; rounds are added until every interval is as narrow as asked or the time is up ({@link StoppingRule}).
  */
-final class PeerBenchmark {
+public final class PeerBenchmark {
   /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
   static final long SEED = 20_260_021L;
   /** A warm-up turn is repeated while the cell's JIT compiled for more than this share of it. */
@@ -70,13 +70,13 @@ final class PeerBenchmark {
   /** Warm-ups the budget stopped while the cell's JIT still compiled: cell name and metric. */
   private List<Map.Entry<String, PeerMetric>> cutShort = new ArrayList<>();
 
-  PeerBenchmark(PeerSettings settings, PrintStream progress) {
+  public PeerBenchmark(PeerSettings settings, PrintStream progress) {
     this.settings = settings;
     this.progress = progress;
   }
 
   /** Runs everything, writes the result files and returns the report. */
-  PeerReport run() throws Exception {
+  public PeerReport run() throws Exception {
     RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
     WorkDirectory work = WorkDirectory.create("peer-bench-");
     Path dir = work.path();

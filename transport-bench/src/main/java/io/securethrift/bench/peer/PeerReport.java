@@ -7,6 +7,7 @@ import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.ResultsDocs;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
@@ -14,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,8 +33,15 @@ import java.util.stream.Collectors;
  * <p>The statistics work on costs (time per operation, lower is better) as every harness tool does; a table
  * shows speed instead, securethrift's rate over libthrift's ({@link Interval#asSpeedRatio}).
  */
-final class PeerReport {
-  static final String TOOL = "peer-bench";
+public final class PeerReport {
+  public static final String TOOL = "peer-bench";
+  /** Points of cost two runs may differ by on a metric and still agree. */
+  static final double TOLERANCE = 5.0;
+  /**
+   * {@code peer-bench docs}: the runs' agreement and the last run's tables. Metric names follow the sizes a run chose;
+   * every metric the runs have gets the same tolerance.
+   */
+  public static final ResultsDocs DOCS = new ResultsDocs(TOOL, PeerReport::markdown, PeerReport::tolerances, true);
   /** The bar for every row: at least par, and an interval whose lower end is at least this. */
   static final double TARGET_LOW = 0.97;
 
@@ -47,7 +56,13 @@ final class PeerReport {
         summaries(settings.metrics(), overheads, rows), rows);
   }
 
-  ResultsFile results() {
+  private static Map<String, Double> tolerances(List<ResultsFile> runs) {
+    Map<String, Double> tolerances = new HashMap<>();
+    runs.forEach(r -> r.overheads().forEach(o -> tolerances.put(o.metric(), TOLERANCE)));
+    return tolerances;
+  }
+
+  public ResultsFile results() {
     return results;
   }
 
@@ -95,7 +110,7 @@ final class PeerReport {
    * then every other pairing's ratio to it with its 95 % interval), the rows short of the issue's bar, and every
    * cell's median rate.
    */
-  static String markdown(ResultsFile r) {
+  public static String markdown(ResultsFile r) {
     StringBuilder s = new StringBuilder();
     Map<String, Object> info = r.info();
     s.append(String.format(Locale.ROOT, "Run of %s, commit %s, %s, %s cores, load average %s at the start and %s at"

@@ -4,6 +4,7 @@ import io.securethrift.harness.BenchMode;
 import io.securethrift.bench.EchoConnection;
 import io.securethrift.bench.EchoFixture;
 import io.securethrift.bench.Payloads;
+import io.securethrift.bench.TurnOptions;
 import io.securethrift.bench.tls.TlsBenchSetup;
 import io.securethrift.harness.Interval;
 import io.securethrift.harness.MeasuredRounds;
@@ -13,6 +14,7 @@ import io.securethrift.harness.PairedAnalysis;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
+import io.securethrift.core.ConfigException;
 import io.securethrift.core.SecurityConfig;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -20,6 +22,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -40,8 +43,12 @@ import org.apache.thrift.TException;
  * (and to {@code auth-conf}) in the same round is one sample, and rounds are added until every interval is as narrow
  * as asked or the time is up.
  */
-final class PrivacyBench {
+public final class PrivacyBench {
   static final String TOOL = "sasl-bench privacy";
+  /** Adaptive: ±3 points of cost, four minutes, at least five rounds. */
+  public static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(240), 5, 0);
+  /** Every mode the privacy comparison runs. */
+  public static final List<String> MODES = List.copyOf(SaslKerberos.MODES.names());
   static final String BASELINE = "none";
   static final String GSS = "sasl-auth-conf";
   /** The bootstrap's seed: fixed, so the same raw data always gives the same intervals. */
@@ -54,11 +61,30 @@ final class PrivacyBench {
    * @param turns how many turns a round's seconds are cut into
    * @param warmUp how long each mode echoes each size before the rounds (not analysed)
    */
-  record Settings(List<String> modes, List<Integer> sizes, double seconds, int turns, double warmUp,
+  public record Settings(List<String> modes, List<Integer> sizes, double seconds, int turns, double warmUp,
       StoppingRule rule, Path output) {
-    Settings {
+    public Settings {
       modes = List.copyOf(modes);
       sizes = List.copyOf(sizes);
+    }
+
+    /**
+     * The settings of mode names (any name {@link BenchMode} reads) and sizes as a user gave them.
+     *
+     * @throws ConfigException naming the option of a value that cannot be used
+     */
+    public static Settings of(List<String> modes, List<Integer> sizes, double seconds, int turns, double warmUp,
+        StoppingRule rule, Path output) {
+      List<String> names = SaslKerberos.MODES.parse("--modes", modes).stream().map(BenchMode::name).toList();
+      if (!names.contains(BASELINE) || !names.contains(GSS)) {
+        throw new ConfigException("--modes", names + " leaves out " + BASELINE + " or " + GSS
+            + ", which every other mode is compared with");
+      }
+      if (sizes.isEmpty() || sizes.stream().anyMatch(size -> size < 1)) {
+        throw new ConfigException("--sizes", sizes + " is not a list of payload sizes of 1 byte or more");
+      }
+      TurnOptions.check(seconds, turns, warmUp);
+      return new Settings(names, sizes, seconds, turns, warmUp, rule, output);
     }
 
     Map<String, Object> toMap() {
@@ -76,13 +102,13 @@ final class PrivacyBench {
   private final Settings settings;
   private final PrintStream progress;
 
-  PrivacyBench(Settings settings, PrintStream progress) {
+  public PrivacyBench(Settings settings, PrintStream progress) {
     this.settings = settings;
     this.progress = progress;
   }
 
   /** Runs the rounds, writes the result files and returns the Markdown table. */
-  String run() throws Exception {
+  public String run() throws Exception {
     RunInfo.Start start = RunInfo.start(RunInfo.launcherCommit());
     Map<String, AutoCloseable> fixtures = new LinkedHashMap<>();
     Map<String, EchoConnection> connections = new LinkedHashMap<>();

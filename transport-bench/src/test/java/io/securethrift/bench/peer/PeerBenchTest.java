@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.ResultsFile;
+import io.securethrift.harness.StoppingRule;
 import io.securethrift.core.ConfigException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,10 +17,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
- * The command end to end with tiny sizes and one round: real cell JVMs, real TLS on Conscrypt (libthrift's through
+ * The benchmark end to end with tiny sizes and one round: real cell JVMs, real TLS on Conscrypt (libthrift's through
  * the Conscrypt-first provider), real GSSAPI on an embedded KDC, for every pairing. It checks that every cell measured
  * every metric, that the files are written, and that {@code docs} writes two runs into a document.
  */
@@ -32,12 +30,9 @@ class PeerBenchTest {
   @Test
   void oneTinyRoundOfEveryKindOfModeWritesEveryRowAndTheDocsSection() throws Exception {
     Path out = dir.resolve("run");
-    StringWriter printed = new StringWriter();
-    CommandLine cli = new CommandLine(new PeerBenchCommand()).setOut(new PrintWriter(printed));
-    int code = cli.execute("--modes", "plain,tls-conscrypt,auth-conf", "--bulk-sizes", "8192", "--small-sizes", "100",
-        "--seconds", "0.05", "--turns", "2", "--warm-up", "0.05", "--warm-up-turns", "2", "--rounds", "1", "--output",
-        out.toString());
-    assertEquals(0, code, printed.toString());
+    PeerSettings settings = PeerSettings.of(List.of("plain", "tls-conscrypt", "auth-conf"), PeerSettings.PAIRINGS,
+        List.of(8192), List.of(100), true, 0.05, 2, 0.05, 2, StoppingRule.fixed(1), out);
+    String table = PeerReport.markdown(new PeerBenchmark(settings, System.err).run().results());
 
     ResultsFile results = ResultsFile.read(out.resolve("peer-results.json"), PeerReport.TOOL);
     // 3 modes x 3 pairings against libthrift x 3 metrics (bulk, round trips, connections).
@@ -58,7 +53,6 @@ class PeerBenchTest {
     for (Map<String, Object> m : results.summary()) {
       assertTrue((double) m.get("median_rate") > 0, m.toString());
     }
-    String table = printed.toString();
     assertTrue(table.contains("| sasl-auth-conf | round trips/s, 100 B messages |"), table);
     assertTrue(table.contains("| tls-conscrypt | new connections/s"), table);
     for (String file : List.of("peer-results.csv", "peer-iterations.csv", "peer-results.html")) {
@@ -68,54 +62,55 @@ class PeerBenchTest {
         "a chart per metric");
 
     Path doc = dir.resolve("benchmarks.md");
-    Files.writeString(doc, "# Benchmarks\n\n" + PeerBenchCommand.DocsCommand.SECTION.begin() + "\nold\n"
-        + PeerBenchCommand.DocsCommand.SECTION.end() + "\n\nAfter.\n", StandardCharsets.UTF_8);
+    Files.writeString(doc, "# Benchmarks\n\n" + PeerReport.DOCS.section().begin() + "\nold\n"
+        + PeerReport.DOCS.section().end() + "\n\nAfter.\n", StandardCharsets.UTF_8);
     Path copy = Files.createDirectories(dir.resolve("again")).resolve("peer-results.json");
     Files.copy(out.resolve("peer-results.json"), copy);
-    assertEquals(0, cli.execute("docs", doc.toString(), out.resolve("peer-results.json").toString(),
-        copy.toString()), printed.toString());
+    PeerReport.DOCS.write(doc, List.of(out.resolve("peer-results.json"), copy));
     String written = Files.readString(doc, StandardCharsets.UTF_8);
     assertTrue(written.contains("### Agreement of 2 runs") && written.contains("### The last run")
         && !written.contains("\nold\n") && written.endsWith("\n\nAfter.\n"), written);
   }
 
   @Test
-  void optionsBecomeSettingsAndABadValueNamesItsOption() {
-    PeerBenchCommand command = new PeerBenchCommand();
-    new CommandLine(command).parseArgs("--no-connections", "--bulk-sizes", "65536", "--pairings", "our-client");
-    PeerSettings settings = command.settings();
+  void givenValuesBecomeSettingsAndABadValueNamesItsOption() {
+    PeerSettings settings = settings(PeerSettings.MODES, List.of("our-client"), List.of(65536), false, 6, 30,
+        PeerSettings.DEFAULT_STOPPING);
     assertEquals(List.of("bulk-64KiB", "rt-1KiB"),
         settings.metrics().stream().map(PeerMetric::name).collect(Collectors.toList()));
     assertEquals(List.of(Pairing.LIBTHRIFT, Pairing.OUR_CLIENT), settings.pairings(), "the baseline always runs");
 
-    PeerBenchCommand bad = new PeerBenchCommand();
-    new CommandLine(bad).parseArgs("--modes", "tls");
-    ConfigException e = assertThrows(ConfigException.class, bad::settings);
+    ConfigException e = assertThrows(ConfigException.class, () -> settings(List.of("tls"), PeerSettings.PAIRINGS,
+        List.of(65536), true, 6, 30, PeerSettings.DEFAULT_STOPPING));
     assertTrue(e.getMessage().contains("--modes")
         && e.getMessage().contains("'tls' is not a mode peer-bench runs; it runs none,"), e.getMessage());
-    PeerBenchCommand defaults = new PeerBenchCommand();
-    new CommandLine(defaults).parseArgs();
+    // The command's defaults: 1 s warm-up turns, at most 30, within 1200 s.
+    PeerSettings defaultSettings = settings(PeerSettings.MODES, PeerSettings.PAIRINGS, List.of(1 << 20, 64 << 10),
+        true, 6, 30, PeerSettings.DEFAULT_STOPPING);
     // The warm-up may take 60 % of 1200 s, 720 s: after 30 s of start-up, 96 warm-ups left get 7 turns of 1 s each;
     // after 700 s, the last 5 get 4 each.
-    PeerSettings defaultSettings = defaults.settings();
     assertEquals(7, PeerBenchmark.warmUpTurnsAllowed(defaultSettings, 30, 96));
     assertEquals(4, PeerBenchmark.warmUpTurnsAllowed(defaultSettings, 700, 5));
     assertEquals(1, PeerBenchmark.warmUpTurnsAllowed(defaultSettings, 800, 5), "one turn even past the budget");
     assertEquals(defaultSettings.warmUpTurns(), PeerBenchmark.warmUpTurnsAllowed(defaultSettings, 30, 1),
         "never more than --warm-up-turns");
-    PeerBenchCommand fixed = new PeerBenchCommand();
-    new CommandLine(fixed).parseArgs("--rounds", "2");
-    assertEquals(fixed.settings().warmUpTurns(), PeerBenchmark.warmUpTurnsAllowed(fixed.settings(), 1e6, 96),
+    PeerSettings fixed = settings(PeerSettings.MODES, PeerSettings.PAIRINGS, List.of(65536), true, 6, 30,
+        StoppingRule.fixed(2));
+    assertEquals(fixed.warmUpTurns(), PeerBenchmark.warmUpTurnsAllowed(fixed, 1e6, 96),
         "a fixed number of rounds has no time budget");
-    PeerBenchCommand noWarmUp = new PeerBenchCommand();
-    new CommandLine(noWarmUp).parseArgs("--warm-up-turns", "0");
-    e = assertThrows(ConfigException.class, noWarmUp::settings);
+    e = assertThrows(ConfigException.class, () -> settings(PeerSettings.MODES, PeerSettings.PAIRINGS, List.of(65536),
+        true, 6, 0, PeerSettings.DEFAULT_STOPPING));
     assertTrue(e.getMessage().contains("--warm-up-turns"), e.getMessage());
-    PeerBenchCommand noTurns = new PeerBenchCommand();
-    new CommandLine(noTurns).parseArgs("--turns", "0");
-    e = assertThrows(ConfigException.class, noTurns::settings);
+    e = assertThrows(ConfigException.class, () -> settings(PeerSettings.MODES, PeerSettings.PAIRINGS, List.of(65536),
+        true, 0, 30, PeerSettings.DEFAULT_STOPPING));
     assertTrue(e.getMessage().contains("--turns") && e.getMessage().contains("0 is not a number of turns"),
         e.getMessage());
-    assertEquals(6, defaults.settings().turns());
+  }
+
+  /** Settings with 1 KiB round trips, 0.3 s per metric and 1 s warm-up turns, as the command's defaults are. */
+  private static PeerSettings settings(List<String> modes, List<String> pairings, List<Integer> bulkSizes,
+      boolean connections, int turns, int warmUpTurns, StoppingRule rule) {
+    return PeerSettings.of(modes, pairings, bulkSizes, List.of(1024), connections, 0.3, turns, 1.0, warmUpTurns, rule,
+        Path.of("peer-results"));
   }
 }

@@ -7,20 +7,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.ResultsFile;
+import io.securethrift.harness.StoppingRule;
 import io.securethrift.sasl.SecureThriftSaslProvider;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Path;
 import java.security.Security;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code sasl-bench privacy} end to end with tiny turns: real GSSAPI on an embedded KDC, AES-GCM privacy on the
  * JDK's and a native provider's cipher, TLS on Conscrypt with a test CA's certificate, every mode's rows and
- * intervals written, and a command line without the baseline refused by name.
+ * intervals written.
  */
 class PrivacyBenchTest {
   @TempDir
@@ -29,12 +28,10 @@ class PrivacyBenchTest {
   @Test
   void threeTinyRoundsGiveEveryModeItsRatiosAndRows() throws Exception {
     Path out = dir.resolve("run");
-    StringWriter printed = new StringWriter();
-    int code = new CommandLine(new PrivacyBenchCommand()).setOut(new PrintWriter(printed)).execute("--modes",
-        "none,auth-conf,auth-conf-gcm,auth-conf-libthrift,auth-conf-provider,auth-conf-gcm-accp,tls-conscrypt",
-        "--sizes", "1000,70000", "--seconds", "0.04", "--turns", "2", "--warm-up", "0.02", "--rounds", "3",
-        "--output", out.toString());
-    assertEquals(0, code, printed.toString());
+    PrivacyBench.Settings settings = PrivacyBench.Settings.of(List.of("none", "auth-conf", "auth-conf-gcm",
+        "auth-conf-libthrift", "auth-conf-provider", "auth-conf-gcm-accp", "tls-conscrypt"), List.of(1000, 70000),
+        0.04, 2, 0.02, StoppingRule.fixed(3), out);
+    String table = new PrivacyBench(settings, System.err).run();
 
     ResultsFile results = ResultsFile.read(out.resolve("privacy-results.json"), PrivacyBench.TOOL);
     // 2 sizes x 6 modes against none.
@@ -52,23 +49,11 @@ class PrivacyBenchTest {
     for (Map<String, Object> s : results.summary()) {
       assertTrue((double) s.get("median_mb_per_s") > 0, s.toString());
     }
-    String table = printed.toString();
     assertTrue(table.contains("| 70000B | sasl-auth-conf-gcm-accp | 3 |"), table);
     assertTrue(table.contains("| 70000B | sasl-auth-conf-provider | 3 |"), table);
     assertTrue(table.contains("| 70000B | sasl-auth-conf-libthrift | 3 |"), table);
     assertNull(Security.getProvider(SecureThriftSaslProvider.NAME), "the provider is removed with its fixture");
     assertTrue(table.contains("| 1000B | none | 3 |"), table);
     assertTrue(table.contains("| 70000B | tls-conscrypt | 3 |"), table);
-  }
-
-  @Test
-  void modesWithoutTheBaselineAreRefusedByName() {
-    StringWriter errors = new StringWriter();
-    int code = new CommandLine(new PrivacyBenchCommand()).setErr(new PrintWriter(errors))
-        .execute("--modes", "auth-conf,auth-conf-gcm", "--output", dir.toString());
-    assertTrue(code != 0);
-    assertTrue(errors.toString().contains("--modes")
-        && errors.toString().contains("[sasl-auth-conf, sasl-auth-conf-gcm] leaves out none or sasl-auth-conf, which"
-        + " every other mode is compared with"), errors.toString());
   }
 }

@@ -1,20 +1,12 @@
-package io.securethrift.bench.peer;
+package io.securethrift.cli;
 
-import io.securethrift.bench.TurnOptions;
-import io.securethrift.harness.DocsSection;
-import io.securethrift.harness.ResultsFile;
-import io.securethrift.harness.StoppingOptions;
-import io.securethrift.core.ConfigException;
+import io.securethrift.bench.peer.PeerBenchmark;
+import io.securethrift.bench.peer.PeerReport;
+import io.securethrift.bench.peer.PeerSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,24 +19,24 @@ import picocli.CommandLine.Spec;
  * the run; nothing is needed beforehand and everything but the result files is deleted afterwards.
  */
 @Command(name = "peer-bench", mixinStandardHelpOptions = true,
-    subcommands = {PeerBenchCommand.CompareCommand.class, PeerBenchCommand.DocsCommand.class},
+    subcommands = {PeerBenchCommand.Compare.class, PeerBenchCommand.Docs.class},
     description = {"securethrift against libthrift's own transports (TFramedTransport/TSocket, TSSLTransportFactory,",
         "TSaslClientTransport/TSaslServerTransport with GSSAPI) on the same TThreadPoolServer echo service: MB/s each",
         "way, round trips/s and new connections/s per mode, ours/libthrift per round with 95 %% intervals, plus the",
         "crossed pairings (our client + libthrift's server, libthrift's client + our server); rounds are added until",
         "every interval is within --precision points or --max-time is up. 'peer-bench compare A.json B.json'",
         "compares two runs; 'peer-bench docs FILE.md A.json B.json' writes runs' tables into a document."})
-public final class PeerBenchCommand implements Callable<Integer> {
+final class PeerBenchCommand implements Callable<Integer> {
   @Spec
   private CommandSpec spec;
 
   @Option(names = "--modes", split = ",", description = "modes: plain, tls-jsse, tls-conscrypt, auth, auth-int,"
       + " auth-conf (default: all)")
-  private List<String> modes = PeerModes.MODES.names();
+  private List<String> modes = PeerSettings.MODES;
 
   @Option(names = "--pairings", split = ",", description = "pairings besides libthrift (always run, the baseline):"
       + " securethrift, our-client, our-server (default: all)")
-  private List<String> pairings = Arrays.stream(Pairing.values()).map(Pairing::label).collect(Collectors.toList());
+  private List<String> pairings = PeerSettings.PAIRINGS;
 
   @Option(names = "--bulk-sizes", split = ",", description = "payload bytes of the MB/s metrics (default:"
       + " ${DEFAULT-VALUE})")
@@ -96,30 +88,8 @@ public final class PeerBenchCommand implements Callable<Integer> {
   }
 
   PeerSettings settings() {
-    TurnOptions.check(seconds, turns, warmUp);
-    if (warmUpTurns < 1) {
-      throw new ConfigException("--warm-up-turns", warmUpTurns + " is not a number of turns (1 or more)");
-    }
-    for (int size : concat(bulkSizes, smallSizes)) {
-      if (size < 1 || size > PeerCell.MAX_MESSAGE - 1024) {
-        throw new ConfigException("--bulk-sizes/--small-sizes", size + " bytes is not between 1 and "
-            + (PeerCell.MAX_MESSAGE - 1024));
-      }
-    }
-    return new PeerSettings(PeerModes.MODES.parse("--modes", modes), parse("--pairings", pairings, Pairing::of),
-        bulkSizes, smallSizes, !noConnections, seconds, turns, warmUp, warmUpTurns, stopping.rule(), output);
-  }
-
-  private static List<Integer> concat(List<Integer> a, List<Integer> b) {
-    return Stream.concat(a.stream(), b.stream()).collect(Collectors.toList());
-  }
-
-  private static <T> List<T> parse(String option, List<String> labels, Function<String, T> of) {
-    try {
-      return labels.stream().map(of).collect(Collectors.toList());
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException(option, e.getMessage());
-    }
+    return PeerSettings.of(modes, pairings, bulkSizes, smallSizes, !noConnections, seconds, turns, warmUp,
+        warmUpTurns, stopping.rule(), output);
   }
 
   /** {@code peer-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
@@ -127,8 +97,8 @@ public final class PeerBenchCommand implements Callable<Integer> {
       description = {"Compares two peer-results.json files: every mode's, pairing's and metric's cost overhead",
           "against libthrift in A and in B with their 95 %% intervals, and B - A in points with its own interval;",
           "REAL marks a difference whose interval leaves out zero, the others are within the runs' noise."})
-  static final class CompareCommand extends io.securethrift.harness.CompareCommand {
-    CompareCommand() {
+  static final class Compare extends CompareCommand {
+    Compare() {
       super(PeerReport.TOOL);
     }
   }
@@ -138,21 +108,9 @@ public final class PeerBenchCommand implements Callable<Integer> {
       description = {"Writes runs' tables (from their peer-results.json files, oldest first) into FILE.md between",
           "the lines '<!-- peer-bench results: ... -->' and '<!-- end of peer-bench results -->': with several",
           "runs, whether they agree (every metric's cost within +/-5 points), then the last run's tables."})
-  static final class DocsCommand extends io.securethrift.harness.DocsCommand {
-    static final DocsSection SECTION = DocsSection.of(PeerReport.TOOL);
-    /** Points of cost two runs may differ by on a metric and still agree. */
-    static final double TOLERANCE = 5.0;
-
-    DocsCommand() {
-      super(PeerReport.TOOL, PeerReport::markdown);
-    }
-
-    /** Metric names follow the sizes a run chose; every metric the runs have gets the same tolerance. */
-    @Override
-    protected Map<String, Double> tolerances(List<ResultsFile> runs) {
-      Map<String, Double> tolerances = new HashMap<>();
-      runs.forEach(r -> r.overheads().forEach(o -> tolerances.put(o.metric(), TOLERANCE)));
-      return tolerances;
+  static final class Docs extends DocsCommand {
+    Docs() {
+      super(PeerReport.DOCS);
     }
   }
 }

@@ -1,20 +1,22 @@
-package io.securethrift.harness;
+package io.securethrift.cli;
 
+import io.securethrift.harness.Compare;
+import io.securethrift.harness.ResultsFile;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * The {@code compare A.json B.json} subcommand every benchmark shares: two runs' overheads side by side with their
- * intervals, real differences marked ({@link Compare}). A benchmark subclasses it with its own {@code @Command}
- * (name and description) and its tool name, so that a file another tool wrote is refused.
+ * intervals, real differences marked ({@link Compare}). A benchmark's command nests a subclass with its own
+ * {@code @Command} (name and description) and its tool name, so that a file another tool wrote is refused.
  */
-public abstract class CompareCommand implements Callable<Integer> {
+abstract class CompareCommand implements Callable<Integer> {
   private final String tool;
 
   @Spec
@@ -27,7 +29,7 @@ public abstract class CompareCommand implements Callable<Integer> {
   private Path b;
 
   /** @param tool the name in the result files this command compares ({@link ResultsFile#tool()}) */
-  protected CompareCommand(String tool) {
+  CompareCommand(String tool) {
     this.tool = tool;
   }
 

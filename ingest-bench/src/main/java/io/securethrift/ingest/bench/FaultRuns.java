@@ -1,14 +1,10 @@
-package io.securethrift.ingest.cli;
+package io.securethrift.ingest.bench;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.harness.BenchMode;
-import io.securethrift.ingest.bench.FaultBackend;
-import io.securethrift.ingest.bench.FaultBench;
 import io.securethrift.ingest.bench.FaultBench.Fault;
 import io.securethrift.ingest.bench.FaultBench.Outcome;
 import io.securethrift.ingest.bench.FaultBench.Settings;
-import io.securethrift.ingest.bench.IngestBackend;
-import io.securethrift.ingest.bench.IngestBenchmark;
 import io.securethrift.ingest.server.ServerModel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,10 +24,16 @@ import java.util.stream.Stream;
  * passed leaves nothing behind; a failed one keeps its directory (server logs and data) under
  * {@code OUTPUT/faults/FAULT-MODE} for a look.
  */
-final class FaultRuns {
+public final class FaultRuns {
   private FaultRuns() {}
 
-  static int run(List<String> faultTokens, String backendName, Map<String, String> options, List<String> modes,
+  /**
+   * Runs {@code faultTokens} in every mode of {@code modes} (null: every mode of the backend) and prints a line per run
+   * and the verdict.
+   *
+   * @return the exit code: 0 when every run passed, 1 when one failed or none could run
+   */
+  public static int run(List<String> faultTokens, String backendName, Map<String, String> options, List<String> modes,
       ServerModel server, Duration runTime, long seed, Path output) throws Exception {
     List<Fault> faults = Fault.parseList("--faults", faultTokens);
     IngestBackend backend = IngestBenchmark.backend(backendName);

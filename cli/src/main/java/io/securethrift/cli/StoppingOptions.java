@@ -1,5 +1,7 @@
-package io.securethrift.harness;
+package io.securethrift.cli;
 
+import io.securethrift.harness.Bootstrap;
+import io.securethrift.harness.StoppingRule;
 import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,7 +16,7 @@ import picocli.CommandLine.Spec;
  * ({@code @Mixin StoppingOptions stopping = new StoppingOptions(DEFAULTS)}), and builds its rule with
  * {@link #rule()}, which names the option of a value it cannot use.
  */
-public final class StoppingOptions {
+final class StoppingOptions {
   @Spec(Spec.Target.MIXEE)
   private CommandSpec spec;
 
@@ -39,7 +41,7 @@ public final class StoppingOptions {
   private int maxRounds;
 
   /** The options with a command's defaults: adaptive, with {@code defaults}' precision, budget and round limits. */
-  public StoppingOptions(StoppingRule defaults) {
+  StoppingOptions(StoppingRule defaults) {
     if (defaults.fixedRounds()) {
       throw new IllegalArgumentException("the defaults must be adaptive; --rounds turns a run into a fixed one");
     }
@@ -54,7 +56,7 @@ public final class StoppingOptions {
    *
    * @throws ParameterException naming the option whose value cannot be used
    */
-  public StoppingRule rule() {
+  StoppingRule rule() {
     if (rounds < 0) {
       throw bad("--rounds", rounds + " is less than 0 (0: add rounds until --precision)");
     }

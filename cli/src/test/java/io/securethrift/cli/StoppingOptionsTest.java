@@ -1,9 +1,10 @@
-package io.securethrift.harness;
+package io.securethrift.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.harness.StoppingRule;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

@@ -1,17 +1,13 @@
-package io.securethrift.zkbench;
+package io.securethrift.cli;
 
-import io.securethrift.harness.BenchMode;
-import io.securethrift.harness.DocsSection;
-import io.securethrift.harness.ResultsFile;
-import io.securethrift.harness.StoppingOptions;
-import io.securethrift.harness.WarmUp;
 import io.securethrift.core.ConfigException;
+import io.securethrift.zkbench.ZkBenchmark;
+import io.securethrift.zkbench.ZkReport;
+import io.securethrift.zkbench.ZkSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,13 +17,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * zk-bench: ZooKeeper's zk-latencies workload (create, set, get, delete of permanent and ephemeral znodes, and
- * watches, asynchronously; then one request at a time) without TLS and with TLS, per shape (where TLS goes, see
- * {@link Shape}) and mode (engine and protocol, see {@link BenchMode}), with the CPU of every process, paired rounds
- * and 95 % intervals ({@link ZkBenchmark}). Certificates come from a throw-away CA; nothing is needed beforehand and
- * everything but the result files is deleted afterwards.
+ * watches, asynchronously; then one request at a time) without TLS and with TLS, per shape (where TLS goes) and mode
+ * (engine and protocol), with the CPU of every process, paired rounds and 95 % intervals ({@link ZkBenchmark}).
+ * Certificates come from a throw-away CA; nothing is needed beforehand and everything but the result files is deleted
+ * afterwards.
+ *
+ * <p>bin/securethrift runs this class on zk-bench's class path ({@link #main}), so it and what it uses of this
+ * package (the option mixins, {@code compare} and {@code docs}) need nothing of the other commands' modules.
  */
 @Command(name = "zk-bench", mixinStandardHelpOptions = true,
-    subcommands = {ZkBenchCommand.CompareCommand.class, ZkBenchCommand.DocsCommand.class},
+    subcommands = {ZkBenchCommand.Compare.class, ZkBenchCommand.Docs.class},
     description = {"ZooKeeper's cost of TLS (zk-latencies workload): wall time, synchronous latency and CPU per",
         "operation of every mode against none, per shape, with 95 %% intervals; after --warmup-rounds, rounds are",
         "added until every wall and CPU interval is within --precision points or --max-time is up. 'zk-bench compare",
@@ -40,12 +39,12 @@ public final class ZkBenchCommand implements Callable<Integer> {
   @Option(names = "--shapes", split = ",", description = "where TLS goes: client-tls (1 server, TLS on the client"
       + " port, no fsync), quorum-tls (3 servers, TLS between them only, plaintext clients, fsync on: the published"
       + " shape), both (3 servers, TLS on both, fsync on) (default: ${DEFAULT-VALUE})")
-  private List<String> shapes = List.of(Shape.CLIENT_TLS.label(), Shape.QUORUM_TLS.label());
+  private List<String> shapes = ZkSettings.DEFAULT_SHAPES;
 
   @Option(names = "--modes", split = ",", description = "modes to run where a shape has them: none (always, the"
       + " baseline), tls12-jsse, tls13-jsse, tls12-conscrypt, tls12-openssl, tls13-openssl (Netty's netty-tcnative,"
       + " client port only) (default: ${DEFAULT-VALUE})")
-  private List<String> modes = ZkModes.ALL.names();
+  private List<String> modes = ZkSettings.MODES;
 
   @Option(names = "--znodes", description = "znodes per asynchronous phase; an iteration is 11 times as many"
       + " operations (default: ${DEFAULT-VALUE})")
@@ -69,7 +68,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
   private StoppingOptions stopping = new StoppingOptions(ZkSettings.DEFAULT_STOPPING);
 
   @Mixin
-  private WarmUp warmUp = new WarmUp(ZkSettings.DEFAULT_WARMUP_ROUNDS);
+  private WarmUpOption warmUp = new WarmUpOption(ZkSettings.DEFAULT_WARMUP_ROUNDS);
 
   @Option(names = "--output", description = "directory for zk-results.json/.csv/.html and zk-iterations.csv"
       + " (default: ${DEFAULT-VALUE})")
@@ -104,15 +103,7 @@ public final class ZkBenchCommand implements Callable<Integer> {
   }
 
   ZkSettings settings() {
-    List<Shape> s;
-    List<BenchMode> m;
-    try {
-      s = shapes.stream().map(Shape::of).collect(Collectors.toList());
-    } catch (IllegalArgumentException e) {
-      throw new ConfigException("--shapes", e.getMessage());
-    }
-    m = ZkModes.ALL.parse("--modes", modes);
-    return new ZkSettings(s, m, znodes, syncZnodes, sessions, forks, stopping.rule(), warmUp.rounds(), output);
+    return ZkSettings.of(shapes, modes, znodes, syncZnodes, sessions, forks, stopping.rule(), warmUp.rounds(), output);
   }
 
   /** {@code zk-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */
@@ -120,41 +111,23 @@ public final class ZkBenchCommand implements Callable<Integer> {
       description = {"Compares two zk-results.json files: every shape's and mode's overheads in A and in B with",
           "their 95 %% intervals, and B - A in points with its own interval; REAL marks a difference whose interval",
           "leaves out zero, the others are within the runs' noise."})
-  static final class CompareCommand extends io.securethrift.harness.CompareCommand {
-    CompareCommand() {
+  static final class Compare extends CompareCommand {
+    Compare() {
       super(ZkReport.TOOL);
     }
   }
 
   /**
-   * {@code zk-bench docs FILE.md RESULTS.json...}: the runs' agreement (the issue's test of repeated default runs) and
-   * the last run's tables, written into docs/zookeeper.md.
+   * {@code zk-bench docs FILE.md RESULTS.json...}: the runs' agreement and the last run's tables
+   * ({@link ZkReport#DOCS}).
    */
   @Command(name = "docs", mixinStandardHelpOptions = true,
       description = {"Writes runs' tables (from their zk-results.json files, oldest first) into FILE.md between the",
           "lines '<!-- zk-bench results: ... -->' and '<!-- end of zk-bench results -->': with several runs,",
           "whether they agree (CPU per operation within +/-3 points, wall within +/-5), then the last run's tables."})
-  static final class DocsCommand extends io.securethrift.harness.DocsCommand {
-    static final DocsSection SECTION = DocsSection.of(ZkReport.TOOL);
-    static final String BEGIN = SECTION.begin();
-    static final String END = SECTION.end();
-
-    DocsCommand() {
-      super(ZkReport.TOOL, ZkReport::markdown);
-    }
-
-    @Override
-    protected Map<String, Double> tolerances(List<ResultsFile> runs) {
-      return Map.of(ZkBenchmark.CPU, 3.0, ZkBenchmark.WALL, 5.0);
-    }
-
-    /**
-     * No: zk-precision's done criterion is the tolerances alone. The coverage count still shows below the table,
-     * and how few rows honest intervals pass it (65 % each with three runs) is why the table does not ask it.
-     */
-    @Override
-    protected boolean coverageJudged() {
-      return false;
+  static final class Docs extends DocsCommand {
+    Docs() {
+      super(ZkReport.DOCS);
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.securethrift.ingest.cli;
+package io.securethrift.cli;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.SecurityConfigFiles;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
 /** {@code ingest-client}: one continuous-ingest run against an ingest server on another host. */
 @Command(name = "ingest-client", mixinStandardHelpOptions = true,
     description = "Writes the continuous-ingest workload to an ingest server, then verifies it.")
-public final class IngestClientCommand implements Callable<Integer> {
+final class IngestClientCommand implements Callable<Integer> {
   @Option(names = "--config", required = true, description = "Properties file with securethrift.* keys.")
   Path config;
 

@@ -1,4 +1,4 @@
-package io.securethrift.ingest.cli;
+package io.securethrift.cli;
 
 import io.securethrift.ingest.server.IngestServer;
 import io.securethrift.ingest.server.ServerModel;
@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 /** {@code ingest-server}: the embedded ingest backend, run by hand on one host. */
 @Command(name = "ingest-server", mixinStandardHelpOptions = true,
     description = "Serves the ingest service, secured as the configuration file says, until interrupted.")
-public final class IngestServerCommand implements Callable<Integer> {
+final class IngestServerCommand implements Callable<Integer> {
   @Option(names = "--config", required = true, description = "Properties file with securethrift.* keys.")
   Path config;
 

@@ -1,10 +1,8 @@
-package io.securethrift.ingest.cli;
+package io.securethrift.cli;
 
-import io.securethrift.harness.ResultsFile;
-import io.securethrift.harness.StoppingOptions;
-import io.securethrift.harness.WarmUp;
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchSettings;
+import io.securethrift.ingest.bench.FaultRuns;
 import io.securethrift.ingest.bench.IngestBenchmark;
 import io.securethrift.ingest.bench.ResultsTable;
 import io.securethrift.ingest.server.ServerModel;
@@ -22,14 +20,14 @@ import picocli.CommandLine.Option;
 
 /** {@code ingest-bench}: the continuous-ingest overhead benchmark across every security mode. */
 @Command(name = "ingest-bench", mixinStandardHelpOptions = true,
-    subcommands = {IngestBenchCommand.CompareCommand.class, IngestBenchCommand.DocsCommand.class},
+    subcommands = {IngestBenchCommand.Compare.class, IngestBenchCommand.Docs.class},
     description = {"Runs Accumulo's continuous-ingest workload over every security mode against the embedded backend",
         "(an in-process KDC and CA, one server and one client JVM per mode) and reports what each mode costs in wall",
         "time and in CPU per entry, each overhead with its 95 %% interval. After --warmup-rounds, rounds are added",
         "until every mode's CPU-per-entry interval (wall time where a side's CPU cannot be read) is within",
         "--precision points or --max-time is up, which counts from bin/securethrift's start, its build included.",
         "'ingest-bench compare A.json B.json' compares two runs."})
-public final class IngestBenchCommand implements Callable<Integer> {
+final class IngestBenchCommand implements Callable<Integer> {
   /** The environment variable in which bin/securethrift passes the moment it started. */
   static final String LAUNCHED = "SECURETHRIFT_LAUNCHED_MS";
 
@@ -58,7 +56,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
   StoppingOptions stopping = new StoppingOptions(BenchSettings.DEFAULT_STOPPING);
 
   @Mixin
-  WarmUp warmUp = new WarmUp(BenchSettings.DEFAULT_WARMUP_ROUNDS);
+  WarmUpOption warmUp = new WarmUpOption(BenchSettings.DEFAULT_WARMUP_ROUNDS);
 
   @Option(names = "--entries", description = "Entries per iteration, the same in every run; 0 sizes iterations so that"
       + " the fastest mode's takes --iteration-time (default: " + BenchSettings.DEFAULT_ENTRIES + ", or 0 with"
@@ -172,28 +170,23 @@ public final class IngestBenchCommand implements Callable<Integer> {
       description = {"Compares two ingest-results.json files: every mode's overheads in A and in B with their 95 %%",
           "intervals, and B - A in points with its own interval; REAL marks a difference whose interval leaves out",
           "zero, the others are within the runs' noise."})
-  static final class CompareCommand extends io.securethrift.harness.CompareCommand {
-    CompareCommand() {
+  static final class Compare extends CompareCommand {
+    Compare() {
       super(ResultsTable.TOOL);
     }
   }
 
   /**
-   * {@code ingest-bench docs FILE.md RESULTS.json...}: the runs' agreement (issue #13's test of repeated default runs)
-   * and the last run's table, written into docs/benchmarks.md.
+   * {@code ingest-bench docs FILE.md RESULTS.json...}: the runs' agreement and the last run's table
+   * ({@link ResultsTable#DOCS}).
    */
   @Command(name = "docs", mixinStandardHelpOptions = true,
       description = {"Writes runs' tables (from their ingest-results.json files, oldest first) into FILE.md between",
           "the lines '<!-- ingest-bench results: ... -->' and '<!-- end of ingest-bench results -->': with several",
           "runs, whether they agree (CPU per entry within +/-3 points, wall within +/-5), then the last run's table."})
-  static final class DocsCommand extends io.securethrift.harness.DocsCommand {
-    DocsCommand() {
-      super(ResultsTable.TOOL, ResultsTable::markdown);
-    }
-
-    @Override
-    protected Map<String, Double> tolerances(List<ResultsFile> runs) {
-      return Map.of("cpu", 3.0, "wall", 5.0);
+  static final class Docs extends DocsCommand {
+    Docs() {
+      super(ResultsTable.DOCS);
     }
   }
 }

@@ -1,13 +1,8 @@
-package io.securethrift.bench.sasl;
+package io.securethrift.cli;
 
-import io.securethrift.harness.BenchMode;
-import io.securethrift.bench.TurnOptions;
-import io.securethrift.harness.StoppingOptions;
-import io.securethrift.harness.StoppingRule;
-import io.securethrift.core.ConfigException;
+import io.securethrift.bench.sasl.PrivacyBench;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,16 +19,13 @@ import picocli.CommandLine.Spec;
         + " and to auth-conf with 95 %% intervals: every mode has its own server and connection in one JVM, and the"
         + " modes take turns in every round, so the machine's moments fall on all alike. Rounds are added until every"
         + " interval is within --precision points of cost or --max-time is up."})
-public final class PrivacyBenchCommand implements Callable<Integer> {
-  /** Adaptive: ±3 points of cost, four minutes, at least five rounds. */
-  static final StoppingRule DEFAULT_STOPPING = new StoppingRule(3.0, Duration.ofSeconds(240), 5, 0);
-
+final class PrivacyBenchCommand implements Callable<Integer> {
   @Spec
   private CommandSpec spec;
 
   @Option(names = "--modes", split = ",", description = "modes, none and auth-conf among them (default:"
       + " ${DEFAULT-VALUE})")
-  private List<String> modes = SaslKerberos.MODES.names();
+  private List<String> modes = PrivacyBench.MODES;
   @Option(names = "--sizes", split = ",", description = "echoed payload bytes (default: ${DEFAULT-VALUE})")
   private List<Integer> sizes = List.of(64 << 10, 1 << 20);
   @Option(names = "--seconds", description = "how long each mode echoes each size per round (default:"
@@ -46,7 +38,7 @@ public final class PrivacyBenchCommand implements Callable<Integer> {
       + " the JDK's AES-GCM is slow until the JIT has compiled it (default: ${DEFAULT-VALUE})")
   private double warmUp = 3.0;
   @Mixin
-  private StoppingOptions stopping = new StoppingOptions(DEFAULT_STOPPING);
+  private StoppingOptions stopping = new StoppingOptions(PrivacyBench.DEFAULT_STOPPING);
   @Option(names = "--output", description = "directory for privacy-results.json and privacy-rounds.csv (default:"
       + " ${DEFAULT-VALUE})")
   private Path output = Path.of("privacy-results");
@@ -61,15 +53,6 @@ public final class PrivacyBenchCommand implements Callable<Integer> {
   }
 
   PrivacyBench.Settings settings() {
-    List<String> modes = SaslKerberos.MODES.parse("--modes", this.modes).stream().map(BenchMode::name).toList();
-    if (!modes.contains(PrivacyBench.BASELINE) || !modes.contains(PrivacyBench.GSS)) {
-      throw new ConfigException("--modes", modes + " leaves out " + PrivacyBench.BASELINE + " or "
-          + PrivacyBench.GSS + ", which every other mode is compared with");
-    }
-    if (sizes.isEmpty() || sizes.stream().anyMatch(size -> size < 1)) {
-      throw new ConfigException("--sizes", sizes + " is not a list of payload sizes of 1 byte or more");
-    }
-    TurnOptions.check(seconds, turns, warmUp);
-    return new PrivacyBench.Settings(modes, sizes, seconds, turns, warmUp, stopping.rule(), output);
+    return PrivacyBench.Settings.of(modes, sizes, seconds, turns, warmUp, stopping.rule(), output);
   }
 }
