@@ -232,9 +232,10 @@ public enum ConfigProperty {
       c -> Values.formatSize(c.server().writeBufferFatal())),
   SERVER_PENDING_REPLIES_MAX("securethrift.server.pending.replies.max", Type.SIZE, "64M",
       Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
-      "Non-blocking server: bytes of replies waiting, across all connections, for peers that do not take them; over"
-          + " it the connection whose reply has waited longest is closed, so many peers that stop reading cannot make"
-          + " the server hold a reply each.",
+      "Bytes of replies waiting, across all connections, for peers that do not take them; over it the connection"
+          + " whose reply has waited longest is closed, so many peers that stop reading cannot make the server hold a"
+          + " reply each. The non-blocking server counts the replies it could not write at once, the thread-pool"
+          + " server every reply over 64 KiB while its worker writes it.",
       (b, v) -> b.pendingRepliesMax(Values.size(keyOf("SERVER_PENDING_REPLIES_MAX"), v)),
       c -> Values.formatSize(c.server().pendingRepliesMax()));
 

@@ -6,6 +6,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -53,6 +54,8 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   private static final int MIN_BUFFER = 256;
   /** How much of the next message is read while a call runs: small calls whole, large ones when their turn comes. */
   private static final int READ_AHEAD = 64 * 1024;
+  /** A reply larger than this is written in slices of about this size (see {@link #writeInSlices}). */
+  private static final int REPLY_SLICE = 256 * 1024;
 
   private enum Phase {
     HANDSHAKE,
@@ -218,7 +221,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     try {
       if (in == null) {
-        in = ctx.alloc().buffer(Math.max(MIN_BUFFER, bytes.readableBytes()));
+        in = Unpooled.buffer(Math.max(MIN_BUFFER, bytes.readableBytes()));
       }
       // Grows by doubling: at most twice what has arrived, whatever a header declared.
       in.writeBytes(bytes);
@@ -441,7 +444,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       in.release();
       in = null;
     } else if (in.capacity() > READ_AHEAD && in.capacity() > 4 * in.readableBytes()) {
-      ByteBuf smaller = channel.alloc().buffer(Math.max(MIN_BUFFER, in.readableBytes()));
+      ByteBuf smaller = Unpooled.buffer(Math.max(MIN_BUFFER, in.readableBytes()));
       smaller.writeBytes(in);
       in.release();
       in = smaller;
@@ -515,7 +518,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     try {
       server.processor().process(server.protocolFactory().getProtocol(transport),
           server.protocolFactory().getProtocol(transport));
-      return new Reply(frames(stream.written(), data), stream.closed());
+      return new Reply(data == null ? stream.writtenChunks() : frames(stream.written(), data), stream.closed());
     } catch (TException | RuntimeException e) {
       // The identity processor has reported a refused message; anything else is reported here.
       if (!stream.closed()) {
@@ -532,12 +535,13 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * The reply as wire frames: as written for Thrift framing; for SASL, its payload cut into frames of at most the
-   * negotiated size, each wrapped when the QOP says so. Runs on the worker, in call order, one call at a time.
+   * A SASL reply as wire frames: its payload cut into frames of at most the negotiated size, each wrapped when the
+   * QOP says so (a Thrift-framed reply goes as written, see {@link MemoryStream#writtenChunks}). Runs on the worker,
+   * in call order, one call at a time.
    */
   private static List<byte[]> frames(byte[] framed, SaslDataCodec data) throws TException {
-    if (framed.length == 0 || data == null) {
-      return framed.length == 0 ? List.of() : List.of(framed);
+    if (framed.length == 0) {
+      return List.of();
     }
     List<byte[]> frames = new ArrayList<>();
     for (int offset = 4; offset < framed.length; offset += data.chunkSize()) {
@@ -560,9 +564,12 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
       resume();
       return;
     }
-    ByteBuf out = Unpooled.wrappedBuffer(frames.toArray(new byte[0][]));
-    long bytes = out.readableBytes();
-    ChannelFuture write = channel.writeAndFlush(out);
+    long bytes = 0;
+    for (byte[] frame : frames) {
+      bytes += frame.length;
+    }
+    ChannelFuture write = bytes <= REPLY_SLICE
+        ? channel.writeAndFlush(Unpooled.wrappedBuffer(frames.toArray(new byte[0][]))) : writeInSlices(frames);
     if (!write.isDone()) {
       server.replyPending(channel, bytes, write);
     }
@@ -586,6 +593,38 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
         callClosed();
       }
     });
+  }
+
+  /**
+   * Writes a large reply a slice at a time, the next once the last is written, and completes the returned future
+   * when the whole reply is. Netty copies what it writes from the heap into its pooled direct memory, so the reply
+   * as one write would take a direct copy of its whole size (rounded up to the pool's next size) for as long as the
+   * peer leaves it unread, pinning pool chunks; sliced, a reply waiting for its peer is held once, on the heap, in
+   * arrays of at most 64 KiB that the collector gives back exactly, and its direct copy is one slice.
+   */
+  private ChannelFuture writeInSlices(List<byte[]> frames) {
+    ChannelPromise whole = channel.newPromise();
+    writeSlice(frames, 0, whole);
+    return whole;
+  }
+
+  private void writeSlice(List<byte[]> frames, int from, ChannelPromise whole) {
+    int to = from;
+    long bytes = 0;
+    while (to < frames.size() && bytes < REPLY_SLICE) {
+      bytes += frames.get(to++).length;
+    }
+    int next = to;
+    channel.writeAndFlush(Unpooled.wrappedBuffer(frames.subList(from, to).toArray(new byte[0][])))
+        .addListener(written -> {
+          if (!written.isSuccess()) {
+            whole.tryFailure(written.cause());
+          } else if (next < frames.size()) {
+            writeSlice(frames, next, whole);
+          } else {
+            whole.trySuccess();
+          }
+        });
   }
 
   private void callClosed() {

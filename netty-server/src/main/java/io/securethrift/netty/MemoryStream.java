@@ -1,6 +1,7 @@
 package io.securethrift.netty;
 
-import java.util.Arrays;
+import io.securethrift.core.internal.ChunkedBytes;
+import java.util.List;
 import org.apache.thrift.transport.TTransportException;
 
 /**
@@ -11,17 +12,24 @@ import org.apache.thrift.transport.TTransportException;
 final class MemoryStream extends InMemoryTransport {
   private final byte[] in;
   private int position;
-  private byte[] out = new byte[256];
-  private int written;
+  private final ChunkedBytes out = new ChunkedBytes(256);
   private boolean closed;
 
   MemoryStream(byte[] in) {
     this.in = in;
   }
 
-  /** What was written, framed as the transport above wrote it. */
+  /** What was written, framed as the transport above wrote it, as one array. */
   byte[] written() {
-    return Arrays.copyOf(out, written);
+    return out.toArray();
+  }
+
+  /**
+   * What was written, as arrays of at most {@link ChunkedBytes#CHUNK} bytes, to be sent one after the other: a reply
+   * waiting for its peer is held in pieces no collector treats as humongous. Nothing may be written after.
+   */
+  List<byte[]> writtenChunks() {
+    return out.size() == 0 ? List.of() : out.toArrays();
   }
 
   boolean closed() {
@@ -57,11 +65,7 @@ final class MemoryStream extends InMemoryTransport {
 
   @Override
   public void write(byte[] buf, int off, int len) {
-    if (written + len > out.length) {
-      out = Arrays.copyOf(out, Math.max(2 * out.length, written + len));
-    }
-    System.arraycopy(buf, off, out, written, len);
-    written += len;
+    out.write(buf, off, len);
   }
 
   @Override

@@ -2,18 +2,15 @@ package io.securethrift.netty;
 
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
-import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
 import io.securethrift.core.ServerLimits;
 import io.securethrift.core.audit.HandshakeAudit.Stage;
-import io.securethrift.core.audit.HandshakeAudit;
+import io.securethrift.core.internal.PendingReplies;
 import io.securethrift.core.spi.TlsEngines;
 import io.securethrift.core.transport.ServerTransportFactory;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TProtocolFactory;
 
@@ -28,9 +25,7 @@ final class ServerContext {
   private final Admission admission;
   private final TlsEngines tlsEngines;
   private final AtomicInteger callsInFlight = new AtomicInteger();
-  /** Replies handed to a connection and not yet written, oldest first, and their bytes in all. */
-  private final ConcurrentLinkedQueue<PendingReply> pendingReplies = new ConcurrentLinkedQueue<>();
-  private final AtomicLong pendingReplyBytes = new AtomicLong();
+  private final PendingReplies pendingReplies;
   private volatile boolean draining;
 
   ServerContext(ServerTransportFactory factory, TProcessor processor, TProtocolFactory protocolFactory,
@@ -44,6 +39,7 @@ final class ServerContext {
     this.admission = new Admission(factory.config().server(), factory.audit(),
         factory.config().mode().usesTls() ? Stage.TLS : Stage.SASL);
     this.tlsEngines = factory.tlsEngines().orElse(null);
+    this.pendingReplies = new PendingReplies(factory.config().server().pendingRepliesMax(), factory.audit());
   }
 
   ServerTransportFactory factory() {
@@ -68,42 +64,12 @@ final class ServerContext {
   }
 
   /**
-   * Counts a reply that {@code channel} could not write at once until {@code write} completes; while the replies
-   * waiting in all pass {@code securethrift.server.pending.replies.max}, closes the connection whose reply has waited
-   * longest (its own possibly), reporting it through the audit's warning window.
+   * Counts a reply that {@code channel} could not write at once until {@code write} completes (see
+   * {@link PendingReplies}).
    */
   void replyPending(Channel channel, long bytes, Future<?> write) {
-    PendingReply pending = new PendingReply(channel, bytes);
-    pendingReplies.add(pending);
-    long total = pendingReplyBytes.addAndGet(bytes);
-    write.addListener(done -> {
-      if (pendingReplies.remove(pending)) {
-        pendingReplyBytes.addAndGet(-bytes);
-      }
-    });
-    long max = factory.config().server().pendingRepliesMax();
-    while (total > max) {
-      PendingReply oldest = pendingReplies.poll();
-      if (oldest == null) {
-        return;
-      }
-      total = pendingReplyBytes.addAndGet(-oldest.bytes);
-      factory.audit().closing(oldest.channel.remoteAddress(), HandshakeAudit.Refusal.REPLY, "its reply of "
-          + oldest.bytes + " bytes waited longest while the replies its peers had not taken passed "
-          + ConfigProperty.SERVER_PENDING_REPLIES_MAX.key() + " (" + max + " bytes)");
-      oldest.channel.close();
-    }
-  }
-
-  /** A reply not yet written and the connection it waits on. */
-  private static final class PendingReply {
-    final Channel channel;
-    final long bytes;
-
-    PendingReply(Channel channel, long bytes) {
-      this.channel = channel;
-      this.bytes = bytes;
-    }
+    PendingReplies.Reply reply = pendingReplies.add(channel.remoteAddress(), channel::close, bytes);
+    write.addListener(done -> reply.close());
   }
 
   ExecutorService authenticationPool() {

@@ -26,7 +26,8 @@ public final class FrameReader {
   private final int maxLength;
   private final String limitKey;
   private final byte[] header = new byte[4];
-  private byte[] buffer = new byte[0];
+  private static final byte[] EMPTY = new byte[0];
+  private byte[] buffer = EMPTY;
 
   /**
    * @param maxLength largest payload accepted
@@ -78,6 +79,11 @@ public final class FrameReader {
     int length = readLength(in);
     readPayload(in, length);
     return length;
+  }
+
+  /** Lets go of the last payload, which {@link #buffer()} no longer returns. */
+  public void release() {
+    buffer = EMPTY;
   }
 
   /** The array holding the last payload read, exactly as long as it. */

@@ -38,7 +38,8 @@ public abstract class FrameTransport extends SecuredTransport {
   private final FrameReader reader;
   private final TConfiguration configuration;
   private final Framing framing;
-  private byte[] in = new byte[0];
+  private static final byte[] EMPTY = new byte[0];
+  private byte[] in = EMPTY;
   private int inPosition;
   private int inLength;
   /** Set by a frame-bounded protocol between a message's begin and end; see {@link #messageBegins()}. */
@@ -290,9 +291,20 @@ public abstract class FrameTransport extends SecuredTransport {
     frameReadInMessage = inPosition < inLength;
   }
 
+  /**
+   * Also lets go of the message's frame once every byte of it has been read: a connection waiting for its next call
+   * (or blocked writing its reply to a peer that does not read) then holds no copy of its last request, which for
+   * large calls on many connections is most of a server's memory.
+   */
   @Override
   protected final void messageEnds() {
     inMessage = false;
+    if (inPosition == inLength) {
+      in = EMPTY;
+      inPosition = 0;
+      inLength = 0;
+      reader.release();
+    }
   }
 
   /** Sizes are enforced per frame; see {@link #checkReadBytesAvailable}. */

@@ -3,24 +3,27 @@ package io.securethrift.core.transport;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
 import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.internal.ChunkedBytes;
 import io.securethrift.core.internal.FrameTransport;
+import io.securethrift.core.internal.PendingReplies;
 import io.securethrift.core.spi.LayerProvider.Role;
-import java.util.Arrays;
 import org.apache.thrift.transport.TTransport;
 import org.apache.thrift.transport.TTransportException;
 
 /**
  * Thrift's framed protocol (4-byte length, then one message), wire-compatible with libthrift's
  * {@code TFramedTransport}, but the length is checked against the configured limit before any allocation and the
- * read buffer grows only as bytes arrive. A message is written with one write and one flush, so a TLS stream below
- * sends it in full-size records.
+ * read buffer grows only as bytes arrive. A message is written in chunks of 64 KiB and one flush, so a TLS stream
+ * below sends it in full-size records.
  */
 final class FramedTransport extends FrameTransport {
-  private byte[] writeBuffer = new byte[1024];
-  private int writeLength = 4;
+  /** Written first in every message, and filled in with its length when it is sent. */
+  private static final byte[] HEADER = new byte[4];
+  private final ChunkedBytes out = new ChunkedBytes(1024);
 
   FramedTransport(TTransport stream, PeerIdentity identity, Limits limits, Role role) {
     super(stream, identity, limits, Framing.ONE_MESSAGE_PER_FRAME, role);
+    out.write(HEADER, 0, 4);
   }
 
   @Override
@@ -30,26 +33,41 @@ final class FramedTransport extends FrameTransport {
 
   @Override
   public void write(byte[] buf, int off, int len) throws TTransportException {
-    int needed = writeLength + len;
-    if (needed - 4 > maxFrameSize() || needed < 0) {
-      writeLength = 4;
+    if (out.size() - 4 + len > maxFrameSize()) {
+      reset();
       throw new TTransportException(TTransportException.CORRUPTED_DATA, "outgoing message is larger than "
           + ConfigProperty.LIMIT_MAX_FRAME_SIZE.key() + " (" + maxFrameSize() + " bytes); the peer would refuse it");
     }
-    if (needed > writeBuffer.length) {
-      writeBuffer = Arrays.copyOf(writeBuffer, (int) Math.min(Math.max(2L * writeBuffer.length, needed),
-          maxFrameSize() + 4L));
-    }
-    System.arraycopy(buf, off, writeBuffer, writeLength, len);
-    writeLength = needed;
+    out.write(buf, off, len);
   }
 
+  /**
+   * Sends the message, a chunk per write. On a server, a message larger than one chunk counts in the server's
+   * pending replies while it is written (see {@link SocketTransport#replying}): the thread-pool server's bound on the
+   * replies its peers have not taken. Smaller ones are not counted: their workers bound them (16 MiB at the default
+   * 256 threads).
+   */
   @Override
   public void flush() throws TTransportException {
-    int payload = writeLength - 4;
-    putLength(writeBuffer, 0, payload);
-    writeLength = 4;
-    stream().write(writeBuffer, 0, payload + 4);
-    stream().flush();
+    long payload = out.size() - 4;
+    PendingReplies.Reply counted = payload > ChunkedBytes.CHUNK && stream() instanceof SocketTransport
+        ? ((SocketTransport) stream()).replying(payload) : null;
+    try {
+      putLength(out.first(), 0, (int) payload);
+      for (int i = 0; i < out.chunks(); i++) {
+        stream().write(out.chunk(i), 0, out.length(i));
+      }
+      stream().flush();
+    } finally {
+      if (counted != null) {
+        counted.close();
+      }
+      reset();
+    }
+  }
+
+  private void reset() {
+    out.clear();
+    out.write(HEADER, 0, 4);
   }
 }

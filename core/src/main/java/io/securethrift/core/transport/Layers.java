@@ -9,6 +9,7 @@ import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.Durations;
 import io.securethrift.core.internal.EscapedTransportException;
+import io.securethrift.core.internal.PendingReplies;
 import io.securethrift.core.internal.SharedAccess;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.LayerProvider;
@@ -86,16 +87,17 @@ final class Layers implements AutoCloseable {
    * why; a handshake cut short by the deadline says so and names the timeout setting.
    */
   SecuredTransport handshake(Socket socket, String host, String peer) throws TTransportException {
-    return handshake(socket, null, host, peer, null);
+    return handshake(socket, null, host, peer, null, null);
   }
 
   /**
    * {@link #handshake(Socket, String, String)} for a server: {@code accepted}, when not null, is a transport over
    * {@code socket} already, which the message layer reads and writes through if the stream layer keeps the socket as
-   * it is (a mode without TLS); {@code audit} hears the outcome, with the stage that failed and the time taken.
+   * it is (a mode without TLS); {@code audit} hears the outcome, with the stage that failed and the time taken;
+   * {@code replies} counts the server's large replies while they are written.
    */
-  SecuredTransport handshake(Socket socket, SocketTransport accepted, String host, String peer, HandshakeAudit audit)
-      throws TTransportException {
+  SecuredTransport handshake(Socket socket, SocketTransport accepted, String host, String peer, HandshakeAudit audit,
+      PendingReplies replies) throws TTransportException {
     Timeouts timeouts = config.timeouts();
     long start = System.nanoTime();
     HandshakeAudit.Stage stage = config.mode().usesTls() ? HandshakeAudit.Stage.TLS : HandshakeAudit.Stage.SASL;
@@ -108,7 +110,7 @@ final class Layers implements AutoCloseable {
             : new SocketTransport(secured.socket(), socket);
         SecuredTransport transport = message.open(socketTransport, secured.identity(), host);
         secured.socket().setSoTimeout(millis(timeouts.read()));
-        socketTransport.established(peer, timeouts.read());
+        socketTransport.established(peer, timeouts.read(), replies);
         if (audit != null) {
           audit.succeeded(transport.peerIdentity(), Duration.ofNanos(System.nanoTime() - start));
         }

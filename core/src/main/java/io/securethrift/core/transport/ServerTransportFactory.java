@@ -8,6 +8,7 @@ import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.internal.HandshakeClassifier;
+import io.securethrift.core.internal.PendingReplies;
 import io.securethrift.core.internal.SharedAccess;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.SaslNegotiator;
@@ -49,6 +50,8 @@ public final class ServerTransportFactory implements AutoCloseable {
 
   private final Layers layers;
   private final HandshakeAudit audit;
+  /** The thread-pool server's large replies while its workers write them. */
+  private final PendingReplies pendingReplies;
   /**
    * Thrift servers ask the factory twice per connection, for the input and the output transport, and both must be the
    * one secured transport: a second handshake on the same socket would fail. The first call secures, the second takes
@@ -70,6 +73,7 @@ public final class ServerTransportFactory implements AutoCloseable {
   private ServerTransportFactory(Layers layers) {
     this.layers = layers;
     this.audit = AUDIT.create(layers.config(), System::nanoTime);
+    this.pendingReplies = new PendingReplies(layers.config().server().pendingRepliesMax(), audit);
   }
 
   /** Checks the server-side settings of {@code config} (a TLS server needs a key store, for example). */
@@ -186,7 +190,7 @@ public final class ServerTransportFactory implements AutoCloseable {
     String peer = String.valueOf(socket.getRemoteSocketAddress());
     try {
       return layers.handshake(socket, accepted instanceof SocketTransport ? (SocketTransport) accepted : null, null,
-          peer, audit);
+          peer, audit, pendingReplies);
     } catch (TTransportException e) {
       throw quiet(peer, HandshakeClassifier.classify(e, HandshakeAudit.Stage.SASL), e);
     }

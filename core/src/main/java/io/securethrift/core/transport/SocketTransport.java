@@ -4,6 +4,7 @@ import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.Durations;
 import io.securethrift.core.internal.EscapedMessage;
+import io.securethrift.core.internal.PendingReplies;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketException;
@@ -31,6 +32,8 @@ final class SocketTransport extends TSocket {
   private String peer;
   /** How long one write may block, once the handshake is done; null before (the handshake has its own deadline). */
   private Duration writeTimeout;
+  /** Where a server counts its large replies while they are written; null on clients. */
+  private PendingReplies replies;
 
   /** @param tcp the TCP socket under {@code socket} (the same socket without TLS) */
   SocketTransport(Socket socket, Socket tcp) throws TTransportException {
@@ -43,9 +46,27 @@ final class SocketTransport extends TSocket {
    * {@code writeTimeout} ({@code securethrift.timeout.read}: the peer gets as long to take bytes as to send them)
    * closes the connection; zero means no deadline.
    */
-  void established(String peer, Duration writeTimeout) {
+  void established(String peer, Duration writeTimeout, PendingReplies replies) {
     this.peer = peer;
     this.writeTimeout = writeTimeout.isZero() ? null : writeTimeout;
+    this.replies = replies;
+  }
+
+  /**
+   * Counts a reply of {@code bytes} in the server's pending replies until the returned one is closed; null on a
+   * client, which counts nothing. Past the bound, the oldest reply's TCP socket is closed, which ends its blocked
+   * write.
+   */
+  PendingReplies.Reply replying(long bytes) {
+    return replies == null ? null : replies.add(tcp.getRemoteSocketAddress(), this::closeTcp, bytes);
+  }
+
+  private void closeTcp() {
+    try {
+      tcp.close();
+    } catch (IOException ignored) {
+      // Closing is the whole effect; the blocked writer sees the socket closed.
+    }
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
+import io.securethrift.core.testservice.LogCapture;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -117,6 +118,70 @@ class ThreadPoolServerLimitTest {
     }
   }
 
+  /**
+   * Peers that pipeline 1 MiB calls and never read hold a worker each, blocked writing its reply: once the replies
+   * being written pass {@code securethrift.server.pending.replies.max}, the connection whose reply waited longest is
+   * closed (one warning for them all), so the server holds at most the bound's worth of them, and a reading client is
+   * served. Without the bound each stalled worker held its reply for the whole read timeout.
+   */
+  @Test
+  void largeRepliesNoPeerTakesAreBoundedAcrossConnections() throws Exception {
+    SecurityConfig config = SecurityConfig.builder().maxThreads(16).pendingRepliesMax(2L << 20)
+        .readTimeout(Duration.ofMinutes(5)).build();
+    TMemoryBuffer message = new TMemoryBuffer(1 << 21);
+    new EchoService.Client(new TCompactProtocol(message)).send_echo(ByteBuffer.allocate(1 << 20));
+    byte[] call = ByteBuffer.allocate(4 + message.length()).putInt(message.length())
+        .put(message.getArray(), 0, message.length()).array();
+    List<Socket> stalled = new ArrayList<>();
+    try (LogCapture log = LogCapture.start();
+        ServerTransportFactory factory = ServerTransportFactory.create(config)) {
+      TServerSocket listening = factory.listen(new InetSocketAddress("127.0.0.1", 0));
+      int port = ServerTransportFactory.port(listening);
+      TThreadPoolServer server = new TThreadPoolServer(factory.threadPoolServerArgs(listening, EchoServer.processor())
+          .protocolFactory(new TCompactProtocol.Factory()));
+      Thread serving = new Thread(server::serve, "pending-replies-server");
+      serving.start();
+      try {
+        for (int i = 0; i < 6; i++) {
+          Socket socket = new Socket();
+          socket.setReceiveBufferSize(4096);
+          socket.connect(new InetSocketAddress("127.0.0.1", port));
+          stalled.add(socket);
+          Thread writer = new Thread(() -> {
+            try {
+              for (int k = 0; k < 8; k++) {
+                socket.getOutputStream().write(call);
+              }
+            } catch (IOException closed) {
+              // The server closed it: what this test waits for.
+            }
+          }, "never-reads-" + i);
+          writer.setDaemon(true);
+          writer.start();
+        }
+        String warning = log.awaitLines("waited longest", 1, Duration.ofSeconds(30)).get(0);
+        assertTrue(warning.contains("securethrift.server.pending.replies.max (2097152 bytes)"), warning);
+        try (ClientTransportFactory clients = ClientTransportFactory.create(config);
+            SecuredTransport transport = clients.open("127.0.0.1", port)) {
+          EchoServer.assertEchoes(EchoServer.client(transport), 1, 1000, 200_000);
+        }
+        for (Socket socket : stalled) {
+          socket.setSoTimeout(2000);
+        }
+        // Two replies of 1 MiB fit under the bound at most: every other stalled connection was closed.
+        Await.until("stalled connections closed beyond the bound", Duration.ofSeconds(60),
+            () -> stalled.stream().filter(ThreadPoolServerLimitTest::endsAfterItsData).count() >= stalled.size() - 2);
+      } finally {
+        server.stop();
+        serving.join(30_000);
+      }
+    } finally {
+      for (Socket socket : stalled) {
+        socket.close();
+      }
+    }
+  }
+
   private static long closed(List<Socket> sockets) {
     return sockets.stream().filter(ThreadPoolServerLimitTest::closedByServer).count();
   }
@@ -127,6 +192,21 @@ class ThreadPoolServerLimitTest {
     } catch (SocketTimeoutException e) {
       return false;
     } catch (IOException e) {
+      return true;
+    }
+  }
+
+  /** Whether the server closed the socket: its data read to the end, or a reset, within the socket's timeout. */
+  private static boolean endsAfterItsData(Socket socket) {
+    byte[] sink = new byte[1 << 16];
+    try {
+      while (socket.getInputStream().read(sink) >= 0) {
+        // The parts of replies written before the close come first.
+      }
+      return true;
+    } catch (SocketTimeoutException stillOpen) {
+      return false;
+    } catch (IOException reset) {
       return true;
     }
   }
