@@ -400,7 +400,8 @@ public final class IngestBenchmark {
     return IterationRow.of(server, variant, fork, round, result, used, v);
   }
 
-  private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
+  /** The progress line after a round: its time and the widest interval the stopping rule judges. */
+  static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
     Overhead widest = overheads.stream().max((a, b) -> Double.compare(a.interval().halfWidth(),
         b.interval().halfWidth())).orElse(null);
     String width = widest == null ? "" : widest.interval().bounded() ? String.format(Locale.ROOT,

@@ -49,7 +49,11 @@ public final class ResultsTable {
     return o instanceof Number n ? n.doubleValue() : Double.NaN;
   }
 
+  /** A value to {@code format}; n/a for one the file leaves out (JSON null: NaN when written, a side not sampled). */
   private static String number(Object value, String format) {
+    if (value == null) {
+      return "n/a";
+    }
     return value instanceof Number n ? String.format(Locale.ROOT, format, n.doubleValue()) : String.valueOf(value);
   }
 }

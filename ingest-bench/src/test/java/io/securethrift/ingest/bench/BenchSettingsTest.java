@@ -93,4 +93,77 @@ class BenchSettingsTest {
     assertEquals("--modes: a mode is listed twice in [tls-jsse, tls-jsse]",
         error(() -> settings("tls-jsse", "ssl-jsse").build()));
   }
+
+  @Test
+  void everyBoundIsCheckedWithTheOptionsNameAndTheValue() {
+    assertEquals("--flush-interval: 0 is less than 1", error(() -> settings("none").flushInterval(0).build()));
+    assertEquals("--batch-memory: 1023 is less than 1024", error(() -> settings("none").batchMemory(1023).build()));
+    assertEquals("--write-threads: 0 is outside 1 to 64", error(() -> settings("none").writeThreads(0).build()));
+    assertEquals("--forks: 9 is outside 1 to 8", error(() -> settings("none").forks(9).build()));
+    assertEquals("--warmup-entries: -2 is less than -1", error(() -> settings("none").warmupEntries(-2).build()));
+    assertEquals("--iteration-time: must be greater than zero",
+        error(() -> settings("none").iterationTime(Duration.ZERO).build()));
+    assertEquals("--max-latency: must be greater than zero",
+        error(() -> settings("none").maxLatency(Duration.ofMillis(-1)).build()));
+    assertEquals("--duration: must not be negative",
+        error(() -> settings("none").duration(Duration.ofSeconds(-1)).build()));
+    assertEquals("--server: name each server model once, at least one: []",
+        error(() -> settings("none").servers(List.of()).build()));
+    // The smallest accepted values build.
+    BenchSettings least = settings("none").flushInterval(1).batchMemory(1024).writeThreads(1).forks(1)
+        .warmupEntries(-1).turnEntries(0).warmupRounds(0).entries(1).build();
+    assertEquals(1, least.flushInterval());
+    assertEquals(8, settings("none").forks(8).writeThreads(64).build().forks());
+  }
+
+  @Test
+  void aTimeBasedRunWithoutAWarmUpIsAllowedButASizedOneIsNot() {
+    BenchSettings timed = settings("none").duration(Duration.ofSeconds(3)).warmupRounds(0).build();
+    assertEquals(0, timed.entries());
+    assertEquals(Duration.ofSeconds(3), timed.duration());
+    assertEquals("--warmup-entries: 0 leaves nothing to size the iterations from; give --entries or --duration, or"
+        + " keep a warm-up", error(() -> settings("none").entries(0).warmupEntries(0).build()));
+  }
+
+  @Test
+  void theResultFilesSettingsNameEveryChoiceThatDecidesAFigure() {
+    BenchSettings s = settings("none", "tls").servers(List.of(ServerModel.THREADPOOL, ServerModel.NONBLOCKING))
+        .backendOptions(java.util.Map.of("instance", "bench")).rounds(6).warmupRounds(2).entries(250_000)
+        .warmupEntries(1000).flushInterval(5000).batchMemory(1 << 20).maxLatency(Duration.ofMillis(1500))
+        .writeThreads(4).turnEntries(50_000).seed(7).writeAheadLog(true).build();
+    java.util.Map<String, Object> m = s.toMap();
+    assertEquals("embedded", m.get("backend"));
+    assertEquals(java.util.Map.of("instance", "bench"), m.get("backendOptions"));
+    assertEquals("none,tls-conscrypt", m.get("modes"), "canonical names, as the rows carry them");
+    assertEquals("threadpool,nonblocking", m.get("servers"));
+    assertEquals(2, m.get("forks"));
+    assertEquals(2, m.get("warmupRounds"));
+    assertEquals(250_000L, m.get("entries"));
+    assertEquals(1.0, m.get("iterationTimeSeconds"));
+    assertEquals(0.0, m.get("durationSeconds"));
+    assertEquals(1000L, m.get("warmupEntries"));
+    assertEquals(5000, m.get("flushInterval"));
+    assertEquals((long) (1 << 20), m.get("batchMemory"));
+    assertEquals(1500L, m.get("maxLatencyMs"));
+    assertEquals(4, m.get("writeThreads"));
+    assertEquals(50_000L, m.get("turnEntries"));
+    assertEquals(7L, m.get("seed"));
+    assertEquals(true, m.get("writeAheadLog"));
+    assertTrue(m.keySet().containsAll(StoppingRule.fixed(6).settings().keySet()), m.toString());
+    assertTrue(s.describe().endsWith("flush every 5,000, batch writer 1,048,576 bytes / 4 threads, write-ahead log on,"
+        + " seed 7, threadpool and nonblocking servers"), s.describe());
+    assertTrue(s.describe().contains("2 warm-up rounds of 1,000 entries"), s.describe());
+  }
+
+  @Test
+  void theSettingsKeepTheirOwnCopies() {
+    List<String> modes = new java.util.ArrayList<>(List.of("none", "tls-jsse"));
+    java.util.Map<String, String> options = new java.util.HashMap<>(java.util.Map.of("a", "b"));
+    BenchSettings s = BenchSettings.builder().modes(modes).backendOptions(options).build();
+    modes.add("sasl-auth");
+    options.put("c", "d");
+    assertEquals(List.of("none", "tls-jsse"), s.modes());
+    assertEquals(java.util.Map.of("a", "b"), s.backendOptions());
+    assertThrows(UnsupportedOperationException.class, () -> s.modes().add("sasl-auth"));
+  }
 }

@@ -254,8 +254,9 @@ public final class PrivacyBench {
       out.append(String.format(Locale.ROOT, "| %s | %s | %s | %.0f | %s | %s |%n", s.get("size"), s.get("mode"),
           s.get("rounds"), (Double) s.get("median_mb_per_s"), cellOf(s, "vs_none"), cellOf(s, "vs_auth_conf")));
     }
-    out.append(String.format(Locale.ROOT, "%nStopped: %s (precision target ±%.1f points of cost).%n",
-        results.stopped(), results.precision()));
+    // As peer-bench says it: a fixed number of rounds has no precision target (it is infinite, not a number to print).
+    out.append(String.format(Locale.ROOT, "%nStopped: %s.%n", results.stoppedBecause(String.format(Locale.ROOT,
+        "every interval within ±%.1f points of cost", results.precision()), o -> true)));
     return out.toString();
   }
 

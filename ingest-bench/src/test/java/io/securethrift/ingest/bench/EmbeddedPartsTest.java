@@ -1,0 +1,101 @@
+package io.securethrift.ingest.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.securethrift.core.SecurityConfig;
+import io.securethrift.harness.BenchSecurity;
+import io.securethrift.harness.Interval;
+import io.securethrift.harness.Overhead;
+import io.securethrift.ingest.bench.FaultBench.Fault;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The embedded backend's parts that need no worker JVM: the configuration file a worker reads (its store passwords
+ * readable by this user alone), which modes a fault run skips and why, the backends the launcher finds, and the
+ * progress line after each round.
+ */
+class EmbeddedPartsTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void aWorkersConfigurationReadsBackAsWrittenAndOnlyItsOwnerCanReadIt() throws Exception {
+    try (BenchSecurity security = new BenchSecurity(dir)) {
+      SecurityConfig config = security.config(EmbeddedBackend.MODES.parse("--modes", "tls-jsse"), true).build();
+      Path file = EmbeddedBackend.writeConfig(dir.resolve("server.properties"), config);
+
+      assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+      Properties read = new Properties();
+      try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+        read.load(r);
+      }
+      Map<String, String> properties = new HashMap<>();
+      read.stringPropertyNames().forEach(k -> properties.put(k, read.getProperty(k)));
+      assertEquals(config.toProperties(), properties);
+      assertEquals(config.toProperties(), SecurityConfig.fromProperties(properties).toProperties());
+      assertTrue(properties.values().stream().anyMatch(v -> v.equals(new String(security.storePassword().chars()))),
+          "the store password is in it: hence the permissions");
+
+      assertThrows(FileAlreadyExistsException.class, () -> EmbeddedBackend.writeConfig(file, config),
+          "an existing file (perhaps readable by others) is never reused");
+    }
+  }
+
+  @Test
+  void faultRunsSkipTheModesWhoseClientRunsInTheLauncher() {
+    EmbeddedFaults faults = new EmbeddedFaults();
+    for (String mode : List.of("sasl-auth-conf-provider", "sasl-auth-libthrift")) {
+      assertEquals(Optional.of("its client runs in the launcher JVM, on securethrift's retrying transports"),
+          faults.notApplicable(mode, Fault.RESTART), mode);
+    }
+    for (String mode : List.of("none", "tls-jsse", "tls-conscrypt", "sasl-auth", "sasl-auth-conf-gcm",
+        "sasl-over-tls")) {
+      for (Fault fault : Fault.values()) {
+        assertEquals(Optional.empty(), faults.notApplicable(mode, fault), mode + " " + fault);
+      }
+    }
+    assertTrue(EmbeddedFaults.READ_TIMEOUT.compareTo(FaultBench.STALL) < 0, "the net run's stall outlasts a read");
+    assertEquals(EmbeddedFaults.SHORT_TICKETS, faults.shortTickets());
+  }
+
+  @Test
+  void theEmbeddedBackendIsFoundWithItsModesAndAnUnknownOneFallsBackToNone() {
+    assertEquals("embedded", IngestBenchmark.backend("embedded").name());
+    assertEquals(EmbeddedBackend.MODES.names(), IngestBenchmark.modesOf("embedded"));
+    assertEquals("none", IngestBenchmark.modesOf("embedded").get(0), "the first mode is the baseline");
+    assertEquals(List.of("none"), IngestBenchmark.modesOf("no-such-backend"));
+    assertTrue(new EmbeddedBackend().faults().isPresent());
+  }
+
+  @Test
+  void theRoundLineNamesTheWidestIntervalOrWhyThereIsNone() {
+    Overhead narrow = new Overhead("threadpool", "tls-jsse", IngestBenchmark.CPU, new double[] {1, 1, 1},
+        new Interval(5, 4, 6));
+    Overhead wide = new Overhead("nonblocking", "sasl-auth", IngestBenchmark.CPU, new double[] {1, 1, 1},
+        new Interval(10, 6.5, 13.5));
+    assertEquals("round 7 done in 13 s; widest interval +/-3.5 points (nonblocking sasl-auth)",
+        IngestBenchmark.roundLine(7, Duration.ofMillis(12_600), List.of(narrow, wide)));
+    Overhead early = new Overhead("threadpool", "tls-jsse", IngestBenchmark.CPU, new double[] {1},
+        Interval.unbounded(5));
+    assertEquals("round 1 done in 4 s; intervals need 3 rounds",
+        IngestBenchmark.roundLine(1, Duration.ofSeconds(4), List.of(narrow, early)),
+        "an unbounded interval is the widest");
+    assertEquals("round 2 done in 0 s", IngestBenchmark.roundLine(2, Duration.ofMillis(400), List.of()),
+        "the baseline alone has no overheads");
+  }
+}
