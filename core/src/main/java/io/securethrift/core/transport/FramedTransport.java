@@ -19,6 +19,11 @@ import org.apache.thrift.transport.TTransportException;
 final class FramedTransport extends FrameTransport {
   /** Written first in every message, and filled in with its length when it is sent. */
   private static final byte[] HEADER = new byte[4];
+  /**
+   * The size above which a server's reply counts in its pending replies while it is written; the workers bound the
+   * smaller ones (16 MiB at the default 256 threads).
+   */
+  private static final int COUNTED_REPLY = 64 * 1024;
   private final ChunkedBytes out = new ChunkedBytes(1024);
 
   FramedTransport(TTransport stream, PeerIdentity identity, Limits limits, Role role) {
@@ -42,15 +47,14 @@ final class FramedTransport extends FrameTransport {
   }
 
   /**
-   * Sends the message, a chunk per write. On a server, a message larger than one chunk counts in the server's
+   * Sends the message, a chunk per write. On a server, a message over {@link #COUNTED_REPLY} counts in the server's
    * pending replies while it is written (see {@link SocketTransport#replying}): the thread-pool server's bound on the
-   * replies its peers have not taken. Smaller ones are not counted: their workers bound them (16 MiB at the default
-   * 256 threads).
+   * replies its peers have not taken.
    */
   @Override
   public void flush() throws TTransportException {
     long payload = out.size() - 4;
-    PendingReplies.Reply counted = payload > ChunkedBytes.CHUNK && stream() instanceof SocketTransport
+    PendingReplies.Reply counted = payload > COUNTED_REPLY && stream() instanceof SocketTransport
         ? ((SocketTransport) stream()).replying(payload) : null;
     try {
       putLength(out.first(), 0, (int) payload);

@@ -48,7 +48,7 @@ class ChunkedBytesTest {
       joined.writeBytes(array);
     }
     assertArrayEquals(message, joined.toByteArray());
-    assertEquals(17, arrays.size());
+    assertEquals(5, arrays.size());
     assertArrayEquals(message, bytes.toArray());
   }
 
