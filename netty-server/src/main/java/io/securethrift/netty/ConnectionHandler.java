@@ -221,7 +221,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     }
     try {
       if (in == null) {
-        in = Unpooled.buffer(Math.max(MIN_BUFFER, bytes.readableBytes()));
+        in = ctx.alloc().buffer(Math.max(MIN_BUFFER, bytes.readableBytes()));
       }
       // Grows by doubling: at most twice what has arrived, whatever a header declared.
       in.writeBytes(bytes);
@@ -434,7 +434,10 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
 
   /**
    * Gives back the buffer once everything in it was consumed, else the part consumed when it is large; a buffer that
-   * grew for a large message and now holds a small part of the next one is swapped for one its size.
+   * grew for a large message and now holds a small part of the next one is swapped for one its size. While a call
+   * runs, what waits behind it moves to the heap: a peer that pipelines and never reads its replies would otherwise
+   * keep its read-ahead in the pool's direct memory for as long as it likes, each one pinning a whole pool chunk.
+   * A request-reply client has nothing behind its call, so its buffer goes back to the pool as before.
    */
   private void compact() {
     if (in == null) {
@@ -443,7 +446,7 @@ final class ConnectionHandler extends ChannelInboundHandlerAdapter {
     if (!in.isReadable()) {
       in.release();
       in = null;
-    } else if (in.capacity() > READ_AHEAD && in.capacity() > 4 * in.readableBytes()) {
+    } else if (busy && in.isDirect() || in.capacity() > READ_AHEAD && in.capacity() > 4 * in.readableBytes()) {
       ByteBuf smaller = Unpooled.buffer(Math.max(MIN_BUFFER, in.readableBytes()));
       smaller.writeBytes(in);
       in.release();
