@@ -46,6 +46,10 @@ final class ServerBenchCommand implements Callable<Integer> {
   @Option(names = "--flood-clients", description = "Legitimate clients beside them (default: 16).")
   Integer floodClients;
 
+  @Option(names = "--stalled-peers", description = "Peers pipelining 1 MiB calls and never reading the replies,"
+      + " in mode none (default: 200).")
+  Integer stalledPeers;
+
   @Option(names = "--connections", description = "Connections of the many-connection calls (default: 1000).")
   Integer connections;
 
@@ -87,6 +91,7 @@ final class ServerBenchCommand implements Callable<Integer> {
     apply(scenarios, o::scenarios);
     apply(idleLevels, o::idleLevels);
     apply(floodPeers, o::floodPeers);
+    apply(stalledPeers, o::stalledPeers);
     apply(floodClients, o::floodClients);
     apply(connections, o::connections);
     apply(fewConnections, o::fewConnections);

@@ -1,5 +1,6 @@
 package io.securethrift.bench.server;
 
+import io.netty.buffer.PooledByteBufAllocator;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.ChildJvm;
@@ -18,7 +19,8 @@ import org.apache.thrift.transport.TServerSocket;
 /**
  * The server JVM of server-bench: serves the echo service on one server model in one mode on a free loopback port,
  * prints {@code READY port=n threads=t} (t: this JVM's threads before the server started), then answers {@code HEAP}
- * with the heap in use after a full collection, until its standard input closes.
+ * with the heap in use after a full collection and the direct memory Netty's pool holds, until its standard input
+ * closes.
  *
  * <p>Arguments: material directory, mode, TLS engine, server kind.
  */
@@ -65,7 +67,8 @@ final class BenchServerProcess {
         throw new IllegalArgumentException("unknown command " + command.kind());
       }
       System.gc();
-      return LineRecord.of("HEAP").with("bytes", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+      return LineRecord.of("HEAP").with("bytes", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed())
+          .with("direct", PooledByteBufAllocator.DEFAULT.metric().usedDirectMemory());
     });
     // The benchmark closed our input: it is done with this server. Thread-pool workers may still block in reads.
     server.close();

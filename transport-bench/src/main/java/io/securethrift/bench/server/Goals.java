@@ -6,11 +6,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Checks the run's rows against the goals of issue #12, one {@link Goal} per mode, size or engine. */
+/**
+ * Checks the run's rows against the goals of issues #12 and #38 (stalled peers), one {@link Goal} per mode, size,
+ * server or engine.
+ */
 final class Goals {
   static final int IDLE_TARGET = 10_000;
   static final int MAX_SERVER_THREADS = 32;
   static final double MAX_RSS_KB_PER_CONN = 40;
+  /** Issue #38: what stalled peers may make a server hold. */
+  static final double MAX_STALL_HELD_MB = 128;
 
   private Goals() {}
 
@@ -18,6 +23,7 @@ final class Goals {
     List<Goal> goals = new ArrayList<>();
     idle(rows, o, goals);
     flood(rows, goals);
+    stall(rows, goals);
     calls(rows, o, goals);
     handshakes(rows, goals);
     return goals;
@@ -45,6 +51,16 @@ final class Goals {
         format("%.2f %% served, p99 %.1f ms vs %.1f ms unloaded (%.2fx)", r.get("success_pct"), r.get("p99_ms"),
             r.get("unloaded_p99_ms"), r.get("p99_vs_unloaded")),
         r.get("success_pct") == 100 && r.get("p99_vs_unloaded") <= 2)));
+  }
+
+  private static void stall(List<Row> rows, List<Goal> goals) {
+    rows.stream().filter(r -> r.scenario().equals(StalledReaders.SCENARIO)).forEach(r -> goals.add(new Goal(
+        StalledReaders.SCENARIO, r.server() + " " + r.mode() + ": " + r.load() + " raise what the server holds by < "
+        + (int) MAX_STALL_HELD_MB + " MB, a reading client served", format("+%.0f MB held (resident peak +%.0f MB),"
+        + " %.0f peers closed; reading client p50 %.2f ms (%.2f unloaded), p99 %.1f ms, %.0f calls",
+        r.get("held_rise_mb"), r.get("rss_peak_rise_mb"), r.get("peers_closed"), r.get("p50_ms"),
+        r.get("unloaded_p50_ms"), r.get("p99_ms"), r.get("calls_during")),
+        r.get("held_rise_mb") < MAX_STALL_HELD_MB && r.get("calls_during") > 0)));
   }
 
   private static void calls(List<Row> rows, ServerBenchOptions o, List<Goal> goals) {

@@ -22,8 +22,9 @@ import org.apache.thrift.TException;
  * {@code server-bench}: the non-blocking server against libthrift's {@code TThreadPoolServer} (64 workers, and
  * uncapped) on the same machine, each server in its own JVM with the same fixed maximum heap, the clients in this
  * one. Per mode and server one server JVM runs, in order: idle connections (scenario 1), closed-loop calls at many and
- * at few connections (3 and 4), and the pre-authentication flood (2); then TLS handshake rates beside {@code openssl}
- * (5). Every comparison is a ratio of figures measured in this one run.
+ * at few connections (3 and 4), the pre-authentication flood (2) and peers that never read their replies (5, in mode
+ * none); then TLS handshake rates beside {@code openssl} (6). Every comparison is a ratio of figures measured in this
+ * one run.
  */
 public final class ServerBench {
   private ServerBench() {}
@@ -96,6 +97,10 @@ public final class ServerBench {
         && (mode.tls() || mode.sasl() && mode.qop() == QualityOfProtection.AUTH)) {
       names.add(PreAuthFlood.SCENARIO);
     }
+    // Only a peer that needs no authentication can call at all: mode none.
+    if (o.scenarios.contains(StalledReaders.SCENARIO) && !mode.tls() && !mode.sasl()) {
+      names.add(StalledReaders.SCENARIO);
+    }
     return names;
   }
 
@@ -114,6 +119,8 @@ public final class ServerBench {
         return rows;
       case PreAuthFlood.SCENARIO:
         return List.of(PreAuthFlood.measure(server, clients, o.floodPeers, o.floodClients, o.warmUp.plus(o.window)));
+      case StalledReaders.SCENARIO:
+        return List.of(StalledReaders.measure(server, clients, o.stalledPeers, o.warmUp.plus(o.window)));
       default:
         throw new IllegalArgumentException("unknown scenario " + scenario);
     }

@@ -17,7 +17,7 @@ import java.util.Set;
 public final class ServerBenchOptions {
   /** The scenarios, in the order they run; {@code --scenarios} picks among them. */
   public static final List<String> SCENARIOS = List.of(IdleConnections.SCENARIO, ClosedLoop.SCENARIO,
-      PreAuthFlood.SCENARIO, HandshakeRates.SCENARIO);
+      PreAuthFlood.SCENARIO, StalledReaders.SCENARIO, HandshakeRates.SCENARIO);
 
   List<BenchMode> modes = ServerModes.MODES.all();
   List<ServerKind> servers = List.of(ServerKind.values());
@@ -25,6 +25,7 @@ public final class ServerBenchOptions {
   List<Integer> idleLevels = List.of(1_000, 5_000, 10_000);
   int floodPeers = 1_000;
   int floodClients = 16;
+  int stalledPeers = 200;
   int connections = 1_000;
   int fewConnections = 16;
   List<Integer> payloads = List.of(100, 64 * 1024);
@@ -51,6 +52,7 @@ public final class ServerBenchOptions {
     o.idleLevels = List.of(50, 100);
     o.floodPeers = 100;
     o.floodClients = 4;
+    o.stalledPeers = 20;
     o.connections = 40;
     o.fewConnections = 4;
     o.warmUp = Duration.ofMillis(300);
@@ -97,6 +99,11 @@ public final class ServerBenchOptions {
 
   public ServerBenchOptions floodPeers(int peers) {
     floodPeers = positive("--flood-peers", peers);
+    return this;
+  }
+
+  public ServerBenchOptions stalledPeers(int peers) {
+    stalledPeers = positive("--stalled-peers", peers);
     return this;
   }
 
@@ -180,8 +187,8 @@ public final class ServerBenchOptions {
   /** One line naming every size, printed above the table. */
   String describe() {
     return "modes " + modes + "; servers " + servers + "; idle " + idleLevels + " conns; flood " + floodPeers
-        + " trickling peers + " + floodClients + " clients; calls at " + connections + " and " + fewConnections
-        + " conns, payloads " + payloads + " B; warm-up " + warmUp.toMillis() + " ms, window " + window.toMillis()
+        + " trickling peers + " + floodClients + " clients; " + stalledPeers + " stalled peers; calls at " + connections
+        + " and " + fewConnections + " conns, payloads " + payloads + " B; warm-up " + warmUp.toMillis() + " ms, window " + window.toMillis()
         + " ms; handshakes " + handshakeSeconds + " s each; tls engine " + engine + "; server -Xmx" + serverHeap;
   }
 }

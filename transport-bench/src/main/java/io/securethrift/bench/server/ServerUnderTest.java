@@ -70,6 +70,15 @@ final class ServerUnderTest implements AutoCloseable {
     return jvm.call(LineRecord.of(BenchServerProcess.HEAP)).getLong("bytes");
   }
 
+  /**
+   * What the server JVM holds: heap bytes in use after a full collection, plus the direct memory Netty's pooled
+   * allocator holds (its chunks, which a buffer pins whole), which no collection gives back.
+   */
+  long memoryHeld() throws IOException {
+    LineRecord heap = jvm.call(LineRecord.of(BenchServerProcess.HEAP));
+    return heap.getLong("bytes") + heap.getLong("direct");
+  }
+
   @Override
   public void close() {
     jvm.close();

@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The goals of issue #12 judged on made-up rows of the quick preset's sizes (idle up to 100 connections, calls at
- * 40 and 4): what each goal reads, the words it prints, and where met turns into missed.
+ * The goals of issues #12 and #38 judged on made-up rows of the quick preset's sizes (idle up to 100 connections,
+ * calls at 40 and 4): what each goal reads, the words it prints, and where met turns into missed.
  */
 class GoalsTest {
   private static final ServerBenchOptions OPTIONS = ServerBenchOptions.quick().modes(List.of("none", "sasl-auth"));
@@ -51,6 +51,25 @@ class GoalsTest {
             "99.50 % served, p99 2.0 ms vs 2.0 ms unloaded (1.00x)", false)), goals);
     assertEquals(List.of(true, false), verdicts(Goals.assess(List.of(flood("none", "nonblocking", 100, 4.0, 2.0),
         flood("none", "nonblocking", 100, 4.02, 2.0)), OPTIONS)), "2.00x is met, 2.01x is not");
+  }
+
+  @Test
+  void stallGoalWantsLessThan128MbHeldOnEveryServerAndTheReadingClientServed() {
+    List<Row> rows = List.of(
+        stall("nonblocking", 98.4, 1500, 137, 120),
+        stall("threadpool", 128.0, 400, 150, 5000),
+        stall("threadpool-64", 20, 100, 50, 0));
+    assertEquals(List.of(
+        new Goal("stall", "nonblocking none: 20 peers raise what the server holds by < 128 MB, a reading client"
+            + " served", "+98 MB held (resident peak +1500 MB), 137 peers closed; reading client p50 0.50 ms (0.20"
+            + " unloaded), p99 9.0 ms, 120 calls", true),
+        new Goal("stall", "threadpool none: 20 peers raise what the server holds by < 128 MB, a reading client"
+            + " served", "+128 MB held (resident peak +400 MB), 150 peers closed; reading client p50 0.50 ms (0.20"
+            + " unloaded), p99 9.0 ms, 5000 calls", false),
+        new Goal("stall", "threadpool-64 none: 20 peers raise what the server holds by < 128 MB, a reading client"
+            + " served", "+20 MB held (resident peak +100 MB), 50 peers closed; reading client p50 0.50 ms (0.20"
+            + " unloaded), p99 9.0 ms, 0 calls", false)),
+        Goals.assess(rows, OPTIONS), "128 MB is too much; a client that made no call was not served");
   }
 
   @Test
@@ -125,6 +144,12 @@ class GoalsTest {
   private static Row flood(String mode, String server, double successPct, double p99, double unloadedP99) {
     return new Row("flood", mode, server, "100 peers", new Row.Figures().put("success_pct", successPct)
         .put("p99_ms", p99).put("unloaded_p99_ms", unloadedP99).put("p99_vs_unloaded", p99 / unloadedP99).map());
+  }
+
+  private static Row stall(String server, double heldRiseMb, double rssPeakRiseMb, double closed, double calls) {
+    return new Row("stall", "none", server, "20 peers", new Row.Figures().put("held_rise_mb", heldRiseMb)
+        .put("rss_peak_rise_mb", rssPeakRiseMb).put("peers_closed", closed).put("p50_ms", 0.5)
+        .put("unloaded_p50_ms", 0.2).put("p99_ms", 9.0).put("calls_during", calls).map());
   }
 
   private static Row calls(String server, String load, double callsPerSecond) {
