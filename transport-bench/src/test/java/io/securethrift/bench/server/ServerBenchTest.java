@@ -62,6 +62,23 @@ class ServerBenchTest {
     assertEquals(4, html.split("<svg ", -1).length - 1, "a chart per scenario");
   }
 
+  /**
+   * The stall scenario on real server JVMs, at the quick preset's 20 peers: each server model holds well under the
+   * goal, closes peers once their replies pass the pending-replies bound, and serves the reading client throughout.
+   */
+  @Test
+  void stalledPeersAreBoundedOnBothServerModels() throws Exception {
+    ServerBenchOptions options = ServerBenchOptions.quick().modes(List.of("none")).scenarios(List.of("stall"))
+        .servers(List.of("nonblocking", "threadpool")).out(out);
+    ServerBenchReport report = ServerBench.run(options, System.err);
+    assertEquals(2, count(report.rows(), "stall"), report.table());
+    for (Map<String, Object> row : report.rows()) {
+      assertTrue((double) row.get("held_rise_mb") < Goals.MAX_STALL_HELD_MB, report.table());
+      assertTrue((double) row.get("calls_during") > 0, "the reading client was served: " + row);
+    }
+    assertEquals(List.of(true, true), List.copyOf(report.goals().values()), report.table());
+  }
+
   private static long count(List<Map<String, Object>> rows, String scenario) {
     return rows.stream().filter(r -> r.get("scenario").equals(scenario)).count();
   }
