@@ -77,6 +77,8 @@ class ServerBenchTest {
       assertTrue((double) row.get("calls_during") > 0, "the reading client was served: " + row);
     }
     assertEquals(List.of(true, true), List.copyOf(report.goals().values()), report.table());
+    report.write(out);
+    assertEquals(1, Files.readString(out.resolve("server-bench.html")).split("<svg ", -1).length - 1, "its chart");
   }
 
   private static long count(List<Map<String, Object>> rows, String scenario) {
