@@ -188,7 +188,8 @@ public final class ServerBenchOptions {
   String describe() {
     return "modes " + modes + "; servers " + servers + "; idle " + idleLevels + " conns; flood " + floodPeers
         + " trickling peers + " + floodClients + " clients; " + stalledPeers + " stalled peers; calls at " + connections
-        + " and " + fewConnections + " conns, payloads " + payloads + " B; warm-up " + warmUp.toMillis() + " ms, window " + window.toMillis()
-        + " ms; handshakes " + handshakeSeconds + " s each; tls engine " + engine + "; server -Xmx" + serverHeap;
+        + " and " + fewConnections + " conns, payloads " + payloads + " B; warm-up " + warmUp.toMillis()
+        + " ms, window " + window.toMillis() + " ms; handshakes " + handshakeSeconds + " s each; tls engine " + engine
+        + "; server -Xmx" + serverHeap;
   }
 }
