@@ -19,9 +19,9 @@ class ServerBenchOptionsTest {
   @Test
   void quickPresetIsTheFullTableAtSmallSizes() {
     assertEquals("modes [none, tls, sasl-auth, sasl-auth-conf]; servers [nonblocking, nonblocking-inline,"
-        + " threadpool-64, threadpool]; idle [50, 100] conns; flood 100 trickling peers + 4 clients; calls at 40 and"
-        + " 4 conns, payloads [100, 65536] B; warm-up 300 ms, window 500 ms; handshakes 1 s each; tls engine jsse;"
-        + " server -Xmx512m", ServerBenchOptions.quick().describe());
+        + " threadpool-64, threadpool]; idle [50, 100] conns; flood 100 trickling peers + 4 clients; 20 stalled"
+        + " peers; calls at 40 and 4 conns, payloads [100, 65536] B; warm-up 300 ms, window 500 ms; handshakes 1 s"
+        + " each; tls engine jsse; server -Xmx512m", ServerBenchOptions.quick().describe());
     assertFalse(ServerBenchOptions.quick().handshakeWarmUp, "the quick preset skips the uncounted run");
   }
 
@@ -32,7 +32,8 @@ class ServerBenchOptionsTest {
     assertEquals(1_000, o.connections);
     assertEquals(Duration.ofSeconds(3), o.window);
     assertTrue(o.handshakeWarmUp);
-    assertEquals(Set.of("idle", "calls", "flood", "handshakes"), o.scenarios);
+    assertEquals(Set.of("idle", "calls", "flood", "stall", "handshakes"), o.scenarios);
+    assertEquals(200, o.stalledPeers);
     assertEquals(List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT), o.handshakeEngines);
     assertEquals(Path.of("server-bench-results"), o.outputDirectory());
   }
@@ -41,12 +42,12 @@ class ServerBenchOptionsTest {
   void settersKeepWhatTheyAreGiven() {
     ServerBenchOptions o = ServerBenchOptions.quick().modes(List.of("sasl-auth-conf", "tls"))
         .servers(List.of("threadpool", "nonblocking")).scenarios(List.of("flood", "idle")).idleLevels(List.of(7))
-        .floodPeers(3).floodClients(2).connections(9).fewConnections(1).payloads(List.of(1, 2))
+        .floodPeers(3).floodClients(2).stalledPeers(5).connections(9).fewConnections(1).payloads(List.of(1, 2))
         .warmUp(Duration.ZERO).window(Duration.ofMillis(1)).handshakeSeconds(2).engine("conscrypt")
         .serverHeap("1G").openssl("/opt/openssl").out(Path.of("x"));
     assertEquals("modes [sasl-auth-conf, tls]; servers [threadpool, nonblocking]; idle [7] conns; flood 3 trickling"
-        + " peers + 2 clients; calls at 9 and 1 conns, payloads [1, 2] B; warm-up 0 ms, window 1 ms; handshakes 2 s"
-        + " each; tls engine conscrypt; server -Xmx1G", o.describe());
+        + " peers + 2 clients; 5 stalled peers; calls at 9 and 1 conns, payloads [1, 2] B; warm-up 0 ms, window 1 ms;"
+        + " handshakes 2 s each; tls engine conscrypt; server -Xmx1G", o.describe());
     assertEquals(List.of("flood", "idle"), List.copyOf(o.scenarios), "in the order given");
     assertEquals("/opt/openssl", o.openssl);
     assertEquals(Path.of("x"), o.outputDirectory());
@@ -59,11 +60,12 @@ class ServerBenchOptionsTest {
         () -> o.modes(List.of("none", "tls-jsse")));
     refused("--servers: 'netty' is not a server; one of nonblocking, nonblocking-inline, threadpool-64, threadpool",
         () -> o.servers(List.of("netty")));
-    refused("--scenarios: 'handshake' is not a scenario; one of idle, calls, flood, handshakes",
+    refused("--scenarios: 'handshake' is not a scenario; one of idle, calls, flood, stall, handshakes",
         () -> o.scenarios(List.of("idle", "handshake")));
     refused("--idle-connections: must be at least 1, got 0", () -> o.idleLevels(List.of(10, 0)));
     refused("--flood-peers: must be at least 1, got 0", () -> o.floodPeers(0));
     refused("--flood-clients: must be at least 1, got -1", () -> o.floodClients(-1));
+    refused("--stalled-peers: must be at least 1, got 0", () -> o.stalledPeers(0));
     refused("--connections: must be at least 1, got 0", () -> o.connections(0));
     refused("--few-connections: must be at least 1, got 0", () -> o.fewConnections(0));
     refused("--payloads: must be at least 1, got -5", () -> o.payloads(List.of(-5)));
@@ -75,9 +77,9 @@ class ServerBenchOptionsTest {
     refused("--tls-engine: 'boringssl' is not accepted; accepted values: jsse, conscrypt, auto, openssl",
         () -> o.engine("boringssl"));
     assertEquals("modes [none, tls, sasl-auth, sasl-auth-conf]; servers [nonblocking, nonblocking-inline,"
-        + " threadpool-64, threadpool]; idle [50, 100] conns; flood 100 trickling peers + 4 clients; calls at 40 and"
-        + " 4 conns, payloads [100, 65536] B; warm-up 300 ms, window 500 ms; handshakes 1 s each; tls engine jsse;"
-        + " server -Xmx512m", o.describe(), "a refused value changes nothing");
+        + " threadpool-64, threadpool]; idle [50, 100] conns; flood 100 trickling peers + 4 clients; 20 stalled"
+        + " peers; calls at 40 and 4 conns, payloads [100, 65536] B; warm-up 300 ms, window 500 ms; handshakes 1 s"
+        + " each; tls engine jsse; server -Xmx512m", o.describe(), "a refused value changes nothing");
   }
 
   @Test
