@@ -23,6 +23,7 @@ public final class ServerBenchReport {
       IdleConnections.SCENARIO, new String[] {"rss_kb_per_conn", "RSS per idle connection", "KB"},
       ClosedLoop.SCENARIO, new String[] {"calls_per_s", "Closed-loop echo calls", "calls/s"},
       PreAuthFlood.SCENARIO, new String[] {"p99_ms", "Legitimate clients' p99 beside the flood", "ms"},
+      StalledReaders.SCENARIO, new String[] {"held_rise_mb", "What stalled peers make the server hold", "MB"},
       HandshakeRates.SCENARIO, new String[] {"handshakes_per_s", "TLS handshakes", "per second"});
 
   private final List<Row> rows;
