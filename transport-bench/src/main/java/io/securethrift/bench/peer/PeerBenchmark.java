@@ -237,11 +237,11 @@ public final class PeerBenchmark {
   }
 
   /** Whether a warm-up turn's JIT compiled for more than {@link #JIT_QUIET} of it. */
-  private boolean compiling(LineRecord turn) {
+  boolean compiling(LineRecord turn) {
     return turn.getLong("jit") > JIT_QUIET * settings.warmUp() * 1000;
   }
 
-  private static <T> List<T> rotated(List<T> list, int by) {
+  static <T> List<T> rotated(List<T> list, int by) {
     List<T> out = new ArrayList<>(list.subList(by % list.size(), list.size()));
     out.addAll(list.subList(0, by % list.size()));
     return out;

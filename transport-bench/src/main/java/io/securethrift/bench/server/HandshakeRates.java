@@ -62,7 +62,7 @@ final class HandshakeRates {
     return rows;
   }
 
-  private static List<Row> onOpenssl(BenchMaterial material, ServerBenchOptions o, String protocol, Path logs)
+  static List<Row> onOpenssl(BenchMaterial material, ServerBenchOptions o, String protocol, Path logs)
       throws IOException, InterruptedException {
     int port = freePort();
     PemFiles pem = material.serverPem();
@@ -98,29 +98,39 @@ final class HandshakeRates {
         client.destroyForcibly();
         throw new IOException("openssl s_time against " + serverName + " did not finish");
       }
-      Matcher m = CONNECTIONS.matcher(out);
-      if (!m.find()) {
-        throw new IOException("openssl s_time against " + serverName + " (" + protocol + ", " + handshake
-            + ") printed no connection count:\n" + out);
-      }
-      long connections = Long.parseLong(m.group(1));
-      long realSeconds = Math.max(1, Long.parseLong(m.group(2)));
-      long resumed = 0;
-      long marked = 0;
-      Matcher marks = PER_CONNECTION.matcher(out);
-      while (marks.find()) {
-        String line = marks.group();
-        marked += line.length();
-        resumed += line.chars().filter(c -> c == 'r').count();
-      }
+      Row.Figures figures = figures(out, serverName, protocol, handshake);
       if (handshake.equals("warm-up")) {
         continue;
       }
-      rows.add(new Row(SCENARIO, protocol, serverName, handshake, new Row.Figures()
-          .put("handshakes_per_s", connections / (double) realSeconds)
-          .put("resumed_pct", marked == 0 ? Double.NaN : 100.0 * resumed / marked).map()));
+      rows.add(new Row(SCENARIO, protocol, serverName, handshake, figures.map()));
     }
     return rows;
+  }
+
+  /**
+   * The figures of one {@code openssl s_time} run from its output: connections over its whole real seconds (at least
+   * 1), and the share of the connections it marked ({@code *}, {@code t} or {@code 3} new, {@code r} resumed) that
+   * resumed a session, NaN when it marked none.
+   */
+  static Row.Figures figures(String out, String serverName, String protocol, String handshake) throws IOException {
+    Matcher m = CONNECTIONS.matcher(out);
+    if (!m.find()) {
+      throw new IOException("openssl s_time against " + serverName + " (" + protocol + ", " + handshake
+          + ") printed no connection count:\n" + out);
+    }
+    long connections = Long.parseLong(m.group(1));
+    long realSeconds = Math.max(1, Long.parseLong(m.group(2)));
+    long resumed = 0;
+    long marked = 0;
+    Matcher marks = PER_CONNECTION.matcher(out);
+    while (marks.find()) {
+      String line = marks.group();
+      marked += line.length();
+      resumed += line.chars().filter(c -> c == 'r').count();
+    }
+    return new Row.Figures()
+        .put("handshakes_per_s", connections / (double) realSeconds)
+        .put("resumed_pct", marked == 0 ? Double.NaN : 100.0 * resumed / marked);
   }
 
   private static int freePort() throws IOException {

@@ -38,7 +38,7 @@ record ProcCost(long cpuNanos, long contextSwitches) {
   }
 
   /** A thread's switches; 0 for a thread that ended while the others were read. */
-  private static long switches(Path status) {
+  static long switches(Path status) {
     List<String> lines;
     try {
       lines = Files.readAllLines(status);

@@ -14,7 +14,11 @@ import java.nio.file.Path;
  */
 record ProcStatus(long rssKb, long threads) {
   static ProcStatus of(long pid) {
-    Path file = Path.of("/proc", Long.toString(pid), "status");
+    return read(Path.of("/proc", Long.toString(pid), "status"));
+  }
+
+  /** The figures of a {@code status} file in {@code /proc}'s format. */
+  static ProcStatus read(Path file) {
     long rss = -1;
     long threads = -1;
     try {

@@ -70,7 +70,7 @@ final class StalledReaders {
   }
 
   /** One framed echo call of {@link #CALL_BYTES}, as the peers send it. */
-  private static byte[] call() throws TException {
+  static byte[] call() throws TException {
     TMemoryBuffer message = new TMemoryBuffer(CALL_BYTES + 64);
     new EchoService.Client(new TCompactProtocol(message)).send_echo(ByteBuffer.allocate(CALL_BYTES));
     return ByteBuffer.allocate(4 + message.length()).putInt(message.length())
@@ -78,7 +78,7 @@ final class StalledReaders {
   }
 
   /** A peer that writes its calls on a thread of its own (the writes block once the server stops reading). */
-  private static Socket stall(int port, byte[] call) throws IOException {
+  static Socket stall(int port, byte[] call) throws IOException {
     Socket socket = new Socket();
     socket.setReceiveBufferSize(RECEIVE_WINDOW);
     socket.connect(new InetSocketAddress(BenchMaterial.HOST, port));
@@ -113,7 +113,7 @@ final class StalledReaders {
   }
 
   /** Whether the server has closed the peer: a reset, or the end of the stream, on a read that does not wait. */
-  private static boolean closedByServer(Socket socket) {
+  static boolean closedByServer(Socket socket) {
     try {
       socket.setSoTimeout(1);
       byte[] sink = new byte[1 << 16];

@@ -114,6 +114,24 @@ class ServerBenchReportTest {
     assertEquals(report.html(), Files.readString(files.get(2), StandardCharsets.UTF_8));
   }
 
+  @Test
+  void aStallRowIsChartedByWhatThePeersMadeTheServerHold() {
+    Row stall = new Row(StalledReaders.SCENARIO, "none", "nonblocking", "2 peers x 12 x 1 MiB calls, never reading",
+        new Row.Figures().put("held_mb_before", 10).put("held_rise_mb", 42.5).put("peers_closed", 0).map());
+    String html = new ServerBenchReport(List.of(stall), List.of(), List.of(), "modes [none]").html();
+    assertEquals(1, html.split("<svg ", -1).length - 1, html);
+    assertTrue(html.contains("<h2>stall</h2>"), html);
+    assertTrue(html.contains("42.5"), "the held rise is the bar: " + html);
+  }
+
+  @Test
+  void everyScenarioHasAChart() {
+    List<Row> rows = ServerBenchOptions.SCENARIOS.stream().map(s -> new Row(s, "none", "nonblocking", "load",
+        new Row.Figures().put("x", 1).map())).toList();
+    String html = new ServerBenchReport(rows, List.of(), List.of(), "modes [none]").html();
+    assertEquals(ServerBenchOptions.SCENARIOS.size(), html.split("<svg ", -1).length - 1, html);
+  }
+
   /**
    * Rows of two scenarios, the calls first; the second idle row has a figure the first lacks, the second calls row
    * numbers that test the formatting: an integer too large to print whole, a negative one.
