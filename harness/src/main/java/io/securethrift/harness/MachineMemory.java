@@ -34,13 +34,14 @@ public final class MachineMemory {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         if (line.startsWith("MemAvailable:")) {
           String[] fields = line.substring("MemAvailable:".length()).trim().split("\\s+");
-          long kib = Long.parseLong(fields[0]);
-          return OptionalLong.of(fields.length > 1 && fields[1].toLowerCase(Locale.ROOT).equals("kb")
-              ? kib * 1024 : kib);
+          long value = Long.parseLong(fields[0]);
+          long bytes = fields.length > 1 && fields[1].toLowerCase(Locale.ROOT).equals("kb")
+              ? Math.multiplyExact(value, 1024L) : value;
+          return bytes < 0 ? OptionalLong.empty() : OptionalLong.of(bytes);
         }
       }
-    } catch (IOException | NumberFormatException e) {
-      // No such file (not Linux) or an unexpected format: no estimate.
+    } catch (IOException | NumberFormatException | ArithmeticException e) {
+      // No such file (not Linux), an unexpected format or a figure no long holds: no estimate.
     }
     return OptionalLong.empty();
   }

@@ -28,6 +28,10 @@ class MachineMemoryTest {
     assertEquals(OptionalLong.empty(), MachineMemory.memAvailable(dir.resolve("absent")));
     assertEquals(OptionalLong.empty(), MachineMemory.memAvailable(
         Files.writeString(dir.resolve("garbled"), "MemAvailable: lots kB\n")));
+    assertEquals(OptionalLong.empty(), MachineMemory.memAvailable(
+        Files.writeString(dir.resolve("negative"), "MemAvailable: -5 kB\n")));
+    assertEquals(OptionalLong.empty(), MachineMemory.memAvailable(
+        Files.writeString(dir.resolve("overflow"), "MemAvailable: 9223372036854775807 kB\n")));
   }
 
   @Test
