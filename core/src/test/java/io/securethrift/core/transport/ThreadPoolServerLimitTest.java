@@ -58,9 +58,16 @@ class ThreadPoolServerLimitTest {
         for (Socket socket : idle) {
           socket.close();
         }
-        try (ClientTransportFactory clients = ClientTransportFactory.create(config);
-            SecuredTransport transport = clients.open("127.0.0.1", port)) {
-          EchoServer.assertEchoes(EchoServer.client(transport), 1, 1000);
+        // The workers free themselves once they read the closes; until then the server still closes a newcomer.
+        try (ClientTransportFactory clients = ClientTransportFactory.create(config)) {
+          Await.until("a client served once the idle connections are gone", Duration.ofSeconds(30), () -> {
+            try (SecuredTransport transport = clients.open("127.0.0.1", port)) {
+              EchoServer.assertEchoes(EchoServer.client(transport), 1, 1000);
+              return true;
+            } catch (Exception closedWhileEveryWorkerWasStillBusy) {
+              return false;
+            }
+          });
         }
       } finally {
         for (Socket socket : idle) {
@@ -172,12 +179,12 @@ class ThreadPoolServerLimitTest {
         Await.until("stalled connections closed beyond the bound", Duration.ofSeconds(60),
             () -> stalled.stream().filter(ThreadPoolServerLimitTest::endsAfterItsData).count() >= stalled.size() - 2);
       } finally {
+        // Closed before the server stops, so no worker is still blocked writing to one of them.
+        for (Socket socket : stalled) {
+          socket.close();
+        }
         server.stop();
         serving.join(30_000);
-      }
-    } finally {
-      for (Socket socket : stalled) {
-        socket.close();
       }
     }
   }
