@@ -57,7 +57,7 @@ final class GssLayer {
   /** AES-GCM records: {@code sealing} for what this side sends, {@code opening} for what it receives. */
   static GssLayer aesGcm(GSSContext context, int ownMaxBuffer, int peerMaxBuffer, byte[] sealing, byte[] opening,
       Provider provider) {
-    return new GssLayer(context, SecurityLayer.AES_GCM, ownMaxBuffer, peerMaxBuffer - GcmRecords.TAG,
+    return new GssLayer(context, SecurityLayer.AES_GCM, ownMaxBuffer, GcmRecords.plainCapacity(peerMaxBuffer),
         GcmRecords.sealer(provider, 32, sealing, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES),
         GcmRecords.opener(provider, 32, opening, GcmRecords.REKEY_RECORDS, GcmRecords.REKEY_BYTES));
   }
@@ -97,7 +97,7 @@ final class GssLayer {
     }
     if (sealer != null) {
       synchronized (sealer) {
-        byte[] record = new byte[length + GcmRecords.TAG];
+        byte[] record = new byte[GcmRecords.sealedLength(length)];
         try {
           sealer.seal(outgoing, offset, length, record, 0);
         } catch (GeneralSecurityException e) {
@@ -130,12 +130,13 @@ final class GssLayer {
   }
 
   private byte[] open(byte[] incoming, int offset, int length) throws SaslException {
-    if (length < GcmRecords.TAG) {
-      throw new SaslException("AES-GCM record of " + length + " bytes, shorter than its " + GcmRecords.TAG
-          + "-byte tag");
+    int plainLength = GcmRecords.plainLength(length);
+    if (plainLength < 0) {
+      throw new SaslException("AES-GCM message of " + length + " bytes ends in a record shorter than its "
+          + GcmRecords.TAG + "-byte tag");
     }
     byte[] record = offset == 0 ? incoming : Arrays.copyOfRange(incoming, offset, offset + length);
-    byte[] plain = new byte[length - GcmRecords.TAG];
+    byte[] plain = new byte[plainLength];
     synchronized (opener) {
       try {
         opener.open(record, length, plain, 0);

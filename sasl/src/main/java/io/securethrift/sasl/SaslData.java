@@ -26,11 +26,6 @@ import org.apache.thrift.transport.TTransportException;
  * first frame, answers a hello through {@link #takeReply()} and switches.
  */
 final class SaslData implements SaslDataCodec {
-  /**
-   * Largest plain bytes per AES-GCM record: big enough that the per-record set-up is noise, small enough to stream,
-   * and with its tag exactly the 64 KiB a frame reader allocates first, so a record is read without growing a buffer.
-   */
-  static final int RECORD = 64 * 1024 - GcmRecords.TAG;
   private static final byte[] EMPTY = new byte[0];
 
   private final SaslEndpoint sasl;
@@ -59,7 +54,7 @@ final class SaslData implements SaslDataCodec {
     this.gcmIdentity = gcmIdentity;
     this.wraps = identity.qop().orElseThrow().wrapsMessages();
     this.tokenSize = wraps ? rawSendSize(sasl, limits.maxFrameSize()) : limits.maxFrameSize();
-    this.recordSize = Math.min(RECORD, limits.maxFrameSize() - GcmRecords.TAG);
+    this.recordSize = Math.min(GcmRecords.RECORD, limits.maxFrameSize() - GcmRecords.TAG);
     this.maxRecord = recordSize + GcmRecords.TAG;
   }
 
@@ -211,7 +206,7 @@ final class SaslData implements SaslDataCodec {
 
   private byte[] open(byte[] record, int length) throws TTransportException {
     checkRecordLength(length);
-    byte[] plain = new byte[Math.max(0, length - GcmRecords.TAG)];
+    byte[] plain = new byte[Math.max(0, GcmRecords.plainLength(length))];
     open(record, length, plain, 0);
     return plain;
   }
@@ -252,7 +247,7 @@ final class SaslData implements SaslDataCodec {
   @Override
   public byte[] wrap(byte[] plain, int offset, int length) throws TTransportException {
     if (sealer != null) {
-      byte[] record = new byte[length + GcmRecords.TAG];
+      byte[] record = new byte[GcmRecords.sealedLength(length)];
       seal(plain, offset, length, record, 0);
       return record;
     }
@@ -265,8 +260,8 @@ final class SaslData implements SaslDataCodec {
   }
 
   /**
-   * Seals at most {@link #chunkSize()} plain bytes into {@code out} at {@code outOffset} (room for {@code length}
-   * plus {@link GcmRecords#TAG}) and returns the record's length; only once {@link #sealsRecords()}.
+   * Seals at most {@link #chunkSize()} plain bytes into {@code out} at {@code outOffset} (room for
+   * {@link GcmRecords#sealedLength}) and returns the sealed length; only once {@link #sealsRecords()}.
    */
   int seal(byte[] plain, int offset, int length, byte[] out, int outOffset) throws TTransportException {
     try {

@@ -129,8 +129,8 @@ final class SaslTransport extends FrameTransport {
   /** Sends {@code length} plain bytes as one frame, wrapped or sealed if the QOP says so. */
   private void sendFrame(byte[] buf, int off, int length) throws TTransportException {
     if (data.sealsRecords()) {
-      if (record.length < length + GcmRecords.TAG + 4) {
-        record = new byte[data.chunkSize() + GcmRecords.TAG + 4];
+      if (record.length < GcmRecords.sealedLength(length) + 4) {
+        record = new byte[GcmRecords.sealedLength(data.chunkSize()) + 4];
       }
       int sealed = data.seal(buf, off, length, record, 4);
       putLength(record, 0, sealed);

@@ -50,7 +50,7 @@ class GcmRecordsProviderTest {
     byte[] jdkRead = new byte[message.length];
     byte[] otherRead = new byte[message.length];
     int offset = 0;
-    for (int length : new int[] {1, SaslData.RECORD, 300, SaslData.RECORD, 0, 70_000, 5}) {
+    for (int length : new int[] {1, GcmRecords.RECORD, 300, GcmRecords.RECORD, 0, 70_000, 5}) {
       byte[] fromJdk = seal(jdkSealer, message, offset, length);
       byte[] fromOther = seal(otherSealer, message, offset, length);
       assertArrayEquals(fromJdk, fromOther, "record of " + length + " plain bytes");
@@ -58,7 +58,7 @@ class GcmRecordsProviderTest {
       assertEquals(length, jdkOpener.open(fromOther, fromOther.length, jdkRead, offset));
       offset += length;
     }
-    // Seven records under a ratchet every three: new keys for the fourth and the seventh.
+    // Eight records (70,000 bytes take two) under a ratchet every three: new keys for the fourth and the seventh.
     assertEquals(2, jdkSealer.epoch());
     assertEquals(2, otherOpener.epoch());
     assertArrayEquals(Arrays.copyOf(message, offset), Arrays.copyOf(jdkRead, offset));
@@ -77,7 +77,7 @@ class GcmRecordsProviderTest {
 
   /** A record sealed from {@code length} bytes at {@code offset} of a larger array. */
   private static byte[] seal(GcmRecords sealer, byte[] message, int offset, int length) throws Exception {
-    byte[] record = new byte[length + GcmRecords.TAG];
+    byte[] record = new byte[GcmRecords.sealedLength(length)];
     assertEquals(record.length, sealer.seal(message, offset, length, record, 0));
     return record;
   }

@@ -50,7 +50,7 @@ class SaslPrivacyTest {
   /** Larger than a record, so it is chunked; 200,000 bytes make four records. */
   private static final int LARGE = 1_000_000;
   private static final int MEDIUM = 200_000;
-  private static final int FULL_RECORD = SaslData.RECORD + GcmRecords.TAG;
+  private static final int FULL_RECORD = GcmRecords.RECORD + GcmRecords.TAG;
 
   static SecurityConfig server(EmbeddedKdc kdc, SaslMechanism mechanism, SaslPrivacy privacy) {
     return SaslConfigs.server(kdc, mechanism, QualityOfProtection.AUTH_CONF).toBuilder().saslPrivacy(privacy).build();
