@@ -6,17 +6,18 @@ import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.BenchSecurity;
-import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.Forks;
 import io.securethrift.harness.MeasuredRounds;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
 import io.securethrift.harness.ProcessSample;
+import io.securethrift.harness.ProgressLog;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.WarmUp;
 import io.securethrift.harness.WorkDirectory;
+import io.securethrift.harness.Workload;
 import io.securethrift.zookeeper.LocalEnsemble;
 import io.securethrift.zookeeper.ZooKeeperClientSecurity;
 import java.io.IOException;
@@ -28,8 +29,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Properties;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -60,12 +61,11 @@ public final class ZkBenchmark {
   private static final long SEED = 1_700_000_017L;
 
   private final ZkSettings settings;
-  private final PrintStream progress;
-  private final long started = System.nanoTime();
+  private final ProgressLog progress;
 
   public ZkBenchmark(ZkSettings settings, PrintStream progress) {
     this.settings = settings;
-    this.progress = progress;
+    this.progress = new ProgressLog(progress);
   }
 
   /** One fork of a shape and mode: its ensemble, its client JVM and the client's GC totals at the last answer. */
@@ -212,24 +212,45 @@ public final class ZkBenchmark {
     ChildJvm jvm = ChildJvm.builder(BenchClientMain.class).name(s.name() + " client")
         .jvmOptions(FIXED_HEAP).jvmOptions(List.of(ProcessSample.KEEP_COMPILER_THREADS))
         .args(args).log(dir.resolve(s.name() + "-client.log")).talk().start();
-    step(s.name() + ": " + s.shape().servers() + " server(s) serving, client started");
+    progress.step(s.name() + ": " + s.shape().servers() + " server(s) serving, client started");
     return new Target(s.shape(), s.mode(), s.fork(), s.ensemble(), jvm, s.gcLogs(), s.ownBaseline());
   }
 
   private ZkReport measure(List<Target> targets, RunInfo.Start start) throws IOException {
     StoppingRule rule = settings.stoppingRule();
-    List<Measurement> rows = new ArrayList<>(WarmUp.run(settings.warmupRounds(), r -> round(targets, r), rule,
-        start::elapsed, this::step));
-    MeasuredRounds.Outcome outcome = MeasuredRounds.run(rule, rows, round -> round(targets, round), analysed -> {
-      List<Overhead> stopping = new ArrayList<>(PairedAnalysis.overheads(analysed, BASELINE, WALL, ZkRow::wallPerOp,
-          SEED));
-      stopping.addAll(PairedAnalysis.overheads(analysed, BASELINE, CPU, ZkRow::cpuPerOp, SEED));
-      return stopping;
-    }, start::elapsed, (round, roundTime, stopping) -> step(roundLine(round, roundTime, stopping)));
+    MeasuredRounds.Outcome outcome = MeasuredRounds.run(new Ensembles(targets), rule, start::elapsed, progress);
     List<Overhead> all = new ArrayList<>(outcome.overheads());
-    all.addAll(PairedAnalysis.overheads(rows, BASELINE, SYNC, ZkRow::syncPerOp, SEED));
+    all.addAll(PairedAnalysis.overheads(outcome.rows(), BASELINE, SYNC, ZkRow::syncPerOp, SEED));
     return new ZkReport(settings.describe(), settings.toMap(), shapeLines(), start.finish(), rule, outcome.decision(),
-        all, rows);
+        all, outcome.rows());
+  }
+
+  /** The targets as a workload: each ensemble's client and its baseline taking turns; wall and CPU decide. */
+  private final class Ensembles implements Workload {
+    private final List<Target> targets;
+
+    Ensembles(List<Target> targets) {
+      this.targets = targets;
+    }
+
+    @Override
+    public List<Measurement> warmUp(StoppingRule rule, Supplier<Duration> elapsed, ProgressLog log)
+        throws IOException {
+      return WarmUp.run(settings.warmupRounds(), this::round, rule, elapsed, log::step);
+    }
+
+    @Override
+    public List<Measurement> round(int round) throws IOException {
+      return ZkBenchmark.this.round(targets, round);
+    }
+
+    @Override
+    public List<Overhead> deciding(List<Measurement> rows) {
+      List<Overhead> stopping = new ArrayList<>(PairedAnalysis.overheads(rows, BASELINE, WALL, ZkRow::wallPerOp,
+          SEED));
+      stopping.addAll(PairedAnalysis.overheads(rows, BASELINE, CPU, ZkRow::cpuPerOp, SEED));
+      return stopping;
+    }
   }
 
   private List<String> shapeLines() {
@@ -294,7 +315,7 @@ public final class ZkBenchmark {
     Measurement row = ZkRow.of(t.shape.label(), variant, t.fork, round, settings.znodes(), settings.syncZnodes(),
         answer, clientUsed, serversUsed, sessions);
     String fork = settings.forks(t.shape) > 1 ? " (fork " + (t.fork + 1) + ")" : "";
-    step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + fork + ": " + ZkRow.describe(row));
+    progress.step(t.shape.label() + " " + variant + " " + WarmUp.label(round) + fork + ": " + ZkRow.describe(row));
     return row;
   }
 
@@ -303,19 +324,6 @@ public final class ZkBenchmark {
     return GcLog.ensemble(t.ensemble.pids(), t.gcLogs);
   }
 
-  private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
-    Overhead widest = overheads.stream().max((a, b) -> Double.compare(a.interval().halfWidth(),
-        b.interval().halfWidth())).orElse(null);
-    String width = widest == null ? "" : widest.interval().bounded() ? String.format(Locale.ROOT,
-        "; widest interval +/-%.1f points (%s %s %s)", widest.interval().halfWidth(), widest.group(),
-        widest.variant(), widest.metric()) : "; intervals need " + Bootstrap.MIN_ROUNDS + " rounds";
-    return String.format(Locale.ROOT, "round %d done in %.0f s%s", round, roundTime.toMillis() / 1e3, width);
-  }
-
-  private void step(String what) {
-    progress.println(String.format(Locale.ROOT, "[%4.0f s] %s", (System.nanoTime() - started) / 1e9, what));
-    progress.flush();
-  }
 
   private static Path write(SecurityConfig config, Path file) throws IOException {
     Properties p = new Properties();

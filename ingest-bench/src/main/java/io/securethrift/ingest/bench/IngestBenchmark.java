@@ -2,17 +2,19 @@ package io.securethrift.ingest.bench;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.harness.BenchSecurity;
-import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.Forks;
 import io.securethrift.harness.MachineMemory;
+import io.securethrift.harness.MeasuredRounds;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
+import io.securethrift.harness.ProgressLog;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.TargetSample;
 import io.securethrift.harness.WarmUp;
 import io.securethrift.harness.WorkDirectory;
+import io.securethrift.harness.Workload;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
 import io.securethrift.ingest.server.ServerModel;
@@ -30,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.ServiceLoader;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -71,7 +74,7 @@ public final class IngestBenchmark {
    * write-ahead logs write through.
    */
   private static final long LAUNCHER_RESERVE = 1L << 30;
-  private final Progress progress = new Progress();
+  private final ProgressLog progress = new ProgressLog(System.err);
   /** When the command was typed, if earlier than this object (the launcher's build); null when not known. */
   private Instant launched;
 
@@ -154,50 +157,13 @@ public final class IngestBenchmark {
 
   private String measure(Map<TargetKey, List<IngestBackend.Target>> targets, RunInfo.Start start)
       throws IOException {
-    List<Measurement> rows = new ArrayList<>();
     StoppingRule rule = settings.stoppingRule();
-    if (settings.warmupEntries() != 0) {
-      IngestOptions warmup = settings.warmupEntries() > 0 ? options(settings.warmupEntries(), Duration.ZERO)
-          : !settings.duration().isZero() ? options(0, settings.duration())
-          : settings.entries() > 0 ? options(settings.entries(), Duration.ZERO)
-          : options(0, settings.iterationTime());
-      rows.addAll(WarmUp.run(settings.warmupRounds(), r -> round(targets, warmup, r), rule, () -> spent(start),
-          progress::step));
-    }
-    IngestOptions measured = measuredOptions(rows);
-    boolean sizing = settings.entries() == 0 && settings.duration().isZero();
-    int sizingRounds = 0;
-    StoppingRule.Decision decision;
-    List<Overhead> all;
-    String stopMetric;
-    int round = 0;
-    while (true) {
-      round++;
-      long roundStart = System.nanoTime();
-      List<Measurement> done = round(targets, measured, round);
-      Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
-      if (sizing && sizingRounds < MAX_SIZING_ROUNDS && tooShort(done)
-          && spent(start).plus(roundTime).compareTo(rule.maxTime()) <= 0) {
-        // A cold warm-up underestimates the warm rate several times over: this round only sized the next one. (Unless
-        // the time left has no room for another round: then it is measured, short as it is.)
-        rows.addAll(done.stream().map(m -> new Measurement(m.group(), m.variant(), 0, m.values())).toList());
-        measured = sized(done, "round " + round + " was short");
-        sizingRounds++;
-        round--;
-        continue;
-      }
-      sizing = false;
-      rows.addAll(done);
-      all = overheads(rows);
-      stopMetric = stopMetric(rows);
-      List<Overhead> deciding = only(all, stopMetric);
-      decision = rule.decide(round, spent(start), roundTime,
-          deciding.stream().map(Overhead::interval).collect(Collectors.toList()));
-      progress.step(roundLine(round, roundTime, deciding));
-      if (decision != StoppingRule.Decision.CONTINUE) {
-        break;
-      }
-    }
+    MeasuredRounds.Outcome outcome = MeasuredRounds.run(new Ingests(targets, start), rule, () -> spent(start),
+        progress);
+    List<Measurement> rows = outcome.rows();
+    StoppingRule.Decision decision = outcome.decision();
+    List<Overhead> all = overheads(rows);
+    String stopMetric = stopMetric(rows);
     List<ModeSummary> summaries = new ArrayList<>();
     for (TargetKey key : targets.keySet()) {
       List<Measurement> own = rows.stream().filter(m -> !m.warmUp() && m.group().equals(key.server())
@@ -214,6 +180,66 @@ public final class IngestBenchmark {
     StringBuilder out = new StringBuilder(report.table());
     files.forEach(f -> out.append("wrote ").append(f).append('\n'));
     return out.toString();
+  }
+
+  /**
+   * The targets as a workload: every target's iterations, each mode beside its baseline; the stopping metric's
+   * overheads decide. Iterations not sized by the settings are sized from the warm-up, and a measured round whose
+   * fastest iteration fell well short of the iteration time is kept as a warm-up row and run again, larger.
+   */
+  private final class Ingests implements Workload {
+    private final Map<TargetKey, List<IngestBackend.Target>> targets;
+    private final RunInfo.Start start;
+    private IngestOptions measured;
+    private boolean sizing = settings.entries() == 0 && settings.duration().isZero();
+    private int sizingRounds;
+
+    Ingests(Map<TargetKey, List<IngestBackend.Target>> targets, RunInfo.Start start) {
+      this.targets = targets;
+      this.start = start;
+    }
+
+    @Override
+    public List<Measurement> warmUp(StoppingRule rule, Supplier<Duration> elapsed, ProgressLog log)
+        throws IOException {
+      List<Measurement> rows = new ArrayList<>();
+      if (settings.warmupEntries() != 0) {
+        IngestOptions warmup = settings.warmupEntries() > 0 ? options(settings.warmupEntries(), Duration.ZERO)
+            : !settings.duration().isZero() ? options(0, settings.duration())
+            : settings.entries() > 0 ? options(settings.entries(), Duration.ZERO)
+            : options(0, settings.iterationTime());
+        rows.addAll(WarmUp.run(settings.warmupRounds(), r -> IngestBenchmark.this.round(targets, warmup, r), rule,
+            elapsed, log::step));
+      }
+      measured = measuredOptions(rows);
+      return rows;
+    }
+
+    @Override
+    public List<Measurement> round(int round) throws IOException {
+      List<Measurement> sizingRows = new ArrayList<>();
+      while (true) {
+        long roundStart = System.nanoTime();
+        List<Measurement> done = IngestBenchmark.this.round(targets, measured, round);
+        Duration roundTime = Duration.ofNanos(System.nanoTime() - roundStart);
+        if (!sizing || sizingRounds >= MAX_SIZING_ROUNDS || !tooShort(done)
+            || spent(start).plus(roundTime).compareTo(settings.stoppingRule().maxTime()) > 0) {
+          sizing = false;
+          sizingRows.addAll(done);
+          return sizingRows;
+        }
+        // A cold warm-up underestimates the warm rate several times over: this round only sized the next one. (Unless
+        // the time left has no room for another round: then it is measured, short as it is.)
+        done.forEach(m -> sizingRows.add(new Measurement(m.group(), m.variant(), 0, m.values())));
+        measured = sized(done, "round " + round + " was short");
+        sizingRounds++;
+      }
+    }
+
+    @Override
+    public List<Overhead> deciding(List<Measurement> rows) {
+      return only(overheads(rows), stopMetric(rows));
+    }
   }
 
   /** The time the budget has used: since the launcher started when it said so, else since {@link #run()}. */
@@ -398,15 +424,5 @@ public final class IngestBenchmark {
     progress.step(String.format(Locale.ROOT, "%s %s: %,d entries in %,.0f ms%s (verified in %,.0f ms)", name, label,
         result.entries(), result.elapsedNanos() / 1e6, how, verifyNanos / 1e6));
     return IterationRow.of(server, variant, fork, round, result, used, v);
-  }
-
-  /** The progress line after a round: its time and the widest interval the stopping rule judges. */
-  static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
-    Overhead widest = overheads.stream().max((a, b) -> Double.compare(a.interval().halfWidth(),
-        b.interval().halfWidth())).orElse(null);
-    String width = widest == null ? "" : widest.interval().bounded() ? String.format(Locale.ROOT,
-        "; widest interval +/-%.1f points (%s %s)", widest.interval().halfWidth(), widest.group(), widest.variant())
-        : "; intervals need " + Bootstrap.MIN_ROUNDS + " rounds";
-    return String.format(Locale.ROOT, "round %d done in %.0f s%s", round, roundTime.toMillis() / 1e3, width);
   }
 }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.harness.BenchSecurity;
-import io.securethrift.harness.Interval;
-import io.securethrift.harness.Overhead;
 import io.securethrift.ingest.bench.FaultBench.Fault;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +13,6 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,22 +77,5 @@ class EmbeddedPartsTest {
     assertEquals("none", IngestBenchmark.modesOf("embedded").get(0), "the first mode is the baseline");
     assertEquals(List.of("none"), IngestBenchmark.modesOf("no-such-backend"));
     assertTrue(new EmbeddedBackend().faults().isPresent());
-  }
-
-  @Test
-  void theRoundLineNamesTheWidestIntervalOrWhyThereIsNone() {
-    Overhead narrow = new Overhead("threadpool", "tls-jsse", IngestBenchmark.CPU, new double[] {1, 1, 1},
-        new Interval(5, 4, 6));
-    Overhead wide = new Overhead("nonblocking", "sasl-auth", IngestBenchmark.CPU, new double[] {1, 1, 1},
-        new Interval(10, 6.5, 13.5));
-    assertEquals("round 7 done in 13 s; widest interval +/-3.5 points (nonblocking sasl-auth)",
-        IngestBenchmark.roundLine(7, Duration.ofMillis(12_600), List.of(narrow, wide)));
-    Overhead early = new Overhead("threadpool", "tls-jsse", IngestBenchmark.CPU, new double[] {1},
-        Interval.unbounded(5));
-    assertEquals("round 1 done in 4 s; intervals need 3 rounds",
-        IngestBenchmark.roundLine(1, Duration.ofSeconds(4), List.of(narrow, early)),
-        "an unbounded interval is the widest");
-    assertEquals("round 2 done in 0 s", IngestBenchmark.roundLine(2, Duration.ofMillis(400), List.of()),
-        "the baseline alone has no overheads");
   }
 }

@@ -4,15 +4,16 @@ import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.BenchSecurity;
-import io.securethrift.harness.Bootstrap;
 import io.securethrift.harness.MeasuredRounds;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
+import io.securethrift.harness.ProgressLog;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.WarmUp;
 import io.securethrift.harness.WorkDirectory;
+import io.securethrift.harness.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -63,8 +65,7 @@ public final class PeerBenchmark {
       "-Dorg.slf4j.simpleLogger.log.securethrift.audit=warn");
 
   private final PeerSettings settings;
-  private final PrintStream progress;
-  private final long started = System.nanoTime();
+  private final ProgressLog progress;
   /** Warm-ups of a cell and metric not yet run. */
   private int warmUpsLeft;
   /** Warm-ups the budget stopped while the cell's JIT still compiled: cell name and metric. */
@@ -72,7 +73,7 @@ public final class PeerBenchmark {
 
   public PeerBenchmark(PeerSettings settings, PrintStream progress) {
     this.settings = settings;
-    this.progress = progress;
+    this.progress = new ProgressLog(progress);
   }
 
   /** Runs everything, writes the result files and returns the report. */
@@ -97,7 +98,7 @@ public final class PeerBenchmark {
         for (ChildJvm cell : cells.values()) {
           cell.answer();
         }
-        step(cells.size() + " cells ready");
+        progress.step(cells.size() + " cells ready");
         PeerReport report = measure(cells, start);
         report.write(settings.output());
         return report;
@@ -115,20 +116,45 @@ public final class PeerBenchmark {
 
   private PeerReport measure(Map<String, ChildJvm> cells, RunInfo.Start start) throws IOException {
     StoppingRule rule = settings.stoppingRule();
-    warmUpsLeft = cells.size() * settings.metrics().size();
-    List<Measurement> rows = new ArrayList<>();
-    rows.addAll(round(cells, WARM_UP_TURNS_ROUND));
-    resumeWarmUps(cells);
-    if (!cutShort.isEmpty()) {
-      step(String.format(Locale.ROOT, "warm-up: %d of %d cells' metrics were still compiling when the warm-up's time"
-          + " (%.0f %% of --max-time) was spent, their first rounds may be slower (%s); raise --max-time for more",
-          cutShort.size(), cells.size() * settings.metrics().size(), (1 - ROUNDS_SHARE) * 100,
-          cutShort.stream().map(c -> c.getKey() + " " + c.getValue().name()).collect(Collectors.joining(", "))));
+    MeasuredRounds.Outcome outcome = MeasuredRounds.run(new Cells(cells), rule, start::elapsed, progress);
+    return new PeerReport(settings, start.finish(), rule, outcome.decision(), outcome.overheads(), outcome.rows());
+  }
+
+  /** The cells as a workload: pairings taking turns at each metric, mode by mode. */
+  private final class Cells implements Workload {
+    private final Map<String, ChildJvm> cells;
+
+    Cells(Map<String, ChildJvm> cells) {
+      this.cells = cells;
     }
-    rows.addAll(round(cells, 0));
-    MeasuredRounds.Outcome outcome = MeasuredRounds.run(rule, rows, round -> round(cells, round), this::overheads,
-        start::elapsed, (round, roundTime, overheads) -> step(roundLine(round, roundTime, overheads)));
-    return new PeerReport(settings, start.finish(), rule, outcome.decision(), outcome.overheads(), rows);
+
+    /** Turns repeated while the JIT compiles ({@link #warmUp(ChildJvm, String, PeerMetric)}), then round 0. */
+    @Override
+    public List<Measurement> warmUp(StoppingRule rule, Supplier<Duration> elapsed, ProgressLog log)
+        throws IOException {
+      warmUpsLeft = cells.size() * settings.metrics().size();
+      List<Measurement> rows = new ArrayList<>(PeerBenchmark.this.round(cells, WARM_UP_TURNS_ROUND));
+      resumeWarmUps(cells);
+      if (!cutShort.isEmpty()) {
+        log.step(String.format(Locale.ROOT, "warm-up: %d of %d cells' metrics were still compiling when the"
+            + " warm-up's time (%.0f %% of --max-time) was spent, their first rounds may be slower (%s); raise"
+            + " --max-time for more", cutShort.size(), cells.size() * settings.metrics().size(),
+            (1 - ROUNDS_SHARE) * 100, cutShort.stream().map(c -> c.getKey() + " " + c.getValue().name())
+                .collect(Collectors.joining(", "))));
+      }
+      rows.addAll(PeerBenchmark.this.round(cells, 0));
+      return rows;
+    }
+
+    @Override
+    public List<Measurement> round(int round) throws IOException {
+      return PeerBenchmark.this.round(cells, round);
+    }
+
+    @Override
+    public List<Overhead> deciding(List<Measurement> rows) {
+      return overheads(rows);
+    }
   }
 
   /**
@@ -187,7 +213,7 @@ public final class PeerBenchmark {
       for (Pairing pairing : settings.pairings()) {
         Measurement row = new Measurement(mode.name(), pairing.label(), round, values.get(pairing));
         rows.add(row);
-        step(name(mode, pairing) + " " + (warmUpTurns ? "warm-up turns" : WarmUp.label(round)) + ": "
+        progress.step(name(mode, pairing) + " " + (warmUpTurns ? "warm-up turns" : WarmUp.label(round)) + ": "
             + describe(row));
       }
     }
@@ -206,7 +232,7 @@ public final class PeerBenchmark {
    * compilation shows in the rates and CPU times measured, the more the more code a library runs per connection.
    */
   private LineRecord warmUp(ChildJvm cell, String name, PeerMetric metric) throws IOException {
-    int allowed = warmUpTurnsAllowed(settings, (System.nanoTime() - started) / 1e9, warmUpsLeft--);
+    int allowed = warmUpTurnsAllowed(settings, progress.seconds(), warmUpsLeft--);
     LineRecord done = cell.call(metric.command(settings.warmUp()));
     int turns = 1;
     while (compiling(done) && turns < allowed) {
@@ -214,8 +240,8 @@ public final class PeerBenchmark {
       turns++;
     }
     if (turns > 1) {
-      step(String.format(Locale.ROOT, "%s warm-up: %s took %d turns (the JIT compiled for %d ms in the last)", name,
-          metric.name(), turns, done.getLong("jit")));
+      progress.step(String.format(Locale.ROOT, "%s warm-up: %s took %d turns (the JIT compiled for %d ms in the"
+          + " last)", name, metric.name(), turns, done.getLong("jit")));
     }
     if (compiling(done) && turns < settings.warmUpTurns()) {
       cutShort.add(Map.entry(name, metric));
@@ -251,19 +277,5 @@ public final class PeerBenchmark {
     return settings.metrics().stream().map(m -> String.format(Locale.ROOT, "%s %.0f %s", m.name(),
         m.rate((long) row.value(m.opsColumn()), (long) row.value(m.nanosColumn())), m.unit()))
         .collect(Collectors.joining(", "));
-  }
-
-  private static String roundLine(int round, Duration roundTime, List<Overhead> overheads) {
-    Overhead widest = overheads.stream().max((a, b) -> Double.compare(a.interval().halfWidth(),
-        b.interval().halfWidth())).orElse(null);
-    String width = widest == null ? "" : widest.interval().bounded() ? String.format(Locale.ROOT,
-        "; widest interval +/-%.1f points (%s %s %s)", widest.interval().halfWidth(), widest.group(),
-        widest.variant(), widest.metric()) : "; intervals need " + Bootstrap.MIN_ROUNDS + " rounds";
-    return String.format(Locale.ROOT, "round %d done in %.0f s%s", round, roundTime.toMillis() / 1e3, width);
-  }
-
-  private void step(String what) {
-    progress.println(String.format(Locale.ROOT, "[%4.0f s] %s", (System.nanoTime() - started) / 1e9, what));
-    progress.flush();
   }
 }

@@ -11,9 +11,11 @@ import io.securethrift.harness.MeasuredRounds;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
+import io.securethrift.harness.ProgressLog;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
+import io.securethrift.harness.Workload;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.SecurityConfig;
 import java.io.IOException;
@@ -29,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.thrift.TException;
 
@@ -100,11 +103,11 @@ public final class PrivacyBench {
   }
 
   private final Settings settings;
-  private final PrintStream progress;
+  private final ProgressLog progress;
 
   public PrivacyBench(Settings settings, PrintStream progress) {
     this.settings = settings;
-    this.progress = progress;
+    this.progress = new ProgressLog(progress);
   }
 
   /** Runs the rounds, writes the result files and returns the Markdown table. */
@@ -131,14 +134,9 @@ public final class PrivacyBench {
         }
         Map<Integer, ByteBuffer> payloads = new LinkedHashMap<>();
         settings.sizes().forEach(size -> payloads.put(size, Payloads.random(size)));
-        List<Measurement> rows = new ArrayList<>(round(connections, payloads, 0, settings.warmUp(), 1));
-        step("warm-up done");
-        MeasuredRounds.Outcome outcome = MeasuredRounds.run(settings.rule(), rows,
-            round -> round(connections, payloads, round, settings.seconds(), settings.turns()),
-            analysed -> PairedAnalysis.overheads(analysed, BASELINE, "time", PrivacyBench::nanosPerEcho, SEED),
-            start::elapsed, (round, roundTime, overheads) -> step("round " + round + ": " + overheads.stream()
-                .map(o -> o.group() + " " + o.variant() + " " + o.interval().asSpeedRatio().formatRatio())
-                .collect(Collectors.joining(", "))));
+        MeasuredRounds.Outcome outcome = MeasuredRounds.run(new Echoes(connections, payloads), settings.rule(),
+            start::elapsed, progress);
+        List<Measurement> rows = outcome.rows();
         List<Overhead> againstGss = PairedAnalysis.overheads(rows, GSS, "time", PrivacyBench::nanosPerEcho, SEED);
         ResultsFile results = new ResultsFile(TOOL, start.finish().toMap(), settings.toMap(), "size", "mode",
             BASELINE, outcome.decision().name(), settings.rule().fixedRounds() ? Double.POSITIVE_INFINITY
@@ -152,6 +150,43 @@ public final class PrivacyBench {
           fixture.close();
         }
       }
+    }
+  }
+
+  /** The modes' connections as a workload: every payload echoed by each mode in turn. */
+  private final class Echoes implements Workload {
+    private final Map<String, EchoConnection> connections;
+    private final Map<Integer, ByteBuffer> payloads;
+
+    Echoes(Map<String, EchoConnection> connections, Map<Integer, ByteBuffer> payloads) {
+      this.connections = connections;
+      this.payloads = payloads;
+    }
+
+    /** One round 0 of {@code --warm-up} seconds in a single turn. */
+    @Override
+    public List<Measurement> warmUp(StoppingRule rule, Supplier<Duration> elapsed, ProgressLog log)
+        throws IOException {
+      List<Measurement> rows = PrivacyBench.this.round(connections, payloads, 0, settings.warmUp(), 1);
+      log.step("warm-up done");
+      return rows;
+    }
+
+    @Override
+    public List<Measurement> round(int round) throws IOException {
+      return PrivacyBench.this.round(connections, payloads, round, settings.seconds(), settings.turns());
+    }
+
+    @Override
+    public List<Overhead> deciding(List<Measurement> rows) {
+      return PairedAnalysis.overheads(rows, BASELINE, "time", PrivacyBench::nanosPerEcho, SEED);
+    }
+
+    /** Every interval as a speed ratio: each mode's share of {@code none}'s throughput. */
+    @Override
+    public String roundLine(int round, Duration roundTime, List<Overhead> deciding) {
+      return "round " + round + ": " + deciding.stream().map(o -> o.group() + " " + o.variant() + " "
+          + o.interval().asSpeedRatio().formatRatio()).collect(Collectors.joining(", "));
     }
   }
 
@@ -269,10 +304,5 @@ public final class PrivacyBench {
     Files.createDirectories(settings.output());
     Files.writeString(settings.output().resolve("privacy-results.json"), results.toJson(), StandardCharsets.UTF_8);
     Files.writeString(settings.output().resolve("privacy-rounds.csv"), results.rowsCsv(), StandardCharsets.UTF_8);
-  }
-
-  private void step(String line) {
-    progress.println(line);
-    progress.flush();
   }
 }

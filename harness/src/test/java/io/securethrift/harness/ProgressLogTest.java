@@ -1,4 +1,4 @@
-package io.securethrift.ingest.bench;
+package io.securethrift.harness;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Progress lines go to standard error, one per step with the seconds since the start, and never to standard output. */
-class ProgressTest {
+/** Progress lines go where the log was pointed (standard error), one per step with the seconds since the start. */
+class ProgressLogTest {
   @Test
   void eachStepIsOneLineOnStandardErrorWithItsElapsedSeconds() {
     PrintStream err = System.err;
@@ -20,7 +20,7 @@ class ProgressTest {
     try {
       System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
       System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
-      Progress progress = new Progress();
+      ProgressLog progress = new ProgressLog(System.err);
       progress.step("warm-up round 1 of 3");
       progress.step("round 4: widest interval +/-2.9 points");
     } finally {
