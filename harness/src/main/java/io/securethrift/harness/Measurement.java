@@ -1,8 +1,11 @@
 package io.securethrift.harness;
 
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * One measured iteration, a raw row: which group (for example a server model) and variant (a security mode) it
@@ -23,5 +26,15 @@ public record Measurement(String group, String variant, int round, Map<String, N
 
   public boolean warmUp() {
     return round <= 0;
+  }
+
+  /** The median of {@code column} over {@code rows}; NaN when there are none or one lacks it (a side not sampled). */
+  public static double median(List<Measurement> rows, ToDoubleFunction<Measurement> column) {
+    double[] v = rows.stream().mapToDouble(column).sorted().toArray();
+    if (v.length == 0 || Arrays.stream(v).anyMatch(Double::isNaN)) {
+      return Double.NaN;
+    }
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 }

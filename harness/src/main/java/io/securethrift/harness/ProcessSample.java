@@ -126,6 +126,45 @@ public record ProcessSample(long cpuNanos, long userNanos, long systemNanos, lon
     return f;
   }
 
+  /** A {@link #columns} name: CPU milliseconds (user plus system, JIT compilers included). */
+  public static final String CPU_MS = "cpu_ms";
+  /** A {@link #columns} name: the JIT compilers' CPU milliseconds. */
+  public static final String JIT_MS = "jit_ms";
+  /** A {@link #columns} name: garbage collection pause milliseconds, as the process reported them. */
+  public static final String GC_MS = "gc_ms";
+  /** A {@link #columns} name: garbage collections. */
+  public static final String GC_COUNT = "gc_count";
+  /** A {@link #columns} name: bytes the process read from storage. */
+  public static final String READ_BYTES = "read_bytes";
+  /** A {@link #columns} name: bytes the process wrote to storage. */
+  public static final String WRITTEN_BYTES = "written_bytes";
+
+  /**
+   * This sample as a measurement's columns, each name {@code prefix} followed by {@link #CPU_MS}, {@code user_ms},
+   * {@code sys_ms}, {@link #JIT_MS}, {@link #GC_MS}, {@link #GC_COUNT}, {@link #READ_BYTES} or
+   * {@link #WRITTEN_BYTES}; what is unknown is NaN, which the analysis and the reports leave out.
+   */
+  public Map<String, Number> columns(String prefix) {
+    Map<String, Number> v = new LinkedHashMap<>();
+    v.put(prefix + CPU_MS, millis(cpuNanos));
+    v.put(prefix + "user_ms", millis(userNanos));
+    v.put(prefix + "sys_ms", millis(systemNanos));
+    v.put(prefix + JIT_MS, millis(jitNanos));
+    v.put(prefix + GC_MS, known(gcMillis));
+    v.put(prefix + GC_COUNT, known(gcCount));
+    v.put(prefix + READ_BYTES, known(readBytes));
+    v.put(prefix + WRITTEN_BYTES, known(writtenBytes));
+    return v;
+  }
+
+  private static Number millis(long nanos) {
+    return nanos == UNKNOWN ? Double.NaN : nanos / 1e6;
+  }
+
+  private static Number known(long value) {
+    return value == UNKNOWN ? Double.NaN : value;
+  }
+
   /** The sample whose {@link #fields} under {@code prefix} {@code field} gives by name. */
   public static ProcessSample fromFields(String prefix, ToLongFunction<String> field) {
     return new ProcessSample(field.applyAsLong(prefix + "cpu"), field.applyAsLong(prefix + "user"),

@@ -121,6 +121,18 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
   }
 
   /**
+   * The sentence a report opens with: when and where the run ran ({@link RunInfo}'s figures) and why it stopped,
+   * {@code stopped} being {@link #stoppedBecause}'s answer.
+   */
+  public String runLine(String stopped) {
+    return String.format(Locale.ROOT, "Run of %s, commit %s, %s, %s cores, load average %s at the start and %s at"
+        + " the end, %s s in all; stopped: %s.", info.get("started"), info.get("commit"), info.get("jdk"),
+        SummaryValues.format(info.get("cores"), "%.0f"), SummaryValues.format(info.get("loadAverageStart"), "%.2f"),
+        SummaryValues.format(info.get("loadAverageEnd"), "%.2f"), SummaryValues.format(info.get("wallSeconds"),
+            "%.0f"), stopped);
+  }
+
+  /**
    * Why the rounds stopped, as a report says it: {@code precise} when every interval was within the precision, the
    * time budget spent (naming each judged overhead still wider, or without an interval), or the fixed rounds done.
    *

@@ -15,14 +15,12 @@ import io.securethrift.harness.StoppingRule;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -77,28 +75,28 @@ public final class ZkReport {
       m.put("shape", t.get(0));
       m.put("mode", t.get(1));
       m.put("rounds", own.size());
-      m.put("median_wall_ms", median(own, r -> r.value(ZkRow.WALL_MS)));
-      m.put("ops_per_s", median(own, r -> r.value(ZkRow.OPS) / r.value(ZkRow.WALL_MS) * 1e3));
+      m.put("median_wall_ms", Measurement.median(own, r -> r.value(ZkRow.WALL_MS)));
+      m.put("ops_per_s", Measurement.median(own, r -> r.value(ZkRow.OPS) / r.value(ZkRow.WALL_MS) * 1e3));
       for (String metric : List.of(ZkBenchmark.WALL, ZkBenchmark.CPU, ZkBenchmark.SYNC)) {
         Interval i = overheadOf(overheads, t.get(0), t.get(1), metric);
         m.put(metric + "_overhead_pct", i.estimate());
         m.put(metric + "_overhead_low", i.low());
         m.put(metric + "_overhead_high", i.high());
       }
-      m.put("client_cpu_us_per_op", median(own, r -> ZkRow.usPerOp(r, ZkRow.CLIENT)));
-      m.put("server_cpu_us_per_op", median(own, r -> ZkRow.usPerOp(r, ZkRow.SERVER)));
-      m.put("client_gc_ms", median(own, r -> r.value(ZkRow.CLIENT + ZkRow.GC_MS)));
-      m.put("server_gc_ms", median(own, r -> r.value(ZkRow.SERVER + ZkRow.GC_MS)));
-      m.put("sync_mean_us", median(own, r -> ZkRow.syncPerOp(r) * 1e3));
+      m.put("client_cpu_us_per_op", Measurement.median(own, r -> ZkRow.usPerOp(r, ZkRow.CLIENT)));
+      m.put("server_cpu_us_per_op", Measurement.median(own, r -> ZkRow.usPerOp(r, ZkRow.SERVER)));
+      m.put("client_gc_ms", Measurement.median(own, r -> r.value(ZkRow.CLIENT + ZkRow.GC_MS)));
+      m.put("server_gc_ms", Measurement.median(own, r -> r.value(ZkRow.SERVER + ZkRow.GC_MS)));
+      m.put("sync_mean_us", Measurement.median(own, r -> ZkRow.syncPerOp(r) * 1e3));
       for (String op : Workload.SYNC_OPS) {
         for (int p : new int[] {50, 99}) {
           String column = ZkRow.syncColumn(op, p);
-          m.put(column, median(own, r -> r.value(column)));
+          m.put(column, Measurement.median(own, r -> r.value(column)));
         }
       }
       for (String column : List.of(ZkRow.SESSION_MS, ZkRow.HANDSHAKE_FIRST_MS, ZkRow.HANDSHAKE_LATER_MS,
           ZkRow.HANDSHAKES_RESUMED)) {
-        m.put(column, median(own, r -> r.value(column)));
+        m.put(column, Measurement.median(own, r -> r.value(column)));
       }
       out.add(m);
     }
@@ -113,16 +111,6 @@ public final class ZkReport {
         && o.metric().equals(metric)).findFirst().map(Overhead::interval).orElse(Interval.unbounded(Double.NaN));
   }
 
-  /** The median of a column over rows; NaN if there are none or one lacks it. */
-  private static double median(List<Measurement> rows, ToDoubleFunction<Measurement> column) {
-    double[] v = rows.stream().mapToDouble(column).sorted().toArray();
-    if (v.length == 0 || Arrays.stream(v).anyMatch(Double::isNaN)) {
-      return Double.NaN;
-    }
-    int n = v.length;
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  }
-
   /**
    * The run as Markdown, from its result file alone: what ran and where, the throughput and CPU table with every
    * overhead's 95 % interval and the published figure beside the {@code quorum-tls} shape, the synchronous latency
@@ -130,11 +118,7 @@ public final class ZkReport {
    */
   public static String markdown(ResultsFile r) {
     StringBuilder s = new StringBuilder();
-    Map<String, Object> info = r.info();
-    s.append(String.format(Locale.ROOT, "Run of %s, commit %s, %s, %s cores, load average %s at the start and %s at"
-        + " the end, %s s in all; stopped: %s.%n%n", info.get("started"), info.get("commit"), info.get("jdk"),
-        format(info.get("cores"), "%.0f"), format(info.get("loadAverageStart"), "%.2f"),
-        format(info.get("loadAverageEnd"), "%.2f"), format(info.get("wallSeconds"), "%.0f"), stopped(r)));
+    s.append(r.runLine(stopped(r))).append("\n\n");
     s.append(r.settings().get("description")).append(".\n\n");
     Object shapes = r.settings().get("shapeDescriptions");
     if (shapes instanceof List<?> list) {

@@ -28,13 +28,13 @@ final class ZkRow {
   static final String HANDSHAKE_LATER_MS = "handshake_later_ms";
   /** The share (0 to 1) of the probe's later handshakes that resumed the first one's session. */
   static final String HANDSHAKES_RESUMED = "handshakes_resumed";
-  static final String GC_COUNT = "gc_count";
-  static final String GC_MS = "gc_ms";
+  static final String GC_COUNT = ProcessSample.GC_COUNT;
+  static final String GC_MS = ProcessSample.GC_MS;
   /** The JIT compiler threads' share of a side's CPU ({@link ProcessSample#jitNanos()}). */
-  static final String JIT_MS = "jit_ms";
+  static final String JIT_MS = ProcessSample.JIT_MS;
   static final String CLIENT = "client_";
   static final String SERVER = "server_";
-  static final String CPU_MS = "cpu_ms";
+  static final String CPU_MS = ProcessSample.CPU_MS;
   /**
    * Operations of one asynchronous pass over N znodes: create, set, get, delete of permanent and of ephemeral
    * znodes (8 N), then the watch phase's creates, watched reads and deletes (3 N), zk-latencies' 11 N (110,000 for
@@ -76,8 +76,8 @@ final class ZkRow {
       v.put(column, sessions == null || !sessions.fields().containsKey(column) ? Double.NaN
           : sessions.getDouble(column));
     }
-    side(v, CLIENT, client);
-    side(v, SERVER, servers);
+    v.putAll(client.columns(CLIENT));
+    v.putAll(servers.columns(SERVER));
     for (String phase : Workload.PHASES) {
       v.put(phaseColumn(phase), answer.getDouble(phaseColumn(phase)));
     }
@@ -87,25 +87,6 @@ final class ZkRow {
       }
     }
     return new Measurement(shape, mode, round, v);
-  }
-
-  private static void side(Map<String, Number> v, String side, ProcessSample s) {
-    v.put(side + CPU_MS, millis(s.cpuNanos()));
-    v.put(side + "user_ms", millis(s.userNanos()));
-    v.put(side + "sys_ms", millis(s.systemNanos()));
-    v.put(side + JIT_MS, millis(s.jitNanos()));
-    v.put(side + GC_MS, known(s.gcMillis()));
-    v.put(side + GC_COUNT, known(s.gcCount()));
-    v.put(side + "read_bytes", known(s.readBytes()));
-    v.put(side + "written_bytes", known(s.writtenBytes()));
-  }
-
-  private static Number millis(long nanos) {
-    return nanos == ProcessSample.UNKNOWN ? Double.NaN : nanos / 1e6;
-  }
-
-  private static Number known(long value) {
-    return value == ProcessSample.UNKNOWN ? Double.NaN : value;
   }
 
   /** Wall time per asynchronous operation: the wall metric. */

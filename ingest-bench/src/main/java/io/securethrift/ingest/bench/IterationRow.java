@@ -24,12 +24,12 @@ final class IterationRow {
   static final String PAYLOAD_BYTES = "payload_bytes";
   static final String CLIENT = "client_";
   static final String SERVER = "server_";
-  static final String CPU_MS = "cpu_ms";
-  static final String GC_MS = "gc_ms";
+  static final String CPU_MS = ProcessSample.CPU_MS;
+  static final String GC_MS = ProcessSample.GC_MS;
   /** The JIT compiler threads' share of a side's CPU ({@link ProcessSample#jitNanos()}). */
-  static final String JIT_MS = "jit_ms";
-  static final String READ_BYTES = "read_bytes";
-  static final String WRITTEN_BYTES = "written_bytes";
+  static final String JIT_MS = ProcessSample.JIT_MS;
+  static final String READ_BYTES = ProcessSample.READ_BYTES;
+  static final String WRITTEN_BYTES = ProcessSample.WRITTEN_BYTES;
 
   private IterationRow() {}
 
@@ -40,32 +40,13 @@ final class IterationRow {
     v.put(WALL_MS, result.elapsedNanos() / 1e6);
     v.put(ENTRIES, result.entries());
     v.put(PAYLOAD_BYTES, result.bytes());
-    side(v, CLIENT, used.client());
-    side(v, SERVER, used.server());
+    v.putAll(used.client().columns(CLIENT));
+    v.putAll(used.server().columns(SERVER));
     v.put("referenced", verified.referenced());
     v.put("unreferenced", verified.unreferenced());
     v.put("undefined", verified.undefined());
     v.put("corrupt", verified.corrupt());
     return new Measurement(server, mode, round, v);
-  }
-
-  private static void side(Map<String, Number> v, String side, ProcessSample s) {
-    v.put(side + CPU_MS, millis(s.cpuNanos()));
-    v.put(side + "user_ms", millis(s.userNanos()));
-    v.put(side + "sys_ms", millis(s.systemNanos()));
-    v.put(side + JIT_MS, millis(s.jitNanos()));
-    v.put(side + GC_MS, known(s.gcMillis()));
-    v.put(side + "gc_count", known(s.gcCount()));
-    v.put(side + READ_BYTES, known(s.readBytes()));
-    v.put(side + WRITTEN_BYTES, known(s.writtenBytes()));
-  }
-
-  private static Number millis(long nanos) {
-    return nanos == ProcessSample.UNKNOWN ? Double.NaN : nanos / 1e6;
-  }
-
-  private static Number known(long value) {
-    return value == ProcessSample.UNKNOWN ? Double.NaN : value;
   }
 
   /** Wall time per entry: the wall-time metric (equal to wall time when every mode writes the same entries). */

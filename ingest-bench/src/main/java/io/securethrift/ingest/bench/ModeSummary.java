@@ -2,11 +2,9 @@ package io.securethrift.ingest.bench;
 
 import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.ToDoubleFunction;
 
 /**
  * One server model's security level reduced to the report's columns: medians over its measured rounds of wall time,
@@ -21,31 +19,23 @@ record ModeSummary(String server, String mode, int rounds, double wallMs, double
 
   /** The summary of {@code rows} (one server model and mode, warm-up excluded). */
   static ModeSummary of(String server, String mode, List<Measurement> rows, Interval wall, Interval cpu) {
-    double wallMs = median(rows, m -> m.value(IterationRow.WALL_MS));
-    double entries = median(rows, m -> m.value(IterationRow.ENTRIES));
+    double wallMs = Measurement.median(rows, m -> m.value(IterationRow.WALL_MS));
+    double entries = Measurement.median(rows, m -> m.value(IterationRow.ENTRIES));
     return new ModeSummary(server, mode, rows.size(), wallMs, entries,
-        median(rows, m -> m.value(IterationRow.ENTRIES) / m.value(IterationRow.WALL_MS) * 1e3),
-        median(rows, m -> m.value(IterationRow.PAYLOAD_BYTES) / m.value(IterationRow.WALL_MS) / 1e3),
-        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.CLIENT) * 1e3 / m.value(IterationRow.ENTRIES)),
-        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.SERVER) * 1e3 / m.value(IterationRow.ENTRIES)),
-        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.CLIENT) * 1e3
+        Measurement.median(rows, m -> m.value(IterationRow.ENTRIES) / m.value(IterationRow.WALL_MS) * 1e3),
+        Measurement.median(rows, m -> m.value(IterationRow.PAYLOAD_BYTES) / m.value(IterationRow.WALL_MS) / 1e3),
+        Measurement.median(rows, m -> IterationRow.workCpuMs(m, IterationRow.CLIENT) * 1e3
+            / m.value(IterationRow.ENTRIES)),
+        Measurement.median(rows, m -> IterationRow.workCpuMs(m, IterationRow.SERVER) * 1e3
+            / m.value(IterationRow.ENTRIES)),
+        Measurement.median(rows, m -> IterationRow.workCpuMs(m, IterationRow.CLIENT) * 1e3
             / (m.value(IterationRow.PAYLOAD_BYTES) / 1e6)),
-        median(rows, m -> IterationRow.workCpuMs(m, IterationRow.SERVER) * 1e3
+        Measurement.median(rows, m -> IterationRow.workCpuMs(m, IterationRow.SERVER) * 1e3
             / (m.value(IterationRow.PAYLOAD_BYTES) / 1e6)),
-        median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.GC_MS)),
-        median(rows, m -> m.value(IterationRow.SERVER + IterationRow.GC_MS)),
-        median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.WRITTEN_BYTES) / 1e6),
-        median(rows, m -> m.value(IterationRow.SERVER + IterationRow.READ_BYTES) / 1e6), wall, cpu);
-  }
-
-  /** The median of a column; NaN if any row lacks it (a side that could not be sampled). */
-  private static double median(List<Measurement> rows, ToDoubleFunction<Measurement> column) {
-    double[] v = rows.stream().mapToDouble(column).sorted().toArray();
-    if (v.length == 0 || Arrays.stream(v).anyMatch(Double::isNaN)) {
-      return Double.NaN;
-    }
-    int n = v.length;
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        Measurement.median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.GC_MS)),
+        Measurement.median(rows, m -> m.value(IterationRow.SERVER + IterationRow.GC_MS)),
+        Measurement.median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.WRITTEN_BYTES) / 1e6),
+        Measurement.median(rows, m -> m.value(IterationRow.SERVER + IterationRow.READ_BYTES) / 1e6), wall, cpu);
   }
 
   /** The summary's columns, in the order of the CSV and of the JSON summary objects. */

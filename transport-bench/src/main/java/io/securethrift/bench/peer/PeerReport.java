@@ -14,7 +14,6 @@ import io.securethrift.harness.StoppingRule;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -82,10 +81,10 @@ public final class PeerReport {
         m.put("description", metric.describe());
         m.put("unit", metric.unit());
         m.put("rounds", own.size());
-        m.put("median_rate", median(own.stream().mapToDouble(r -> metric.rate((long) r.value(metric.opsColumn()),
-            (long) r.value(metric.nanosColumn()))).toArray()));
-        m.put("median_cpu_us_per_op", median(own.stream().mapToDouble(r -> r.value(metric.cpuColumn()) / 1e3
-            / r.value(metric.opsColumn())).toArray()));
+        m.put("median_rate", Measurement.median(own, r -> metric.rate((long) r.value(metric.opsColumn()),
+            (long) r.value(metric.nanosColumn()))));
+        m.put("median_cpu_us_per_op", Measurement.median(own, r -> r.value(metric.cpuColumn()) / 1e3
+            / r.value(metric.opsColumn())));
         Interval ratio = cell.get(1).equals(Pairing.BASELINE.label()) ? new Interval(1, 1, 1)
             : overheads.stream().filter(o -> o.group().equals(cell.get(0)) && o.variant().equals(cell.get(1))
                 && o.metric().equals(metric.name())).findFirst().map(o -> o.interval().asSpeedRatio())
@@ -99,12 +98,6 @@ public final class PeerReport {
     return out;
   }
 
-  private static double median(double[] values) {
-    double[] v = Arrays.stream(values).sorted().toArray();
-    int n = v.length;
-    return n == 0 ? Double.NaN : n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  }
-
   /**
    * The run as Markdown, from its result file alone: what ran and where, the ratio table (libthrift's median rate,
    * then every other pairing's ratio to it with its 95 % interval), the rows short of the issue's bar, and every
@@ -112,11 +105,7 @@ public final class PeerReport {
    */
   public static String markdown(ResultsFile r) {
     StringBuilder s = new StringBuilder();
-    Map<String, Object> info = r.info();
-    s.append(String.format(Locale.ROOT, "Run of %s, commit %s, %s, %s cores, load average %s at the start and %s at"
-        + " the end, %s s in all; stopped: %s.%n%n", info.get("started"), info.get("commit"), info.get("jdk"),
-        format(info.get("cores"), "%.0f"), format(info.get("loadAverageStart"), "%.2f"),
-        format(info.get("loadAverageEnd"), "%.2f"), format(info.get("wallSeconds"), "%.0f"), stopped(r)));
+    s.append(r.runLine(stopped(r))).append("\n\n");
     s.append(r.settings().get("description")).append(".\n\n");
     List<String> pairings = pairings(r);
     s.append("Rate over libthrift's own (×, 95 % interval); `our-client` is securethrift's client with libthrift's"
