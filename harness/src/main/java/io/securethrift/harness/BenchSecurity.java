@@ -1,12 +1,10 @@
 package io.securethrift.harness;
 
-import io.securethrift.core.ClientAuth;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KerberosIdentity;
@@ -14,12 +12,16 @@ import io.securethrift.testkit.ca.IssuedCertificate;
 import io.securethrift.testkit.ca.KeyStoreFormat;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 
 /**
  * The real security material every benchmark's modes run on: an in-process Kerberos KDC with a service principal
- * ({@code accumulo/localhost}) and a client principal ({@code ingest}), and a test CA with server and client
- * certificates in PKCS12 stores sharing one password; and each {@link BenchMode}'s configuration made of them
+ * ({@code accumulo/localhost}) and a client principal ({@code ingest}), and a test CA (RSA 2048) with server and
+ * client certificates in PKCS12 stores sharing one random password, the CA's certificate and the server's as PEM too
+ * ({@link #files}, which child JVMs read back); and each {@link BenchMode}'s configuration made of them
  * ({@link #config}). The KDC starts when first needed; closing this stops it.
  */
 public final class BenchSecurity implements AutoCloseable {
@@ -30,10 +32,7 @@ public final class BenchSecurity implements AutoCloseable {
   private final EmbeddedKdc.Builder kdcSettings;
   /** Started at the first use: a benchmark of TLS alone never waits for a KDC. */
   private Kerberos kerberos;
-  private final Path serverKeyStore;
-  private final Path clientKeyStore;
-  private final Path trustStore;
-  private final Secret password = Secret.of("bench-" + Long.toHexString(System.nanoTime()));
+  private final CertificateFiles files;
   private final TestCertificateAuthority ca;
 
   public BenchSecurity(Path dir) {
@@ -44,11 +43,27 @@ public final class BenchSecurity implements AutoCloseable {
   public BenchSecurity(Path dir, EmbeddedKdc.Builder kdcSettings) {
     this.kdcSettings = kdcSettings;
     this.ca = TestCertificateAuthority.create();
+    byte[] random = new byte[12];
+    new SecureRandom().nextBytes(random);
+    this.files = new CertificateFiles(dir, Secret.of(HexFormat.of().formatHex(random)));
+    char[] password = files.password().chars();
     IssuedCertificate server = serverCertificate(ca);
-    IssuedCertificate user = clientCertificate(ca);
-    this.serverKeyStore = server.writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, password.chars());
-    this.clientKeyStore = user.writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, password.chars());
-    this.trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password.chars());
+    server.writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, password);
+    server.writePem(dir, "server", null);
+    clientCertificate(ca).writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, password);
+    ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password);
+    ca.writeCaPem(dir);
+    Arrays.fill(password, '\0');
+  }
+
+  /**
+   * Writes a fresh CA's certificate files into {@code dir} for benchmarks of TLS alone, which need no KDC: the files
+   * of {@code new BenchSecurity(dir)}, with nothing left to close.
+   */
+  public static CertificateFiles certificates(Path dir) {
+    try (BenchSecurity security = new BenchSecurity(dir)) {
+      return security.files();
+    }
   }
 
   /** The KDC and its two principals. */
@@ -100,21 +115,26 @@ public final class BenchSecurity implements AutoCloseable {
     return authority.leaf().commonName("ingest").issue();
   }
 
+  /** The certificate files in the directory and their password, as a child JVM reads them back. */
+  public CertificateFiles files() {
+    return files;
+  }
+
   public Path serverKeyStore() {
-    return serverKeyStore;
+    return files.serverKeyStore();
   }
 
   public Path clientKeyStore() {
-    return clientKeyStore;
+    return files.clientKeyStore();
   }
 
   public Path trustStore() {
-    return trustStore;
+    return files.trustStore();
   }
 
   /** The password of every store above. */
   public Secret storePassword() {
-    return password;
+    return files.password();
   }
 
   /**
@@ -154,14 +174,7 @@ public final class BenchSecurity implements AutoCloseable {
 
   /** A TLS configuration: server certificate, and client certificates required if {@code mutual}. */
   public SecurityConfig.Builder tls(SecurityConfig.Builder b, boolean server, boolean mutual) {
-    b.trustStore(trustStore, StoreType.PKCS12, password);
-    if (server) {
-      b.keyStore(serverKeyStore, StoreType.PKCS12, password)
-          .clientAuth(mutual ? ClientAuth.NEED : ClientAuth.NONE);
-    } else if (mutual) {
-      b.keyStore(clientKeyStore, StoreType.PKCS12, password);
-    }
-    return b;
+    return files.tls(b, server, mutual);
   }
 
   /** A Kerberos configuration logging in as the service (server) or the ingest user (client). */

@@ -180,14 +180,9 @@ public record ResultsFile(String tool, Map<String, Object> info, Map<String, Obj
    * @return the paths written, in that order
    */
   public List<Path> write(Path dir, String prefix, String html) throws IOException {
-    Files.createDirectories(dir);
-    List<Path> written = List.of(dir.resolve(prefix + "-results.json"), dir.resolve(prefix + "-results.csv"),
-        dir.resolve(prefix + "-iterations.csv"), dir.resolve(prefix + "-results.html"));
-    Files.writeString(written.get(0), toJson(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(1), summaryCsv(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(2), rowsCsv(), StandardCharsets.UTF_8);
-    Files.writeString(written.get(3), html, StandardCharsets.UTF_8);
-    return written;
+    return ReportFiles.write(dir, List.of(Map.entry(prefix + "-results.json", toJson()),
+        Map.entry(prefix + "-results.csv", summaryCsv()), Map.entry(prefix + "-iterations.csv", rowsCsv()),
+        Map.entry(prefix + "-results.html", html)));
   }
 
 

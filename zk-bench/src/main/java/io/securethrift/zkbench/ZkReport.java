@@ -8,6 +8,7 @@ import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.OverheadChart;
 import io.securethrift.harness.PairedAnalysis;
+import io.securethrift.harness.ReportFiles;
 import io.securethrift.harness.ResultsDocs;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
@@ -200,17 +201,15 @@ public final class ZkReport {
           number(m.get("client_cpu_us_per_op")), number(m.get("server_cpu_us_per_op"))}));
     }
     String reference = "published quorum TLS +1.7 % (3 servers, plaintext clients, fsync on)";
-    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift zk-bench</title></head><body>\n"
-        + "<h1>ZooKeeper: cost of TLS</h1>\n"
-        + OverheadChart.overheads("Wall time per asynchronous operation vs none (95 % interval)",
+    return ReportFiles.page(TOOL, "ZooKeeper: cost of TLS",
+        OverheadChart.overheads("Wall time per asynchronous operation vs none (95 % interval)",
             charts.get(ZkBenchmark.WALL), reference)
         + OverheadChart.overheads("Synchronous request latency vs none (95 % interval)",
             charts.get(ZkBenchmark.SYNC), reference)
         + OverheadChart.overheads("CPU per operation, client + servers, vs none (95 % interval)",
             charts.get(ZkBenchmark.CPU), "none for CPU")
         + OverheadChart.bars("CPU per operation", "CPU microseconds per operation (median)",
-            List.of("client", "servers"), costs)
-        + "<pre>" + OverheadChart.escape(markdown(results)) + "</pre>\n</body></html>\n";
+            List.of("client", "servers"), costs), markdown(results));
   }
 
   /** Writes zk-results.json, zk-results.csv, zk-iterations.csv and zk-results.html into {@code dir}. */

@@ -5,6 +5,7 @@ import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.ReportFiles;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
@@ -154,15 +155,13 @@ final class BenchReport {
       }
     }
     String reference = "Accumulo 1.7 published (SSL +5.9 %, SASL auth +13 %, auth-int/auth-conf +21 %)";
-    return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift continuous ingest</title></head>"
-        + "<body>\n<h1>Continuous ingest: cost of each security level</h1>\n<p>" + OverheadChart.escape(description)
-        + "</p>\n"
+    return ReportFiles.page("continuous ingest", "Continuous ingest: cost of each security level", "<p>"
+        + OverheadChart.escape(description) + "</p>\n"
         + OverheadChart.overheads("Wall-time overhead vs " + baseline + " (95 % interval)", wall, reference)
         + OverheadChart.overheads("CPU per entry (client + server) vs " + baseline + " (95 % interval)", cpu,
             "none for CPU")
         + OverheadChart.bars("CPU per entry", "CPU microseconds per entry (median)", List.of("client", "server"),
-            costs)
-        + "<pre>" + OverheadChart.escape(table()) + "</pre>\n</body></html>\n";
+            costs), table());
   }
 
   /**

@@ -7,6 +7,7 @@ import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.ReportFiles;
 import io.securethrift.harness.ResultsDocs;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
@@ -182,12 +183,11 @@ public final class PeerReport {
             (ratio.high() - 1) * 100), Double.NaN));
       }
     }
-    StringBuilder page = new StringBuilder("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift"
-        + " peer-bench</title></head><body>\n<h1>securethrift against libthrift's own transports</h1>\n");
+    StringBuilder page = new StringBuilder();
     charts.forEach((metric, points) -> page.append(OverheadChart.overheads(titles.get(metric)
         + ": rate vs libthrift in %, higher is faster (95 % interval)", points, "none")));
-    return page.append("<pre>").append(OverheadChart.escape(markdown(results))).append("</pre>\n</body></html>\n")
-        .toString();
+    return ReportFiles.page(TOOL, "securethrift against libthrift's own transports", page.toString(),
+        markdown(results));
   }
 
   /** Writes peer-results.json, peer-results.csv, peer-iterations.csv and peer-results.html into {@code dir}. */

@@ -2,10 +2,9 @@ package io.securethrift.bench.server;
 
 import io.securethrift.harness.Json;
 import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.ReportFiles;
 import io.securethrift.harness.SvgBarChart;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -93,11 +92,7 @@ public final class ServerBenchReport {
   public String json() {
     List<Map<String, Object>> rowObjects = new ArrayList<>();
     for (Row r : rows) {
-      Map<String, Object> row = new LinkedHashMap<>();
-      row.put("scenario", r.scenario());
-      row.put("mode", r.mode());
-      row.put("server", r.server());
-      row.put("load", r.load());
+      Map<String, Object> row = labels(r);
       row.put("metrics", new LinkedHashMap<>(r.metrics()));
       rowObjects.add(row);
     }
@@ -119,9 +114,7 @@ public final class ServerBenchReport {
 
   /** A page that needs nothing else: a chart per scenario, the goals, the tables. */
   public String html() {
-    StringBuilder page = new StringBuilder("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>securethrift"
-        + " server-bench</title></head><body>\n<h1>Non-blocking server against TThreadPoolServer</h1>\n<p>")
-        .append(OverheadChart.escape(settings)).append("</p>\n");
+    StringBuilder page = new StringBuilder("<p>").append(OverheadChart.escape(settings)).append("</p>\n");
     byScenario().forEach((scenario, of) -> {
       String[] charted = CHARTED.get(scenario);
       SvgBarChart chart = new SvgBarChart(charted[1], charted[2]);
@@ -135,34 +128,35 @@ public final class ServerBenchReport {
       page.append("<li><b>").append(g.verdict()).append("</b> ").append(OverheadChart.escape(g.goal())).append(": ")
           .append(OverheadChart.escape(g.measured())).append("</li>\n");
     }
-    return page.append("</ul>\n<pre>").append(OverheadChart.escape(table())).append("</pre>\n</body></html>\n")
-        .toString();
+    page.append("</ul>\n");
+    return ReportFiles.page("server-bench", "Non-blocking server against TThreadPoolServer", page.toString(), table());
   }
 
   /** Writes server-bench.csv, .json and .html into {@code dir} and returns the files written. */
   public List<Path> write(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    List<Path> files = List.of(dir.resolve("server-bench.csv"), dir.resolve("server-bench.json"),
-        dir.resolve("server-bench.html"));
-    Files.writeString(files.get(0), csv(), StandardCharsets.UTF_8);
-    Files.writeString(files.get(1), json(), StandardCharsets.UTF_8);
-    Files.writeString(files.get(2), html(), StandardCharsets.UTF_8);
-    return files;
+    return ReportFiles.write(dir, List.of(Map.entry("server-bench.csv", csv()), Map.entry("server-bench.json", json()),
+        Map.entry("server-bench.html", html())));
   }
 
   /** The rows, for tests and callers that check figures. */
   public List<Map<String, Object>> rows() {
     List<Map<String, Object>> out = new ArrayList<>();
     for (Row r : rows) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("scenario", r.scenario());
-      m.put("mode", r.mode());
-      m.put("server", r.server());
-      m.put("load", r.load());
+      Map<String, Object> m = labels(r);
       m.putAll(r.metrics());
       out.add(m);
     }
     return out;
+  }
+
+  /** What names a row: its scenario, mode, server and load, in that order, for the row's figures to follow. */
+  private static Map<String, Object> labels(Row r) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("scenario", r.scenario());
+    m.put("mode", r.mode());
+    m.put("server", r.server());
+    m.put("load", r.load());
+    return m;
   }
 
   /** Goals and whether each was met, for tests. */

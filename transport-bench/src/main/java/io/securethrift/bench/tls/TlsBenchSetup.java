@@ -3,48 +3,39 @@ package io.securethrift.bench.tls;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.Secret;
-import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
-import io.securethrift.testkit.ca.KeyStoreFormat;
-import io.securethrift.testkit.ca.TestCertificateAuthority;
+import io.securethrift.harness.BenchSecurity;
+import io.securethrift.harness.CertificateFiles;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * Certificates from a throw-away CA (RSA 2048, as most deployments) and the configurations the TLS benchmarks
- * compare: {@code none}, {@code jsse} and {@code conscrypt}, with hostname verification and without client
- * certificates, so the numbers are for the default TLS set-up.
+ * Certificates from the harness's throw-away CA ({@link BenchSecurity}: RSA 2048, as most deployments) and the
+ * configurations the TLS benchmarks compare: {@code none}, {@code jsse} and {@code conscrypt}, with hostname
+ * verification and without client certificates, so the numbers are for the default TLS set-up.
  */
 public final class TlsBenchSetup {
-  private static final char[] PASSWORD = "benchmark".toCharArray();
+  private final CertificateFiles files;
 
-  private final Path serverStore;
-  private final Path trustStore;
-  private final Path caPem;
-
-  private TlsBenchSetup(Path serverStore, Path trustStore, Path caPem) {
-    this.serverStore = serverStore;
-    this.trustStore = trustStore;
-    this.caPem = caPem;
+  private TlsBenchSetup(CertificateFiles files) {
+    this.files = files;
   }
 
-  /** Writes a fresh CA's server key store and trust store into a new temporary directory. */
+  /** Writes a fresh CA's certificate files into a new temporary directory, deleted when the JVM exits. */
   public static TlsBenchSetup create() {
     try {
       Path dir = Files.createTempDirectory("tls-bench-");
       dir.toFile().deleteOnExit();
-      TestCertificateAuthority ca = TestCertificateAuthority.create();
-      Path server = ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, PASSWORD);
-      Path trust = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD);
-      Path pem = ca.writeCaPem(dir);
-      server.toFile().deleteOnExit();
-      trust.toFile().deleteOnExit();
-      pem.toFile().deleteOnExit();
-      return new TlsBenchSetup(server, trust, pem);
+      CertificateFiles files = BenchSecurity.certificates(dir);
+      try (Stream<Path> written = Files.list(dir)) {
+        written.map(Path::toFile).forEach(File::deleteOnExit);
+      }
+      return new TlsBenchSetup(files);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -63,13 +54,8 @@ public final class TlsBenchSetup {
   SecurityConfig config(String security, boolean server, List<String> protocols) {
     SecurityConfig.Builder b = SecurityConfig.builder().tlsProtocols(protocols);
     if (!security.equals("none")) {
-      b.mode(SecurityMode.TLS).tlsEngine(TlsEngine.parse("security", security)).clientAuth(ClientAuth.NONE);
-      if (server) {
-        b.keyStore(serverStore, StoreType.PKCS12, Secret.of(PASSWORD))
-            .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD));
-      } else {
-        b.trustStore(caPem, StoreType.PEM, null);
-      }
+      files.pemTrustingTls(b.mode(SecurityMode.TLS).tlsEngine(TlsEngine.parse("security", security))
+          .clientAuth(ClientAuth.NONE), server);
     }
     return b.maxFrameSize(1L << 20).build();
   }
