@@ -80,10 +80,19 @@ public enum ConfigProperty {
       (b, v) -> b.principalMapping(PrincipalMapping.parse(keyOf("TLS_PRINCIPAL_MAPPING"), v)),
       c -> c.tls().principalMapping().token()),
   TLS_RELOAD_INTERVAL("securethrift.tls.reload.interval", Type.DURATION, "10s", Validator.nonNegativeDuration(),
-      "How often key and trust files are checked for changes; new handshakes use new material, open connections carry"
-          + " on. 0 disables reloading.",
+      "How often, at most, key and trust files are read and compared by content, on the next new handshake after the"
+          + " interval (symbolic links are followed on every read, so a Kubernetes secret's ..data swap is seen); new"
+          + " handshakes use new material, open connections carry on. 0 disables reloading.",
       (b, v) -> b.tlsReloadInterval(Values.duration(keyOf("TLS_RELOAD_INTERVAL"), v)),
       c -> Values.formatDuration(c.tls().reloadInterval())),
+  TLS_RELOAD_IDENTITY_CHANGE("securethrift.tls.reload.identity.change", Type.CHOICE, "refuse",
+      Validator.oneOf(IdentityChange.values(), IdentityChange::token),
+      "What a reload does when this side's new certificate names another identity than the one in use (another"
+          + " subject, another set of subject alternative names, or another first DNS, email or URI name, which the"
+          + " san-* principal mappings read): refuse (keep the previous key and trust material and log a warning"
+          + " naming the file, both identities and this key) or allow. Trust store changes are always taken.",
+      (b, v) -> b.tlsReloadIdentityChange(IdentityChange.parse(keyOf("TLS_RELOAD_IDENTITY_CHANGE"), v)),
+      c -> c.tls().reloadIdentityChange().token()),
 
   SASL_MECHANISM("securethrift.sasl.mechanism", Type.CHOICE, "GSSAPI",
       Validator.oneOf(SaslMechanism.values(), SaslMechanism::mechanismName),

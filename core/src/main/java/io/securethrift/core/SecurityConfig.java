@@ -156,6 +156,7 @@ public final class SecurityConfig {
     private boolean hostnameVerification;
     private PrincipalMapping principalMapping;
     private Duration tlsReloadInterval;
+    private IdentityChange tlsReloadIdentityChange;
     private SaslMechanism saslMechanism;
     private List<QualityOfProtection> qop;
     private SaslPrivacy saslPrivacy;
@@ -212,6 +213,7 @@ public final class SecurityConfig {
       hostnameVerification = t.hostnameVerification();
       principalMapping = t.principalMapping();
       tlsReloadInterval = t.reloadInterval();
+      tlsReloadIdentityChange = t.reloadIdentityChange();
       sslContextFactory = t.sslContextFactory().orElse(null);
       saslMechanism = a.mechanism();
       qop = a.qop();
@@ -393,6 +395,16 @@ public final class SecurityConfig {
      */
     public Builder tlsReloadInterval(Duration interval) {
       this.tlsReloadInterval = Objects.requireNonNull(interval);
+      return this;
+    }
+
+    /**
+     * Whether a reload may replace this side's certificate with one naming another identity (subject, set of subject
+     * alternative names, first DNS, e-mail or URI name) ({@code securethrift.tls.reload.identity.change}); default
+     * {@link IdentityChange#REFUSE}: the previous material stays and a warning says why.
+     */
+    public Builder tlsReloadIdentityChange(IdentityChange change) {
+      this.tlsReloadIdentityChange = Objects.requireNonNull(change);
       return this;
     }
 
@@ -689,7 +701,8 @@ public final class SecurityConfig {
           store(ConfigProperty.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword, null,
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
           validClientAuth(), hostnameVerification, principalMapping,
-          ConfigProperty.TLS_RELOAD_INTERVAL.valid(tlsReloadInterval), Optional.ofNullable(sslContextFactory));
+          ConfigProperty.TLS_RELOAD_INTERVAL.valid(tlsReloadInterval), tlsReloadIdentityChange,
+          Optional.ofNullable(sslContextFactory));
       SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), validPrivacy(),
           Optional.ofNullable(validPrivacyProvider()), digestMinStrength,
           ConfigProperty.SASL_SERVER_PRIMARY.valid(serverPrimary),

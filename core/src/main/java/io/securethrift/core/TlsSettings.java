@@ -12,7 +12,8 @@ import java.util.Optional;
  * <p>Defaults ({@link ConfigProperty} has the keys): engine {@code auto}; protocols TLSv1.3 and TLSv1.2; no cipher
  * suite list (the engine's suites that {@link CipherSuites} accepts); weak suites not allowed; no key store; no trust
  * store (the JVM's default); client authentication {@code none}; hostname verification on; principal mapping
- * {@code cn}; reload interval 10s; no TLS context factory (the TLS module's standard one).
+ * {@code cn}; reload interval 10s; a reloaded certificate naming another identity refused; no TLS context factory (the
+ * TLS module's standard one).
  */
 public final class TlsSettings {
   private final TlsEngine engine;
@@ -25,12 +26,13 @@ public final class TlsSettings {
   private final boolean hostnameVerification;
   private final PrincipalMapping principalMapping;
   private final Duration reloadInterval;
+  private final IdentityChange reloadIdentityChange;
   private final Optional<SslContextFactory> sslContextFactory;
 
   TlsSettings(TlsEngine engine, List<String> protocols, List<String> cipherSuites, boolean allowWeakCipherSuites,
       Optional<StoreLocation> keyStore, Optional<StoreLocation> trustStore, ClientAuth clientAuth,
       boolean hostnameVerification, PrincipalMapping principalMapping, Duration reloadInterval,
-      Optional<SslContextFactory> sslContextFactory) {
+      IdentityChange reloadIdentityChange, Optional<SslContextFactory> sslContextFactory) {
     this.engine = engine;
     this.protocols = List.copyOf(protocols);
     this.cipherSuites = List.copyOf(cipherSuites);
@@ -41,6 +43,7 @@ public final class TlsSettings {
     this.hostnameVerification = hostnameVerification;
     this.principalMapping = principalMapping;
     this.reloadInterval = reloadInterval;
+    this.reloadIdentityChange = reloadIdentityChange;
     this.sslContextFactory = sslContextFactory;
   }
 
@@ -92,6 +95,14 @@ public final class TlsSettings {
   /** How often key and trust files are checked for changes; zero disables reloading. */
   public Duration reloadInterval() {
     return reloadInterval;
+  }
+
+  /**
+   * Whether a reload may replace this side's certificate with one naming another identity (subject, set of subject
+   * alternative names, first DNS, e-mail or URI name); trust store changes are always taken.
+   */
+  public IdentityChange reloadIdentityChange() {
+    return reloadIdentityChange;
   }
 
   /** This configuration's TLS context factory; empty means the TLS module's standard one. */

@@ -20,8 +20,10 @@ import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.core.transport.SecuredTransport;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
+import io.securethrift.testkit.ca.IssuedCertificate;
 import io.securethrift.testkit.ca.KeyStoreFormat;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
+import java.math.BigInteger;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -82,13 +84,13 @@ class NettyTlsTest {
     }
   }
 
-  /** Key rotation is the TLS layer's: a replaced key store reaches new handshakes on this server too. */
+  /** Key rotation is the TLS layer's: a renewed key store (same names, new key and serial) reaches new handshakes. */
   @ParameterizedTest
   @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
   void newHandshakesUseARotatedCertificate(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
-    Path rotating = ca.leaf().commonName("before").addSubjectAlternativeName("localhost").issue()
-        .writeKeyStore(dir, "rotating-" + engine, KeyStoreFormat.PKCS12, PASSWORD);
+    IssuedCertificate before = ca.leaf().commonName("server").addSubjectAlternativeName("localhost").issue();
+    Path rotating = before.writeKeyStore(dir, "rotating-" + engine, KeyStoreFormat.PKCS12, PASSWORD);
     SecurityConfig server = tls(engine, rotating).clientAuth(ClientAuth.NONE).tlsReloadInterval(Duration.ofMillis(1))
         .build();
     SecurityConfig client = SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(engine)
@@ -96,19 +98,28 @@ class NettyTlsTest {
     try (NettyThriftServer netty = start(server);
         ClientTransportFactory clients = ClientTransportFactory.create(client);
         SecuredTransport open = clients.open("localhost", netty.port())) {
-      assertEquals("before", open.peerIdentity().principal().orElseThrow());
-      ca.leaf().commonName("after").addSubjectAlternativeName("localhost").issue()
-          .writeKeyStore(dir, "rotating-" + engine, KeyStoreFormat.PKCS12, PASSWORD);
-      String seen = "before";
-      for (int attempt = 0; attempt < 50 && seen.equals("before"); attempt++) {
+      assertEquals(serial(before), serial(open));
+      IssuedCertificate after = ca.leaf().commonName("server").addSubjectAlternativeName("localhost").issue();
+      after.writeKeyStore(dir, "rotating-" + engine, KeyStoreFormat.PKCS12, PASSWORD);
+      BigInteger seen = serial(before);
+      for (int attempt = 0; attempt < 50 && seen.equals(serial(before)); attempt++) {
         try (SecuredTransport fresh = clients.open("localhost", netty.port())) {
-          seen = fresh.peerIdentity().principal().orElseThrow();
+          seen = serial(fresh);
         }
       }
-      assertEquals("after", seen);
+      assertEquals(serial(after), seen);
+      assertEquals(serial(before), serial(open));
       EchoService.Client service = new EchoService.Client(open.protocol(new TCompactProtocol.Factory()));
       assertArrayEquals(new byte[] {9}, toArray(service.echo(ByteBuffer.wrap(new byte[] {9}))));
     }
+  }
+
+  private static BigInteger serial(IssuedCertificate certificate) {
+    return certificate.certificate().getSerialNumber();
+  }
+
+  private static BigInteger serial(SecuredTransport transport) {
+    return transport.peerIdentity().peerCertificates().get(0).getSerialNumber();
   }
 
   /**

@@ -1,12 +1,15 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.IdentityChange;
 import io.securethrift.core.SslContextFactory;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.spi.LayerProvider.Role;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -16,6 +19,7 @@ import java.security.UnrecoverableKeyException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
@@ -25,21 +29,33 @@ import org.slf4j.LoggerFactory;
  * The one {@link SSLContext} of a configuration and role, cached so every connection shares its session cache, and
  * replaced when the key or trust files change. The files are checked at most once per reload interval, on the thread
  * of a new handshake, by hashing their content (a rotated certificate often has the same size, and copies may keep
- * the modification time). Open connections keep the context they were made with; a change that cannot be loaded
- * (half-written files, a key that does not match its certificate yet) is logged and the old material stays in use
- * until the files change again.
+ * the modification time). Every read opens the configured path, following symbolic links anew, so a Kubernetes
+ * secret volume's atomic {@code ..data} swap is seen like any other change. Polling alone is enough: a directory
+ * watcher sees that swap only as events on {@code ..data} and on timestamped directories, never on the configured
+ * file, which is why ZooKeeper's watcher and, until HBASE-28931, HBase's missed it.
+ *
+ * <p>A change is taken only when the files read the same before and after the new material was loaded from them, so
+ * a certificate is never paired with a key or trust store of another moment; otherwise the next check reads them
+ * again. Open connections keep the context they were made with. A change that cannot be loaded (half-written files, a
+ * key that does not match its certificate yet) is logged once, the old material stays in use, and every check loads
+ * the files again until they load. A key store whose certificate names another identity (subject, set of alternative
+ * names, first DNS, e-mail or URI name) than the one in use is refused, logged once and not tried again until the
+ * files change, unless {@code securethrift.tls.reload.identity.change} is {@code allow}; trust store changes are
+ * always taken.
  */
 final class ReloadingContext {
   private static final Logger LOG = LoggerFactory.getLogger(ReloadingContext.class);
 
-  /** A context with the parameters its connections get. */
+  /** A context with the parameters its connections get, and the identity of the certificate it presents. */
   static final class Snapshot {
     private final SSLContext context;
     private final SSLParameters parameters;
+    private final Optional<CertificateIdentity> identity;
 
-    Snapshot(SSLContext context, SSLParameters parameters) {
+    Snapshot(SSLContext context, SSLParameters parameters, Optional<CertificateIdentity> identity) {
       this.context = context;
       this.parameters = parameters;
+      this.identity = identity;
     }
 
     SSLContext context() {
@@ -48,6 +64,11 @@ final class ReloadingContext {
 
     SSLParameters parameters() {
       return parameters;
+    }
+
+    /** Empty without a key store, or when a custom factory's key store cannot be read by this module. */
+    Optional<CertificateIdentity> identity() {
+      return identity;
     }
   }
 
@@ -58,7 +79,10 @@ final class ReloadingContext {
   private final long intervalNanos;
   private volatile Snapshot snapshot;
   private volatile long nextCheck;
+  /** The fingerprint of the files as last read. */
   private byte[] fingerprint;
+  /** The fingerprint of files that changed but could not be loaded, warned about once. */
+  private byte[] unloadable;
 
   /** Loads the material now, so a bad file fails the transport factory's creation with a message naming it. */
   ReloadingContext(SslContextFactory factory, TlsSettings settings, Role role) {
@@ -89,30 +113,91 @@ final class ReloadingContext {
       return;
     }
     nextCheck = System.nanoTime() + intervalNanos;
-    byte[] now = fingerprint();
-    if (Arrays.equals(now, fingerprint)) {
+    byte[] before = fingerprint();
+    if (Arrays.equals(before, fingerprint)) {
       return;
     }
-    fingerprint = now;
+    Snapshot next = null;
+    Exception failure = null;
     try {
-      snapshot = load();
-      LOG.info("reloaded TLS key and trust material from {}", files);
+      next = load();
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
-      LOG.warn("TLS files {} changed but cannot be loaded, keeping the previous material: {}", files,
-          PeerText.messageOf(e));
+      failure = e;
     }
+    if (!Arrays.equals(before, fingerprint())) {
+      LOG.debug("TLS files {} changed while they were loaded; reading them again at the next check", files);
+      return;
+    }
+    if (failure != null) {
+      // Not recorded as seen: the next check loads them again, in case this load caught a moment the fingerprints
+      // did not (a file rewritten in place with the same bytes). The warning is once per content.
+      if (!Arrays.equals(before, unloadable)) {
+        unloadable = before;
+        LOG.warn("TLS files {} changed but cannot be loaded, keeping the previous material: {}", files,
+            PeerText.messageOf(failure));
+      }
+      return;
+    }
+    fingerprint = before;
+    unloadable = null;
+    Optional<CertificateIdentity> was = snapshot.identity();
+    Optional<CertificateIdentity> now = next.identity();
+    if (was.isPresent() && now.isPresent() && !was.get().sameAs(now.get())) {
+      String changes = was.get().changesTo(now.get());
+      String setting = ConfigProperty.TLS_RELOAD_IDENTITY_CHANGE.key();
+      if (settings.reloadIdentityChange() == IdentityChange.REFUSE) {
+        LOG.warn("TLS key store {} now holds a certificate of another identity ({}); refused: new handshakes keep the"
+            + " previous key and trust material, whose certificate is {}. Set {}={} to take such a change on reload;"
+            + " a restart loads it as well", keyStorePath(), changes, was.get().describe(), setting,
+            IdentityChange.ALLOW.token());
+        return;
+      }
+      LOG.info("TLS key store {} now holds a certificate of another identity ({}); taken, as {}={}", keyStorePath(),
+          changes, setting, IdentityChange.ALLOW.token());
+    }
+    snapshot = next;
+    LOG.info("reloaded TLS key and trust material from {}{}", files,
+        now.map(identity -> "; this side's certificate: " + identity.describe()).orElse(""));
   }
 
+  private Path keyStorePath() {
+    return settings.keyStore().map(StoreLocation::path).orElseThrow();
+  }
+
+  /**
+   * The context and the identity of the certificate it presents. The standard factory is handed the key loaded here,
+   * so the identity checked is the one served; a custom factory loads its own, and the identity is read from the
+   * configured key store when this module can read it.
+   */
   private Snapshot load() throws IOException, GeneralSecurityException {
-    SSLContext context = factory.createContext(settings, role);
-    return new Snapshot(context, factory.parameters(context, settings, role));
+    SSLContext context;
+    Optional<CertificateIdentity> identity;
+    if (factory == StandardSslContextFactory.INSTANCE) {
+      SingleKeyManager keys = settings.keyStore().isEmpty() ? null : StoreLoader.keyManager(settings.keyStore().get());
+      context = StandardSslContextFactory.INSTANCE.createContext(settings, keys);
+      identity = Optional.ofNullable(keys).map(k -> CertificateIdentity.of(k.leaf()));
+    } else {
+      context = factory.createContext(settings, role);
+      identity = settings.keyStore().flatMap(ReloadingContext::readIdentity);
+    }
+    return new Snapshot(context, factory.parameters(context, settings, role), identity);
+  }
+
+  private static Optional<CertificateIdentity> readIdentity(StoreLocation keyStore) {
+    try {
+      return Optional.of(CertificateIdentity.of(StoreLoader.keyManager(keyStore).leaf()));
+    } catch (IOException | GeneralSecurityException | RuntimeException e) {
+      LOG.debug("the configured SSL context factory loaded {}, which this module cannot read ({}); its identity is"
+          + " not checked on reload", keyStore.path(), PeerText.messageOf(e));
+      return Optional.empty();
+    }
   }
 
   private byte[] fingerprint() {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       for (Path file : files) {
-        digest.update(file.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        digest.update(file.toString().getBytes(StandardCharsets.UTF_8));
         try {
           digest.update(Files.readAllBytes(file));
         } catch (IOException e) {

@@ -43,6 +43,11 @@ final class SingleKeyManager extends X509ExtendedKeyManager {
     return alias;
   }
 
+  /** The certificate presented, the first of the chain. */
+  X509Certificate leaf() {
+    return chain[0];
+  }
+
   /**
    * The alias when the engine asks for a key of this key's algorithm ("RSA", "EC", "RSASSA-PSS", ...) issued by one of
    * {@code issuers} (any issuer when null or empty).

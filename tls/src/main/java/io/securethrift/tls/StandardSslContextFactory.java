@@ -29,21 +29,25 @@ public final class StandardSslContextFactory implements SslContextFactory {
 
   @Override
   public SSLContext createContext(TlsSettings settings, Role role) throws IOException, GeneralSecurityException {
+    return createContext(settings, settings.keyStore().isEmpty() ? null : StoreLoader.keyManager(
+        settings.keyStore().get()));
+  }
+
+  /**
+   * A context presenting {@code keys}, none when null, and trusting the configured trust store: the reloading context
+   * loads the key itself, so that the certificate it checks on a reload is the one the context presents.
+   */
+  SSLContext createContext(TlsSettings settings, SingleKeyManager keys) throws IOException, GeneralSecurityException {
     Optional<Provider> provider = EngineProviders.providerFor(settings.engine());
     SSLContext context = provider.isPresent() ? SSLContext.getInstance("TLS", provider.get())
         : SSLContext.getInstance("TLS");
-    context.init(keyManagers(settings), trustManagers(settings), null);
+    context.init(keys == null ? null : new KeyManager[] {keys}, trustManagers(settings), null);
     return context;
   }
 
   @Override
   public SSLParameters parameters(SSLContext context, TlsSettings settings, Role role) {
     return TlsPolicy.parameters(context, settings, role);
-  }
-
-  private static KeyManager[] keyManagers(TlsSettings settings) throws IOException, GeneralSecurityException {
-    return settings.keyStore().isEmpty() ? null
-        : new KeyManager[] {StoreLoader.keyManager(settings.keyStore().get())};
   }
 
   private static TrustManager[] trustManagers(TlsSettings settings) throws IOException, GeneralSecurityException {
