@@ -1,7 +1,7 @@
 /**
  * Thrift SASL (GSSAPI, DIGEST-MD5): core finds it as a {@link io.securethrift.core.spi.LayerProvider}, and its SASL
- * provider as a {@link io.securethrift.core.spi.DropIn}. The JDK's GSSAPI mechanism is in {@code jdk.security.jgss},
- * which is checked for when it is needed, not required: DIGEST-MD5 runs without it.
+ * provider as a {@link io.securethrift.core.spi.DropIn}. Kerberos runs on securethrift's own GSSAPI mechanism, on
+ * {@code java.security.jgss} alone: the JDK's mechanism ({@code jdk.security.jgss}) is not required.
  */
 module io.securethrift.sasl {
   requires transitive io.securethrift.core;
