@@ -86,7 +86,7 @@ class LibraryBytecodeTest {
   }
 
   /** The real test class path: surefire runs tests through a manifest-only jar and names the entries here. */
-  private static List<Path> testClassPath() {
+  static List<Path> testClassPath() {
     String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     return Stream.of(classPath.split(File.pathSeparator)).filter(s -> !s.isEmpty()).map(Path::of)
         .collect(Collectors.toList());

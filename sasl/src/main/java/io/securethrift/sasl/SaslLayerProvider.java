@@ -13,6 +13,9 @@ import java.util.Optional;
  * and, for Kerberos, logs in from the keytab, so a bad configuration fails when the factory is made.
  */
 public final class SaslLayerProvider implements LayerProvider {
+  /** For the service loader. */
+  public SaslLayerProvider() {}
+
   @Override
   public Optional<StreamLayer> streamLayer(SecurityConfig config, Role role, PeerIdentity.Issuer identities) {
     return Optional.empty();

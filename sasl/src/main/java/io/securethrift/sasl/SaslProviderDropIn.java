@@ -13,6 +13,9 @@ public final class SaslProviderDropIn implements DropIn {
   /** The name that chooses it or leaves it out. */
   public static final String NAME = "sasl";
 
+  /** For the service loader. */
+  public SaslProviderDropIn() {}
+
   @Override
   public String name() {
     return NAME;

@@ -12,6 +12,8 @@ final class PemSupport {
   static final String MISSING = "is PEM, and reading PEM needs BouncyCastle, an optional dependency of"
       + " securethrift-tls: add org.bouncycastle:bcpkix-jdk18on (which brings bcprov-jdk18on and"
       + " bcutil-jdk18on), or use a PKCS#12 or JKS store";
+  /** tls requires BouncyCastle {@code static}: on the module path it is read only if something else resolves it. */
+  static final String MODULE_PATH = "; on the module path, resolve it as well (--add-modules org.bouncycastle.pkix)";
   private static final String[] CLASSES = {"org.bouncycastle.openssl.PEMParser",
       "org.bouncycastle.jce.provider.BouncyCastleProvider"};
 
@@ -37,7 +39,8 @@ final class PemSupport {
       try {
         Class.forName(name, false, loader);
       } catch (ClassNotFoundException | LinkageError e) {
-        throw new GeneralSecurityException(file + " " + MISSING);
+        throw new GeneralSecurityException(file + " " + MISSING
+            + (PemSupport.class.getModule().isNamed() ? MODULE_PATH : ""));
       }
     }
   }

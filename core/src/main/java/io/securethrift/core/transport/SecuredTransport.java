@@ -11,6 +11,9 @@ import org.apache.thrift.transport.TTransportException;
  * mode, so code can ask how a connection was secured without knowing the layers.
  */
 public abstract class SecuredTransport extends TTransport {
+  /** Public, as it always was: core's internal framing and netty-server's transports extend it from other packages. */
+  public SecuredTransport() {}
+
   /** The peer and how the connection to it was secured. */
   public abstract PeerIdentity peerIdentity();
 

@@ -22,9 +22,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
- * The one launcher of child JVMs for tests and the benchmark harnesses: a Java process on this JVM's class path, for
- * ZooKeeper servers (which keep their configuration in JVM-wide state), for clients that must choose their TLS
- * provider when the JVM starts, and for benchmark workers whose CPU time is measured apart.
+ * The one launcher of child JVMs for tests and the benchmark harnesses: a Java process on this JVM's class path (or
+ * another), for ZooKeeper servers (which keep their configuration in JVM-wide state), for clients that must choose
+ * their TLS provider when the JVM starts, for benchmark workers whose CPU time is measured apart, and for programs
+ * that run the library on the module path.
  *
  * <p>A child inherits this JVM's {@code java.security.krb5.conf} unless another is given, so it sees the same KDC.
  * Its standard error (and standard output, unless the parent {@linkplain Builder#talk() talks} to it) goes to a log
@@ -64,6 +65,7 @@ public final class ChildJvm implements AutoCloseable {
     private final List<String> jvmOptions = new ArrayList<>();
     private final List<String> args = new ArrayList<>();
     private Path javaHome = Path.of(System.getProperty("java.home"));
+    private String classPath = System.getProperty("java.class.path");
     private Path krb5Conf;
     private Path log;
     private boolean talk;
@@ -120,6 +122,15 @@ public final class ChildJvm implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The child's class path (default: this JVM's), for a child that takes its other classes from {@code
+     * --module-path} in its {@link #jvmOptions}.
+     */
+    public Builder classPath(String path) {
+      this.classPath = path;
+      return this;
+    }
+
     /** The child's krb5.conf (default: this JVM's {@code java.security.krb5.conf}, if set). */
     public Builder krb5Conf(Path file) {
       this.krb5Conf = file;
@@ -142,7 +153,7 @@ public final class ChildJvm implements AutoCloseable {
       List<String> command = new ArrayList<>();
       command.add(javaHome.resolve("bin").resolve("java").toString());
       command.add("-cp");
-      command.add(System.getProperty("java.class.path"));
+      command.add(classPath);
       String krb5 = krb5Conf != null ? krb5Conf.toString() : System.getProperty(KRB5_CONF);
       if (krb5 != null) {
         command.add("-D" + KRB5_CONF + "=" + krb5);

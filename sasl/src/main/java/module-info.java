@@ -1,0 +1,16 @@
+/**
+ * Thrift SASL (GSSAPI, DIGEST-MD5): core finds it as a {@link io.securethrift.core.spi.LayerProvider}, and its SASL
+ * provider as a {@link io.securethrift.core.spi.DropIn}. Kerberos runs on securethrift's own GSSAPI mechanism, on
+ * {@code java.security.jgss} alone: the JDK's mechanism ({@code jdk.security.jgss}) is not required.
+ */
+module io.securethrift.sasl {
+  requires transitive io.securethrift.core;
+  requires org.slf4j;
+  requires java.security.jgss;
+  requires java.security.sasl;
+
+  exports io.securethrift.sasl;
+
+  provides io.securethrift.core.spi.LayerProvider with io.securethrift.sasl.SaslLayerProvider;
+  provides io.securethrift.core.spi.DropIn with io.securethrift.sasl.SaslProviderDropIn;
+}

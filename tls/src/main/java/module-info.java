@@ -1,0 +1,19 @@
+/**
+ * TLS on JSSE or Conscrypt: core finds it as a {@link io.securethrift.core.spi.LayerProvider}. PEM stores need
+ * BouncyCastle, an optional dependency, so required {@code static}: on the module path, resolve it too
+ * ({@code --add-modules org.bouncycastle.pkix}), or tls does not read it.
+ */
+@SuppressWarnings("requires-automatic") // Conscrypt has only an Automatic-Module-Name, which is stable
+module io.securethrift.tls {
+  requires transitive io.securethrift.core;
+  requires org.conscrypt;
+  requires org.slf4j;
+  // LdapName: PrincipalMapper reads a client certificate's subject name.
+  requires java.naming;
+  requires static org.bouncycastle.pkix;
+  requires static org.bouncycastle.provider;
+
+  exports io.securethrift.tls;
+
+  provides io.securethrift.core.spi.LayerProvider with io.securethrift.tls.TlsLayerProvider;
+}
