@@ -11,9 +11,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Closes an authenticated connection that has neither had a frame taken nor a call answered for
- * {@code securethrift.server.idle.timeout}; a call under way is not idleness. {@link ConnectionHandler} touches it
- * for each. Only a time is noted per touch: the one timer re-arms itself for what remains when it fires, rather than
- * being cancelled and scheduled again on every call.
+ * {@code securethrift.server.idle.timeout}; a call under way is not idleness. {@link FrameCodec} touches it for
+ * each. Only a time is noted per touch: the one timer re-arms itself for what remains when it fires, rather than being
+ * cancelled and scheduled again on every call. Not a handler, so it adds nothing to a call's path through the
+ * pipeline.
  */
 final class IdleTimer implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(NettyThriftServer.class);

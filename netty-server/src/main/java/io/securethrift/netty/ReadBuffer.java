@@ -6,7 +6,9 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 
 /**
- * What a connection received and has not consumed yet, and when its reads stop; {@link ConnectionHandler} owns one.
+ * What a connection received and has not consumed yet, and when its reads stop. The handler that cuts messages out of
+ * the bytes owns one: {@link SaslNegotiation} while the peer negotiates, then {@link FrameCodec}. Not a handler, so
+ * it adds nothing to a read's path through the pipeline.
  *
  * <p>Bytes are copied out of each read into one buffer, null while there are none, so an idle connection holds no
  * buffer. Copied because keeping each read's buffer (a composite of reads) pins a whole receive buffer, 64 bytes to

@@ -14,8 +14,9 @@ import org.apache.thrift.protocol.TProtocolFactory;
  * message or several, and the {@link MessageScanner} cuts the stream into messages; a reply goes out cut into frames
  * of at most the negotiated size, each wrapped when the QOP says so.
  *
- * <p>{@link ConnectionHandler} unwraps with it on the event loop and wraps with it on the thread that ran the call.
- * Tokens are unwrapped and wrapped one at a time, in the order they travel: no frame is taken while a call runs.
+ * <p>Not a handler: {@link FrameCodec} unwraps with it on the event loop and {@link CallDispatcher} wraps with it on
+ * the thread that ran the call, so a SASL call passes the same two handlers as any other. Tokens are unwrapped and
+ * wrapped one at a time, in the order they travel: the codec takes no frame while a call runs.
  */
 final class SaslStream {
   private static final byte[] EMPTY = new byte[0];
