@@ -24,6 +24,8 @@ import io.securethrift.core.spi.TlsEngines;
 import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -154,6 +156,17 @@ public final class NettyThriftServer implements AutoCloseable {
   /** Calls read and not yet answered (for tests). */
   int callsInFlight() {
     return context.callsInFlight();
+  }
+
+  /** The handlers of each open connection's pipeline, head first, by class name (for tests). */
+  List<List<String>> pipelines() {
+    List<List<String>> pipelines = new ArrayList<>();
+    for (Channel channel : channels) {
+      List<String> handlers = new ArrayList<>();
+      channel.pipeline().forEach(entry -> handlers.add(entry.getValue().getClass().getSimpleName()));
+      pipelines.add(handlers);
+    }
+    return pipelines;
   }
 
   /** Worker and authentication threads alive now: none once the pools have been idle for the keep-alive. */
