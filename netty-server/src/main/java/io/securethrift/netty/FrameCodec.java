@@ -18,6 +18,10 @@ import org.apache.thrift.TException;
  * replies keep their order, and a header is checked when its frame's turn comes. Reads go on while a call runs, up to
  * what {@link ReadBuffer} allows to wait behind it.
  *
+ * <p>The dispatcher's "answered", the SASL layer and the idle timer ({@link IdleTimer}) are method calls, not pipeline
+ * events or handlers of their own: per call, the one step the pipeline adds over a single handler is this handler's
+ * {@code fireChannelRead} to the dispatcher, with the {@code byte[]} the call needs anyway.
+ *
  * <p>Bytes that arrive before authentication are kept for then; with SASL none do, as {@link SaslNegotiation} before
  * this handler takes them until the negotiation completes and then hands over what it did not consume.
  */
