@@ -2,6 +2,7 @@ package io.securethrift.core;
 
 import io.securethrift.core.identity.KerberosName;
 import io.securethrift.core.internal.TlsVersions;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,6 +107,38 @@ abstract class Validator {
         }
         if (!Files.isRegularFile(path) || !Files.isReadable(path)) {
           throw new ConfigException(key, path + " is not a readable file");
+        }
+      }
+    };
+  }
+
+  /** Existing, readable regular files, each once. */
+  static Validator readableFiles() {
+    Validator file = readableFile();
+    return new Validator("readable files") {
+      @Override
+      void check(String key, Object value) {
+        List<?> files = (List<?>) value;
+        for (Object f : files) {
+          file.check(key, f);
+        }
+        if (files.stream().distinct().count() != files.size()) {
+          throw new ConfigException(key, "a file is listed twice in " + files);
+        }
+      }
+    };
+  }
+
+  /** An absolute http or https URL with a host, when set. */
+  static Validator httpUrl() {
+    return new Validator("an http or https URL") {
+      @Override
+      void check(String key, Object value) {
+        URI uri = (URI) value;
+        if (uri != null && (!("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+            || uri.getHost() == null)) {
+          throw new ConfigException(key, "'" + uri + "' is not an http or https URL with a host; give the"
+              + " responder's URL, for example http://ocsp.example.com:8080");
         }
       }
     };

@@ -1,6 +1,7 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.SslContextFactory;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.TlsSettings;
@@ -23,9 +24,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one {@link SSLContext} of a configuration and role, cached so every connection shares its session cache, and
- * replaced when the key or trust files change. The files are checked at most once per reload interval, on the thread
- * of a new handshake, by hashing their content (a rotated certificate often has the same size, and copies may keep
- * the modification time). Open connections keep the context they were made with; a change that cannot be loaded
+ * replaced when the key, trust or CRL files change. The files are checked at most once per reload interval, on the
+ * thread of a new handshake, by hashing their content (a rotated certificate often has the same size, and copies may
+ * keep the modification time). Open connections keep the context they were made with; a change that cannot be loaded
  * (half-written files, a key that does not match its certificate yet) is logged and the old material stays in use
  * until the files change again.
  */
@@ -96,7 +97,7 @@ final class ReloadingContext {
     fingerprint = now;
     try {
       snapshot = load();
-      LOG.info("reloaded TLS key and trust material from {}", files);
+      LOG.info("reloaded TLS key, trust and revocation material from {}", files);
     } catch (IOException | GeneralSecurityException | RuntimeException e) {
       LOG.warn("TLS files {} changed but cannot be loaded, keeping the previous material: {}", files,
           PeerText.messageOf(e));
@@ -129,12 +130,20 @@ final class ReloadingContext {
     List<Path> files = new ArrayList<>();
     settings.keyStore().map(StoreLoader::files).ifPresent(files::addAll);
     settings.trustStore().map(StoreLoader::files).ifPresent(files::addAll);
+    files.addAll(settings.crlFiles());
     return List.copyOf(files);
   }
 
-  /** Names the setting to fix: the password key for a wrong password, else the path key of the store at fault. */
+  /**
+   * Names the setting to fix: the CRL files' key for a CRL file, the password key for a wrong password, else the path
+   * key of the store at fault.
+   */
   private ConfigException configException(Exception e) {
     String raw = String.valueOf(e.getMessage());
+    if (raw.contains(ConfigProperty.TLS_REVOCATION_CRL_FILES.key())) {
+      return ConfigException.escaped(ConfigProperty.TLS_REVOCATION_CRL_FILES.key(), PeerText.messageOf(e),
+          ConfigException.BUILDER);
+    }
     boolean keyStore = settings.keyStore().map(StoreLocation::path).map(Path::toString).filter(raw::contains)
         .isPresent();
     // Escaped once: a PEM parser's message was escaped where it was made.
