@@ -126,7 +126,8 @@ final class HandshakeErrors {
       return "no cipher suite in common (" + TlsPolicy.CIPHER_SUITES_KEY + ", " + TlsPolicy.PROTOCOLS_KEY + ")"
           + ecNote(settings);
     }
-    if (text.contains("bad_certificate") || text.contains("certificate_unknown") || text.contains("unknown_ca")) {
+    if (text.contains("bad_certificate") || text.contains("certificate_unknown") || text.contains("unknown_ca")
+        || text.contains("certificate_revoked")) {
       return "the " + otherSide + " rejected this side's certificate";
     }
     if (has(e, EOFException.class) || has(e, SocketException.class) || text.contains("terminated the handshake")

@@ -220,8 +220,9 @@ final class RevocationCheck {
         omitted == 0 ? "" : " (" + omitted + " more since the last such warning)");
   }
 
-  /** A serial number as {@code openssl x509 -serial} and OpenSSL's CA index write it: upper-case hex. */
+  /** A serial number as {@code openssl x509 -serial} and OpenSSL's CA index write it: upper-case hex, whole bytes. */
   static String serial(X509Certificate certificate) {
-    return certificate.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+    String hex = certificate.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
+    return hex.length() % 2 == 0 ? hex : "0" + hex;
   }
 }
