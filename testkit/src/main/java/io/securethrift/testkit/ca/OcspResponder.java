@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.math.BigInteger;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -147,8 +146,12 @@ public final class OcspResponder implements AutoCloseable {
     return hex.length() % 2 == 0 ? hex : "0" + hex;
   }
 
+  /**
+   * A port free on every interface, as the responder binds it ({@code [::]}, dual-stack): a port free on 127.0.0.1
+   * alone may still be held on an IPv6 address, and the responder would then fail to start.
+   */
   private static int freePort() {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+    try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot find a free port", e);
