@@ -122,9 +122,7 @@ abstract class Validator {
         for (Object f : files) {
           file.check(key, f);
         }
-        if (files.stream().distinct().count() != files.size()) {
-          throw new ConfigException(key, "a file is listed twice in " + files);
-        }
+        requireDistinct(key, files, "a file");
       }
     };
   }
@@ -191,11 +189,15 @@ abstract class Validator {
         if (qop.isEmpty()) {
           throw new ConfigException(key, "empty; give one or more of auth, auth-int, auth-conf");
         }
-        if (qop.stream().distinct().count() != qop.size()) {
-          throw new ConfigException(key, "a level is listed twice in " + qop);
-        }
+        requireDistinct(key, qop, "a level");
       }
     };
+  }
+
+  private static void requireDistinct(String key, List<?> values, String what) {
+    if (values.stream().distinct().count() != values.size()) {
+      throw new ConfigException(key, what + " is listed twice in " + values);
+    }
   }
 
   static Validator kerberosPrimary() {

@@ -11,6 +11,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.testing.Await;
+import io.securethrift.core.testing.RevokedPeer;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.core.transport.ClientTransportFactory;
@@ -29,7 +30,6 @@ import java.nio.file.Path;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.thrift.TException;
 import org.junit.jupiter.api.BeforeAll;
@@ -93,27 +93,19 @@ class RevocationTest {
     }).getMessage();
   }
 
-  private static String serial(X509Certificate certificate) {
-    String hex = certificate.getSerialNumber().toString(16).toUpperCase(Locale.ROOT);
-    return hex.length() % 2 == 0 ? hex : "0" + hex;
-  }
-
   /**
    * Runs the server, calls as alice (served) and as mallory (refused), and checks that the refusal is counted and
    * audited as tls-alert with a message naming mallory's serial.
    */
-  private static void refusesMallory(SecurityConfig serverConfig, TlsEngine engine) throws Exception {
+  private static void refusesMallory(SecurityConfig serverConfig, TlsEngine engine, Path alice, Path malloryStore,
+      X509Certificate malloryCertificate) throws Exception {
     try (LogCapture log = LogCapture.start();
         ServerTransportFactory factory = ServerTransportFactory.create(serverConfig);
         EchoServer server = EchoServer.start(factory)) {
-      assertTrue(call(client(engine, aliceStore), server.port()).contains("principal=alice"));
+      assertTrue(call(client(engine, alice), server.port()).contains("principal=alice"));
       refused(client(engine, malloryStore), server.port());
-      Await.until("a tls-alert failure", WAIT, () -> factory.counters().failures(AuthFailure.TLS_ALERT) == 1);
+      RevokedPeer.assertRefusedAndAudited(log, factory.counters(), malloryCertificate, "mallory", WAIT);
       assertEquals(1, factory.counters().failures(), factory.counters().toString());
-      String audit = log.awaitLines(" cause=tls-alert ", 1, WAIT).get(0);
-      assertTrue(audit.contains("the client's certificate serial " + serial(mallory.certificate())
-          + " (subject CN=mallory"), audit);
-      assertTrue(audit.contains(") is revoked: reason KEY_COMPROMISE, since "), audit);
     }
   }
 
@@ -121,7 +113,8 @@ class RevocationTest {
   @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
   void aClientTheCrlRevokesIsRefused(TlsEngine engine) throws Exception {
     Path crl = ca.writeCrl(dir.resolve("mallory-" + engine + ".crl"), List.of(mallory.certificate()));
-    refusesMallory(server(engine, serverStore).crlFiles(List.of(crl)).build(), engine);
+    refusesMallory(server(engine, serverStore).crlFiles(List.of(crl)).build(), engine, aliceStore, malloryStore,
+        mallory.certificate());
   }
 
   @ParameterizedTest
@@ -131,20 +124,9 @@ class RevocationTest {
       IssuedCertificate alice = ca.leaf().commonName("alice").ocspResponder(ocsp.url()).issue();
       IssuedCertificate revoked = ca.leaf().commonName("mallory").ocspResponder(ocsp.url()).issue();
       ocsp.good(alice.certificate()).revoke(revoked.certificate()).start();
-      Path aliceOcsp = TlsTestConfigs.keyStore(alice, ocspDir, "alice-ocsp");
-      Path malloryOcsp = TlsTestConfigs.keyStore(revoked, ocspDir, "mallory-ocsp");
-      try (LogCapture log = LogCapture.start();
-          ServerTransportFactory factory = ServerTransportFactory.create(
-              server(engine, serverStore).ocsp(OcspMode.HARD_FAIL).build());
-          EchoServer server = EchoServer.start(factory)) {
-        assertTrue(call(client(engine, aliceOcsp), server.port()).contains("principal=alice"));
-        refused(client(engine, malloryOcsp), server.port());
-        Await.until("a tls-alert failure", WAIT, () -> factory.counters().failures(AuthFailure.TLS_ALERT) == 1);
-        String audit = log.awaitLines(" cause=tls-alert ", 1, WAIT).get(0);
-        assertTrue(audit.contains("the client's certificate serial " + serial(revoked.certificate())
-            + " (subject CN=mallory"), audit);
-        assertTrue(audit.contains(") is revoked: reason KEY_COMPROMISE"), audit);
-      }
+      refusesMallory(server(engine, serverStore).ocsp(OcspMode.HARD_FAIL).build(), engine,
+          TlsTestConfigs.keyStore(alice, ocspDir, "alice-ocsp"), TlsTestConfigs.keyStore(revoked, ocspDir,
+          "mallory-ocsp"), revoked.certificate());
     }
   }
 
@@ -161,7 +143,7 @@ class RevocationTest {
         EchoServer server = EchoServer.start(factory)) {
       assertTrue(call(client(engine, aliceOcsp), server.port()).contains("principal=alice"));
       String warning = log.awaitLines("could not be determined, accepted because", 1, WAIT).get(0);
-      assertTrue(warning.contains("serial " + serial(alice.certificate())), warning);
+      assertTrue(warning.contains("serial " + RevokedPeer.serial(alice.certificate())), warning);
       assertTrue(warning.contains("securethrift.tls.revocation.ocsp=soft-fail"), warning);
     }
     try (LogCapture log = LogCapture.start();
@@ -171,7 +153,8 @@ class RevocationTest {
       refused(client(engine, aliceOcsp), server.port());
       Await.until("a tls-alert failure", WAIT, () -> factory.counters().failures(AuthFailure.TLS_ALERT) == 1);
       String audit = log.awaitLines(" cause=tls-alert ", 1, WAIT).get(0);
-      assertTrue(audit.contains("the client's certificate serial " + serial(alice.certificate())), audit);
+      assertTrue(audit.contains("the client's certificate serial " + RevokedPeer.serial(alice.certificate())),
+          audit);
       assertTrue(audit.contains("has a revocation status that could not be determined"), audit);
       assertTrue(audit.contains("refused because securethrift.tls.revocation.ocsp=hard-fail"), audit);
     }
@@ -188,8 +171,8 @@ class RevocationTest {
         EchoServer server = EchoServer.start(factory)) {
       String error = refused(TlsTestConfigs.tls(engine, null, trustStore).crlFiles(List.of(crl)).build(),
           server.port());
-      assertTrue(error.contains("the server's certificate serial " + serial(revokedServer.certificate())
-          + " (subject CN=localhost"), error);
+      assertTrue(error.contains("the server's certificate serial "
+          + RevokedPeer.serial(revokedServer.certificate()) + " (subject CN=localhost"), error);
       assertTrue(error.contains(") is revoked: reason KEY_COMPROMISE"), error);
       // The same client without the CRL is served: the refusal was the revocation's.
       call(TlsTestConfigs.tls(engine, null, trustStore).build(), server.port());
@@ -216,10 +199,8 @@ class RevocationTest {
           return true;
         }
       });
-      String audit = log.awaitLines(" cause=tls-alert ", 1, WAIT).get(0);
-      assertTrue(audit.contains("the client's certificate serial " + serial(mallory.certificate())), audit);
+      RevokedPeer.assertRefusedAndAudited(log, factory.counters(), mallory.certificate(), "mallory", WAIT);
       call(alice, server.port());
-      Await.until("a tls-alert failure", WAIT, () -> factory.counters().failures(AuthFailure.TLS_ALERT) == 1);
     }
   }
 
