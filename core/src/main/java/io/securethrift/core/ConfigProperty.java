@@ -84,8 +84,8 @@ public enum ConfigProperty {
       (b, v) -> b.principalMapping(PrincipalMapping.parse(keyOf("TLS_PRINCIPAL_MAPPING"), v)),
       c -> c.tls().principalMapping().token()),
   TLS_RELOAD_INTERVAL("securethrift.tls.reload.interval", Type.DURATION, "10s", Validator.nonNegativeDuration(),
-      "How often key and trust files are checked for changes; new handshakes use new material, open connections carry"
-          + " on. 0 disables reloading.",
+      "How often key, trust and CRL files are checked for changes; new handshakes use new material, open connections"
+          + " carry on. 0 disables reloading.",
       (b, v) -> b.tlsReloadInterval(Values.duration(keyOf("TLS_RELOAD_INTERVAL"), v)),
       c -> Values.formatDuration(c.tls().reloadInterval())),
   TLS_REVOCATION_CRL_FILES("securethrift.tls.revocation.crl.files", Type.LIST, "", Validator.readableFiles(),

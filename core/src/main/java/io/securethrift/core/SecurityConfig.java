@@ -395,7 +395,7 @@ public final class SecurityConfig {
     }
 
     /**
-     * How often key and trust files are checked for changes ({@code securethrift.tls.reload.interval}); default
+     * How often key, trust and CRL files are checked for changes ({@code securethrift.tls.reload.interval}); default
      * 10 seconds; zero disables reloading.
      */
     public Builder tlsReloadInterval(Duration interval) {

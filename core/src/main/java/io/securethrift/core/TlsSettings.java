@@ -98,7 +98,7 @@ public final class TlsSettings {
     return principalMapping;
   }
 
-  /** How often key and trust files are checked for changes; zero disables reloading. */
+  /** How often key, trust and CRL files are checked for changes; zero disables reloading. */
   public Duration reloadInterval() {
     return reloadInterval;
   }
