@@ -24,7 +24,7 @@ public final class RevokedPeer {
    * certificate by serial and subject, and says it is revoked with the CRL's or responder's reason.
    */
   public static void assertRefusedAndAudited(LogCapture log, AuthCounters counters, X509Certificate revoked,
-      String commonName, Duration wait) {
+      String commonName, Duration wait) throws InterruptedException {
     Await.until("a tls-alert failure", wait, () -> counters.failures(AuthFailure.TLS_ALERT) == 1);
     String audit = log.awaitLines(" cause=tls-alert ", 1, wait).get(0);
     assertTrue(audit.contains("the client's certificate serial " + serial(revoked) + " (subject CN=" + commonName),
