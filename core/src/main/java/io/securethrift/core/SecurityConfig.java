@@ -1,6 +1,7 @@
 package io.securethrift.core;
 
 import io.securethrift.core.transport.ServerTransportFactory;
+import java.net.URI;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
@@ -157,6 +158,9 @@ public final class SecurityConfig {
     private PrincipalMapping principalMapping;
     private Duration tlsReloadInterval;
     private IdentityChange tlsReloadIdentityChange;
+    private List<Path> crlFiles;
+    private OcspMode ocsp;
+    private URI ocspResponder;
     private SaslMechanism saslMechanism;
     private List<QualityOfProtection> qop;
     private SaslPrivacy saslPrivacy;
@@ -214,6 +218,9 @@ public final class SecurityConfig {
       principalMapping = t.principalMapping();
       tlsReloadInterval = t.reloadInterval();
       tlsReloadIdentityChange = t.reloadIdentityChange();
+      crlFiles = t.crlFiles();
+      ocsp = t.ocsp();
+      ocspResponder = t.ocspResponder().orElse(null);
       sslContextFactory = t.sslContextFactory().orElse(null);
       saslMechanism = a.mechanism();
       qop = a.qop();
@@ -390,7 +397,7 @@ public final class SecurityConfig {
     }
 
     /**
-     * How often key and trust files are checked for changes ({@code securethrift.tls.reload.interval}); default
+     * How often key, trust and CRL files are checked for changes ({@code securethrift.tls.reload.interval}); default
      * 10 seconds; zero disables reloading.
      */
     public Builder tlsReloadInterval(Duration interval) {
@@ -405,6 +412,33 @@ public final class SecurityConfig {
      */
     public Builder tlsReloadIdentityChange(IdentityChange change) {
       this.tlsReloadIdentityChange = Objects.requireNonNull(change);
+      return this;
+    }
+
+    /**
+     * CRL files (PEM or DER) the peer's certificates are checked against
+     * ({@code securethrift.tls.revocation.crl.files}); default empty: none.
+     */
+    public Builder crlFiles(List<Path> files) {
+      this.crlFiles = List.copyOf(files);
+      return this;
+    }
+
+    /**
+     * Whether and how strictly the peer's certificates are checked with OCSP
+     * ({@code securethrift.tls.revocation.ocsp}); default {@link OcspMode#OFF}.
+     */
+    public Builder ocsp(OcspMode mode) {
+      this.ocsp = Objects.requireNonNull(mode);
+      return this;
+    }
+
+    /**
+     * The OCSP responder asked about every certificate ({@code securethrift.tls.revocation.ocsp.responder}); default
+     * null: each certificate's own, from its Authority Information Access extension.
+     */
+    public Builder ocspResponder(URI responder) {
+      this.ocspResponder = responder;
       return this;
     }
 
@@ -702,6 +736,7 @@ public final class SecurityConfig {
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
           validClientAuth(), hostnameVerification, principalMapping,
           ConfigProperty.TLS_RELOAD_INTERVAL.valid(tlsReloadInterval), tlsReloadIdentityChange,
+          ConfigProperty.TLS_REVOCATION_CRL_FILES.valid(crlFiles), ocsp, Optional.ofNullable(validOcspResponder()),
           Optional.ofNullable(sslContextFactory));
       SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), validPrivacy(),
           Optional.ofNullable(validPrivacyProvider()), digestMinStrength,
@@ -720,6 +755,17 @@ public final class SecurityConfig {
           auditFormat, validServerLimits());
       logWeakSuites(tls.cipherSuites());
       return config;
+    }
+
+    /** A responder with OCSP off would silently do nothing; the operator meant to check certificates. */
+    private URI validOcspResponder() {
+      ConfigProperty.TLS_REVOCATION_OCSP_RESPONDER.valid(ocspResponder);
+      if (ocspResponder != null && ocsp == OcspMode.OFF) {
+        throw new ConfigException(ConfigProperty.TLS_REVOCATION_OCSP_RESPONDER.key(), "set, but "
+            + ConfigProperty.TLS_REVOCATION_OCSP.key() + " is off, so no responder is asked; set it to soft-fail or"
+            + " hard-fail, or clear the responder");
+      }
+      return ocspResponder;
     }
 
     /** AES-GCM replaces the wrap of auth-conf; at the other levels there is nothing for it to replace. */

@@ -3,6 +3,7 @@ package io.securethrift.zookeeper;
 import io.securethrift.core.CipherSuites;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.OcspMode;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsSettings;
@@ -40,6 +41,31 @@ final class TlsKeys {
     sink.accept(prefix + "enabledProtocols", String.join(",", tls.protocols()));
     sink.accept(prefix + "ciphersuites", String.join(",", cipherSuites(tls)));
     sink.accept(prefix + "hostnameVerification", Boolean.toString(tls.hostnameVerification()));
+    putRevocation(tls, prefix, sink);
+  }
+
+  /**
+   * OCSP as ZooKeeper's {@code ocsp} key. ZooKeeper 3.9 checks revocation in one way only: with {@code ocsp=true} its
+   * trust manager asks each certificate's own responder (its AIA extension) and refuses a certificate whose status it
+   * cannot determine, which is hard-fail (it also sets {@code ocsp.enable} JVM-wide). It reads no CRL files (its
+   * {@code crl} key fetches CRLs from the certificates' distribution points instead), cannot fail softly and takes no
+   * responder override, so each of those is refused rather than silently left out.
+   */
+  private static void putRevocation(TlsSettings tls, String prefix, BiConsumer<String, String> sink) {
+    if (!tls.crlFiles().isEmpty()) {
+      throw new ConfigException(ConfigProperty.TLS_REVOCATION_CRL_FILES.key(), "ZooKeeper 3.9 reads no CRL files (its"
+          + " " + prefix + "crl fetches CRLs from the certificates' distribution points); leave it empty for"
+          + " ZooKeeper and use " + ConfigProperty.TLS_REVOCATION_OCSP.key() + "=hard-fail");
+    }
+    if (tls.ocsp() == OcspMode.SOFT_FAIL) {
+      throw new ConfigException(ConfigProperty.TLS_REVOCATION_OCSP.key(), "soft-fail: ZooKeeper 3.9's OCSP check ("
+          + prefix + "ocsp) refuses a certificate whose status it cannot determine; use hard-fail, or off");
+    }
+    if (tls.ocspResponder().isPresent()) {
+      throw new ConfigException(ConfigProperty.TLS_REVOCATION_OCSP_RESPONDER.key(), "ZooKeeper 3.9 asks the responder"
+          + " each certificate names and takes no other; leave it empty for ZooKeeper");
+    }
+    sink.accept(prefix + "ocsp", Boolean.toString(tls.ocsp() == OcspMode.HARD_FAIL));
   }
 
   /**

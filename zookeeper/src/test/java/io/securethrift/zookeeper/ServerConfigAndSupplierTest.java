@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.OcspMode;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
@@ -50,6 +52,29 @@ class ServerConfigAndSupplierTest {
     assertEquals("TLSv1.2", p.getProperty("ssl.enabledProtocols"));
     assertEquals("need", p.getProperty("ssl.quorum.clientAuth"));
     assertEquals("zk1:2888:3888", p.getProperty("server.1"));
+  }
+
+  @Test
+  void ocspHardFailIsZooKeepersOcspAndWhatItCannotDoIsRefused() {
+    SecurityConfig tls = tls(TlsEngine.JSSE);
+    assertEquals("false", ZooKeeperClientSecurity.clientConfig(tls).getProperty("zookeeper.ssl.ocsp"));
+    SecurityConfig hard = tls.toBuilder().ocsp(OcspMode.HARD_FAIL).build();
+    assertEquals("true", ZooKeeperClientSecurity.clientConfig(hard).getProperty("zookeeper.ssl.ocsp"));
+    Properties p = ZooKeeperServerConfig.builder(hard).confDir(certs.directory().resolve("ocsp"))
+        .secureClientPort(2281).myid(1).server(1, "zk1", 2888, 3888).quorumTls(true).build().toProperties();
+    assertEquals("true", p.getProperty("ssl.ocsp"));
+    assertEquals("true", p.getProperty("ssl.quorum.ocsp"));
+    assertFalse(p.containsKey("ssl.crl"));
+
+    ConfigException e = assertThrows(ConfigException.class, () -> ZooKeeperClientSecurity.clientConfig(
+        tls.toBuilder().ocsp(OcspMode.SOFT_FAIL).build()));
+    assertEquals("securethrift.tls.revocation.ocsp", e.key());
+    Path crl = certs.ca().writeCrl(certs.directory().resolve("zk.crl"), List.of());
+    e = assertThrows(ConfigException.class, () -> ZooKeeperServerConfig.builder(
+        tls.toBuilder().crlFiles(List.of(crl)).build()).confDir(certs.directory().resolve("crl"))
+        .secureClientPort(2281).build());
+    assertEquals("securethrift.tls.revocation.crl.files", e.key());
+    assertTrue(e.getMessage().contains("ZooKeeper 3.9 reads no CRL files"), e.getMessage());
   }
 
   @Test
