@@ -23,15 +23,20 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * expects, without which the JDK trust manager rejects every TLS 1.3 certificate under Conscrypt ("Unknown authType:
  * GENERIC"). Hostname verification stays with the JDK: it reads the endpoint identification algorithm and peer host
  * from the socket or engine on both engines.
+ *
+ * <p>Under the FIPS profile it refuses a peer chain, once the JDK accepted it, that holds a key outside FIPS approval
+ * ({@link FipsKeys}): the JDK's own limits ({@code jdk.certpath.disabledAlgorithms}) still admit 1024-bit RSA.
  */
 final class HandshakeTrustManager extends X509ExtendedTrustManager {
   private static final ThreadLocal<Boolean> VERIFIED = ThreadLocal.withInitial(() -> Boolean.FALSE);
   private static final ThreadLocal<X509Certificate> REJECTED = new ThreadLocal<>();
 
   private final X509ExtendedTrustManager delegate;
+  private final boolean fips;
 
-  HandshakeTrustManager(X509ExtendedTrustManager delegate) {
+  HandshakeTrustManager(X509ExtendedTrustManager delegate, boolean fips) {
     this.delegate = delegate;
+    this.fips = fips;
   }
 
   /** Starts watching a handshake on this thread. */
@@ -90,9 +95,12 @@ final class HandshakeTrustManager extends X509ExtendedTrustManager {
     void run() throws CertificateException;
   }
 
-  private static void check(X509Certificate[] chain, Check check) throws CertificateException {
+  private void check(X509Certificate[] chain, Check check) throws CertificateException {
     try {
       check.run();
+      if (fips && chain != null) {
+        FipsKeys.checkPeer(chain);
+      }
     } catch (CertificateException e) {
       if (chain != null && chain.length > 0) {
         REJECTED.set(chain[0]);

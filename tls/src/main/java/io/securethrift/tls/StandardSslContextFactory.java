@@ -30,7 +30,7 @@ public final class StandardSslContextFactory implements SslContextFactory {
   @Override
   public SSLContext createContext(TlsSettings settings, Role role) throws IOException, GeneralSecurityException {
     return createContext(settings, settings.keyStore().isEmpty() ? null : StoreLoader.keyManager(
-        settings.keyStore().get()));
+        settings.keyStore().get(), settings.fips()));
   }
 
   /**
@@ -52,10 +52,12 @@ public final class StandardSslContextFactory implements SslContextFactory {
 
   private static TrustManager[] trustManagers(TlsSettings settings) throws IOException, GeneralSecurityException {
     TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
-    factory.init(settings.trustStore().isPresent() ? StoreLoader.trustStore(settings.trustStore().get()) : null);
+    factory.init(settings.trustStore().isPresent() ? StoreLoader.trustStore(settings.trustStore().get(),
+        settings.fips()) : null);
     for (TrustManager manager : factory.getTrustManagers()) {
       if (manager instanceof X509ExtendedTrustManager) {
-        return new TrustManager[] {new HandshakeTrustManager((X509ExtendedTrustManager) manager)};
+        return new TrustManager[] {new HandshakeTrustManager((X509ExtendedTrustManager) manager,
+            settings.fips())};
       }
     }
     throw new ConfigException("securethrift.tls.truststore.path", "the JDK offers no X.509 trust manager");
