@@ -11,17 +11,13 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.FipsPeers;
-import io.securethrift.core.testservice.EchoHandler;
-import io.securethrift.core.testservice.EchoService;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
 import io.securethrift.testkit.ca.KeyStoreFormat;
 import io.securethrift.testkit.ca.KeyType;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.apache.thrift.protocol.TCompactProtocol;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -51,18 +47,12 @@ class NettyFipsTest {
         .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD)).handshakeTimeout(Duration.ofSeconds(5));
   }
 
-  private static NettyThriftServer start(SecurityConfig config) throws Exception {
-    return NettyThriftServer.builder(config, new EchoService.Processor<>(new EchoHandler()))
-        .protocolFactory(new TCompactProtocol.Factory()).workerThreads(2).eventLoopThreads(1)
-        .shutdownGrace(Duration.ofSeconds(2)).build().start(new InetSocketAddress("127.0.0.1", 0));
-  }
-
   @ParameterizedTest
   @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
   void servesOnlyApprovedClients(TlsEngine engine) throws Exception {
     SecurityConfig server = tls(engine).keyStore(serverStore, StoreType.PKCS12, Secret.of(PASSWORD)).fips(true)
         .build();
-    try (NettyThriftServer netty = start(server)) {
+    try (NettyThriftServer netty = NettyTlsTest.start(server)) {
       FipsPeers.assertServesOnlyApprovedClients(tls(engine), netty.port());
     }
   }
@@ -72,7 +62,7 @@ class NettyFipsTest {
   void anRsa1024KeyStoreIsRefusedAtStart(TlsEngine engine) {
     SecurityConfig server = tls(engine).keyStore(weakStore, StoreType.PKCS12, Secret.of(PASSWORD)).fips(true)
         .build();
-    ConfigException e = assertThrows(ConfigException.class, () -> start(server).close());
+    ConfigException e = assertThrows(ConfigException.class, () -> NettyTlsTest.start(server).close());
     assertEquals("securethrift.tls.keystore.path", e.key());
     assertTrue(e.getMessage().contains(weakStore + ": the certificate CN=localhost holds a 1024-bit RSA key, which"
         + " securethrift.fips=true refuses"), e.getMessage());
