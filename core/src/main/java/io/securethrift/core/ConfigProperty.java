@@ -21,6 +21,14 @@ public enum ConfigProperty {
   MODE("securethrift.mode", Type.CHOICE, "none", Validator.oneOf(SecurityMode.values(), SecurityMode::token),
       "How connections are secured: none, tls, sasl, or sasl-over-tls (Kerberos authenticates, TLS protects).",
       (b, v) -> b.mode(SecurityMode.parse(keyOf("MODE"), v)), c -> c.mode().token()),
+  FIPS("securethrift.fips", Type.BOOLEAN, "false", Validator.ANY,
+      "FIPS profile: refuses, each with an error naming the setting and why, cipher suites outside "
+          + CipherSuites.FIPS_RULE + " (no ChaCha20-Poly1305, CBC, 3DES or RC4), weak suites, DIGEST-MD5 (mechanism and"
+          + " delegation tokens) and AES-GCM SASL privacy (X25519 key agreement); the TLS layer then enables only those"
+          + " suites and refuses key and trust stores holding RSA keys under 2048 bits or EC keys off P-256, P-384 and"
+          + " P-521, and peers' certificates likewise. Restricts what securethrift chooses and accepts; FIPS 140-3"
+          + " validation needs a validated provider in the JVM, which this does not install. See docs/tls.md.",
+      (b, v) -> b.fips(Values.bool(keyOf("FIPS"), v)), c -> Boolean.toString(c.fips())),
 
   TLS_ENGINE("securethrift.tls.engine", Type.CHOICE, "auto", Validator.oneOf(TlsEngine.values(), TlsEngine::token),
       "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL), auto (Conscrypt when its native library loads,"

@@ -11,13 +11,14 @@ import java.util.Optional;
  * {@link SecurityConfig.Builder#build()} creates one, after validating every value, so a layer never sees an
  * unchecked protocol, cipher suite or store.
  *
- * <p>Defaults ({@link ConfigProperty} has the keys): engine {@code auto}; protocols TLSv1.3 and TLSv1.2; no cipher
- * suite list (the engine's suites that {@link CipherSuites} accepts); weak suites not allowed; no key store; no trust
- * store (the JVM's default); client authentication {@code none}; hostname verification on; principal mapping
- * {@code cn}; reload interval 10s; a reloaded certificate naming another identity refused; no revocation checking
- * (no CRL files, OCSP off); no TLS context factory (the TLS module's standard one).
+ * <p>Defaults ({@link ConfigProperty} has the keys): FIPS profile off; engine {@code auto}; protocols TLSv1.3 and
+ * TLSv1.2; no cipher suite list (the engine's suites that {@link CipherSuites} accepts); weak suites not allowed; no
+ * key store; no trust store (the JVM's default); client authentication {@code none}; hostname verification on;
+ * principal mapping {@code cn}; reload interval 10s; a reloaded certificate naming another identity refused; no
+ * revocation checking (no CRL files, OCSP off); no TLS context factory (the TLS module's standard one).
  */
 public final class TlsSettings {
+  private final boolean fips;
   private final TlsEngine engine;
   private final List<String> protocols;
   private final List<String> cipherSuites;
@@ -34,11 +35,12 @@ public final class TlsSettings {
   private final Optional<URI> ocspResponder;
   private final Optional<SslContextFactory> sslContextFactory;
 
-  TlsSettings(TlsEngine engine, List<String> protocols, List<String> cipherSuites, boolean allowWeakCipherSuites,
-      Optional<StoreLocation> keyStore, Optional<StoreLocation> trustStore, ClientAuth clientAuth,
-      boolean hostnameVerification, PrincipalMapping principalMapping, Duration reloadInterval,
+  TlsSettings(boolean fips, TlsEngine engine, List<String> protocols, List<String> cipherSuites,
+      boolean allowWeakCipherSuites, Optional<StoreLocation> keyStore, Optional<StoreLocation> trustStore,
+      ClientAuth clientAuth, boolean hostnameVerification, PrincipalMapping principalMapping, Duration reloadInterval,
       IdentityChange reloadIdentityChange, List<Path> crlFiles, OcspMode ocsp, Optional<URI> ocspResponder,
       Optional<SslContextFactory> sslContextFactory) {
+    this.fips = fips;
     this.engine = engine;
     this.protocols = List.copyOf(protocols);
     this.cipherSuites = List.copyOf(cipherSuites);
@@ -54,6 +56,15 @@ public final class TlsSettings {
     this.ocsp = ocsp;
     this.ocspResponder = ocspResponder;
     this.sslContextFactory = sslContextFactory;
+  }
+
+  /**
+   * Whether the FIPS profile is on ({@code securethrift.fips}): the TLS layer then enables only
+   * {@link CipherSuites#FIPS} by default and refuses keys and certificates outside FIPS approval when it loads the
+   * stores.
+   */
+  public boolean fips() {
+    return fips;
   }
 
   /** Which TLS implementation to use. */

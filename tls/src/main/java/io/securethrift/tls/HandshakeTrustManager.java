@@ -28,6 +28,9 @@ import javax.net.ssl.X509ExtendedTrustManager;
  *
  * <p>When revocation is configured, a chain the JDK accepted is then checked by {@link RevocationCheck}, so both
  * engines check revocation the same way (Conscrypt hands this same trust manager its chains).
+ *
+ * <p>Under the FIPS profile it refuses a peer chain, once the JDK accepted it, that holds a key outside FIPS approval
+ * ({@link FipsKeys}): the JDK's own limits ({@code jdk.certpath.disabledAlgorithms}) still admit 1024-bit RSA.
  */
 final class HandshakeTrustManager extends X509ExtendedTrustManager {
   private static final ThreadLocal<Boolean> VERIFIED = ThreadLocal.withInitial(() -> Boolean.FALSE);
@@ -35,11 +38,16 @@ final class HandshakeTrustManager extends X509ExtendedTrustManager {
 
   private final X509ExtendedTrustManager delegate;
   private final RevocationCheck revocation;
+  private final boolean fips;
 
-  /** @param revocation the revocation check after the JDK's, or null for none */
-  HandshakeTrustManager(X509ExtendedTrustManager delegate, RevocationCheck revocation) {
+  /**
+   * @param revocation the revocation check after the JDK's, or null for none
+   * @param fips whether the FIPS profile's key checks apply to the peer's chain
+   */
+  HandshakeTrustManager(X509ExtendedTrustManager delegate, RevocationCheck revocation, boolean fips) {
     this.delegate = delegate;
     this.revocation = revocation;
+    this.fips = fips;
   }
 
   /** Starts watching a handshake on this thread. */
@@ -103,6 +111,9 @@ final class HandshakeTrustManager extends X509ExtendedTrustManager {
   private void check(X509Certificate[] chain, SSLSession session, Check check) throws CertificateException {
     try {
       check.run();
+      if (fips && chain != null) {
+        FipsKeys.checkPeer(chain);
+      }
       if (revocation != null) {
         revocation.check(chain, session);
       }

@@ -173,7 +173,8 @@ final class ReloadingContext {
     SSLContext context;
     Optional<CertificateIdentity> identity;
     if (factory == StandardSslContextFactory.INSTANCE) {
-      SingleKeyManager keys = settings.keyStore().isEmpty() ? null : StoreLoader.keyManager(settings.keyStore().get());
+      SingleKeyManager keys = settings.keyStore().isEmpty() ? null
+          : StoreLoader.keyManager(settings.keyStore().get(), settings.fips());
       context = StandardSslContextFactory.INSTANCE.createContext(settings, keys);
       identity = Optional.ofNullable(keys).map(k -> CertificateIdentity.of(k.leaf()));
     } else {

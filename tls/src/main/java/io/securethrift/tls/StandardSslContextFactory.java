@@ -31,7 +31,7 @@ public final class StandardSslContextFactory implements SslContextFactory {
   @Override
   public SSLContext createContext(TlsSettings settings, Role role) throws IOException, GeneralSecurityException {
     return createContext(settings, settings.keyStore().isEmpty() ? null : StoreLoader.keyManager(
-        settings.keyStore().get()));
+        settings.keyStore().get(), settings.fips()));
   }
 
   /**
@@ -53,12 +53,13 @@ public final class StandardSslContextFactory implements SslContextFactory {
 
   private static TrustManager[] trustManagers(TlsSettings settings) throws IOException, GeneralSecurityException {
     TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
-    factory.init(settings.trustStore().isPresent() ? StoreLoader.trustStore(settings.trustStore().get()) : null);
+    factory.init(settings.trustStore().isPresent() ? StoreLoader.trustStore(settings.trustStore().get(),
+        settings.fips()) : null);
     for (TrustManager manager : factory.getTrustManagers()) {
       if (manager instanceof X509ExtendedTrustManager) {
         X509ExtendedTrustManager jdk = (X509ExtendedTrustManager) manager;
         return new TrustManager[] {new HandshakeTrustManager(jdk,
-            RevocationCheck.create(settings, jdk.getAcceptedIssuers()))};
+            RevocationCheck.create(settings, jdk.getAcceptedIssuers()), settings.fips())};
       }
     }
     throw new ConfigException("securethrift.tls.truststore.path", "the JDK offers no X.509 trust manager");

@@ -42,6 +42,11 @@ final class StoreLoader {
 
   /** The trusted certificates of a trust store. */
   static KeyStore trustStore(StoreLocation location) throws IOException, GeneralSecurityException {
+    return trustStore(location, false);
+  }
+
+  /** The trusted certificates of a trust store; with {@code fips}, refused if one holds a key outside FIPS approval. */
+  static KeyStore trustStore(StoreLocation location, boolean fips) throws IOException, GeneralSecurityException {
     byte[] content = read(location.path());
     char[] password = password(location);
     try {
@@ -55,6 +60,15 @@ final class StoreLoader {
         throw new GeneralSecurityException(location.path() + " holds no trusted certificate"
             + (password.length == 0 ? " readable without a password" : ""));
       }
+      if (fips) {
+        List<X509Certificate> certificates = new ArrayList<>();
+        for (String alias : Collections.list(store.aliases())) {
+          if (store.getCertificate(alias) instanceof X509Certificate) {
+            certificates.add((X509Certificate) store.getCertificate(alias));
+          }
+        }
+        FipsKeys.checkStore(location.path(), certificates);
+      }
       return store;
     } finally {
       Arrays.fill(password, '\0');
@@ -66,6 +80,12 @@ final class StoreLoader {
    * and held in memory by the key manager every context of this store shares until the files change.
    */
   static SingleKeyManager keyManager(StoreLocation location) throws IOException, GeneralSecurityException {
+    return keyManager(location, false);
+  }
+
+  /** As {@link #keyManager(StoreLocation)}; with {@code fips}, refused if the chain holds a key outside approval. */
+  static SingleKeyManager keyManager(StoreLocation location, boolean fips)
+      throws IOException, GeneralSecurityException {
     byte[] content = read(location.path());
     char[] password = password(location);
     try {
@@ -84,6 +104,9 @@ final class StoreLoader {
         x509[i] = (X509Certificate) chain[i];
       }
       checkMatch(location.path(), alias, key, x509[0]);
+      if (fips) {
+        FipsKeys.checkStore(location.path(), Arrays.asList(x509));
+      }
       return new SingleKeyManager(alias, key, x509);
     } finally {
       Arrays.fill(password, '\0');

@@ -69,9 +69,9 @@ final class TlsKeys {
   }
 
   /**
-   * The configured suites, or else the suites {@link CipherSuites} accepts for the enabled protocols. Never left to
-   * ZooKeeper: its default list is JSSE's and includes CBC suites Conscrypt rejects, which fails every handshake
-   * before it starts.
+   * The configured suites, or else the suites {@link CipherSuites} accepts for the enabled protocols, only
+   * {@link CipherSuites#FIPS} under the FIPS profile. Never left to ZooKeeper: its default list is JSSE's and includes
+   * CBC suites Conscrypt rejects, which fails every handshake before it starts.
    */
   static List<String> cipherSuites(TlsSettings tls) {
     if (!tls.cipherSuites().isEmpty()) {
@@ -84,7 +84,23 @@ final class TlsKeys {
     if (tls.protocols().contains("TLSv1.2")) {
       suites.addAll(CipherSuites.TLS12);
     }
+    if (tls.fips()) {
+      suites.retainAll(CipherSuites.FIPS);
+    }
     return suites;
+  }
+
+  /**
+   * ZooKeeper's own FIPS mode, {@code zookeeper.fips-mode} ({@code fips-mode} in zoo.cfg), set to true under
+   * securethrift's FIPS profile so that no JVM-wide {@code -Dzookeeper.fips-mode=false} turns it off: ZooKeeper then
+   * checks certificates with the JDK's trust manager instead of its own ({@code ZKTrustManager}), leaving hostname
+   * verification to the JDK on client connections. Without the profile nothing is written and ZooKeeper's default
+   * (true since 3.9) or the JVM's setting stands.
+   */
+  static void putFipsMode(TlsSettings tls, String key, BiConsumer<String, String> sink) {
+    if (tls.fips()) {
+      sink.accept(key, "true");
+    }
   }
 
   /** Whether and how a server asks for client certificates, under {@code prefix}. */

@@ -3,9 +3,11 @@ package io.securethrift.zookeeper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.CipherSuites;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.OcspMode;
 import io.securethrift.core.QualityOfProtection;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import javax.net.ssl.SSLContext;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -52,6 +55,32 @@ class ServerConfigAndSupplierTest {
     assertEquals("TLSv1.2", p.getProperty("ssl.enabledProtocols"));
     assertEquals("need", p.getProperty("ssl.quorum.clientAuth"));
     assertEquals("zk1:2888:3888", p.getProperty("server.1"));
+  }
+
+  /**
+   * securethrift's FIPS profile writes ZooKeeper's own FIPS mode (so no -Dzookeeper.fips-mode=false undoes it) and
+   * only approved suites, for the client port, the quorum and clients; without it ZooKeeper's default stands.
+   */
+  @Test
+  void fipsProfileSetsZooKeepersFipsModeAndApprovedSuites() {
+    SecurityConfig fips = tls(TlsEngine.JSSE).toBuilder().tlsProtocols(List.of("TLSv1.3", "TLSv1.2")).fips(true)
+        .build();
+    Properties p = ZooKeeperServerConfig.builder(fips).confDir(certs.directory().resolve("fips"))
+        .secureClientPort(2281).myid(1).server(1, "zk1", 2888, 3888).quorumTls(true).build().toProperties();
+    assertEquals("true", p.getProperty("fips-mode"));
+    String approved = String.join(",", CipherSuites.FIPS);
+    assertEquals(approved, p.getProperty("ssl.ciphersuites"));
+    assertEquals(approved, p.getProperty("ssl.quorum.ciphersuites"));
+    ZKClientConfig client = ZooKeeperClientSecurity.clientConfig(fips);
+    assertEquals("true", client.getProperty("zookeeper.fips-mode"));
+    assertEquals(approved, client.getProperty("zookeeper.ssl.ciphersuites"));
+
+    SecurityConfig plain = fips.toBuilder().fips(false).build();
+    Properties q = ZooKeeperServerConfig.builder(plain).confDir(certs.directory().resolve("plain"))
+        .secureClientPort(2281).build().toProperties();
+    assertFalse(q.containsKey("fips-mode"));
+    assertTrue(q.getProperty("ssl.ciphersuites").contains("CHACHA20"));
+    assertNull(ZooKeeperClientSecurity.clientConfig(plain).getProperty("zookeeper.fips-mode"));
   }
 
   @Test
