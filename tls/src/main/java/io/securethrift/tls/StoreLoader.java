@@ -50,10 +50,7 @@ final class StoreLoader {
     byte[] content = read(location.path());
     char[] password = password(location);
     try {
-      StoreType type = StoreFormat.detect(location.path(), content, location.type());
-      if (type == StoreType.PEM) {
-        PemSupport.require(location.path());
-      }
+      StoreType type = format(location, content);
       KeyStore store = type == StoreType.PEM ? PemStore.trustStore(location.path(), content)
           : load(location, type, content, password);
       if (Collections.list(store.aliases()).stream().noneMatch(a -> isCertificate(store, a))) {
@@ -89,10 +86,7 @@ final class StoreLoader {
     byte[] content = read(location.path());
     char[] password = password(location);
     try {
-      StoreType type = StoreFormat.detect(location.path(), content, location.type());
-      if (type == StoreType.PEM) {
-        PemSupport.require(location.path());
-      }
+      StoreType type = format(location, content);
       KeyStore store = type == StoreType.PEM ? PemStore.keyStore(location, content, password)
           : load(location, type, content, password);
       String alias = chooseKey(location, store);
@@ -111,6 +105,16 @@ final class StoreLoader {
     } finally {
       Arrays.fill(password, '\0');
     }
+  }
+
+  /** The store's format, from its content; a PEM store needs BouncyCastle, whose absence is named here. */
+  private static StoreType format(StoreLocation location, byte[] content)
+      throws IOException, GeneralSecurityException {
+    StoreType type = StoreFormat.detect(location.path(), content, location.type());
+    if (type == StoreType.PEM) {
+      PemSupport.require(location.path());
+    }
+    return type;
   }
 
   /** The store password as a fresh array the caller clears; empty when none was configured. */
