@@ -29,4 +29,8 @@ module io.securethrift.core {
   uses io.securethrift.core.spi.LayerProvider;
   uses io.securethrift.core.spi.DropIn;
   uses io.securethrift.core.spi.ConfigFileReader;
+  uses io.securethrift.core.spi.TlsEngineProvider;
+
+  // jsse needs no module, so core contributes it: auto always has an engine.
+  provides io.securethrift.core.spi.TlsEngineProvider with io.securethrift.core.internal.JsseEngine;
 }

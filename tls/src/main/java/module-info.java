@@ -3,7 +3,9 @@
  * BouncyCastle, an optional dependency, so required {@code static}: on the module path, resolve it too
  * ({@code --add-modules org.bouncycastle.pkix}), or tls does not read it.
  */
-@SuppressWarnings("requires-automatic") // Conscrypt has only an Automatic-Module-Name, which is stable
+// "requires-automatic": Conscrypt has only an Automatic-Module-Name, which is stable. "module": the qualified export
+// names modules compiled after this one, which javac cannot find yet.
+@SuppressWarnings({"module", "requires-automatic"})
 module io.securethrift.tls {
   requires transitive io.securethrift.core;
   requires org.conscrypt;
@@ -14,6 +16,11 @@ module io.securethrift.tls {
   requires static org.bouncycastle.provider;
 
   exports io.securethrift.tls;
+  // The one Conscrypt provider per JVM, for securethrift's own modules only (theirs are automatic module names).
+  exports io.securethrift.tls.internal to
+      io.securethrift.zookeeper,
+      io.securethrift.accumulo;
 
   provides io.securethrift.core.spi.LayerProvider with io.securethrift.tls.TlsLayerProvider;
+  provides io.securethrift.core.spi.TlsEngineProvider with io.securethrift.tls.internal.ConscryptEngine;
 }

@@ -30,11 +30,14 @@ public enum ConfigProperty {
           + " validation needs a validated provider in the JVM, which this does not install. See docs/tls.md.",
       (b, v) -> b.fips(Values.bool(keyOf("FIPS"), v)), c -> Boolean.toString(c.fips())),
 
-  TLS_ENGINE("securethrift.tls.engine", Type.CHOICE, "auto", Validator.oneOf(TlsEngine.values(), TlsEngine::token),
-      "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL), auto (Conscrypt when its native library loads,"
-          + " else JSSE), or openssl (Netty's netty-tcnative engine; ZooKeeper client-port connections only, with"
-          + " netty-tcnative on the class path).",
-      (b, v) -> b.tlsEngine(TlsEngine.parse(keyOf("TLS_ENGINE"), v)), c -> c.tls().engine().token()),
+  TLS_ENGINE("securethrift.tls.engine", Type.CHOICE, "auto",
+      Validator.documented("auto, jsse, conscrypt, openssl, or another engine a module contributes"),
+      "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL; securethrift-tls), auto (the first engine that"
+          + " runs here in the engines' order: Conscrypt when its native library loads, else JSSE; resolved once and"
+          + " logged), or openssl (Netty's netty-tcnative engine; securethrift-zookeeper, ZooKeeper client-port"
+          + " connections only, with netty-tcnative on the class path). With TLS on, an engine that cannot run here is"
+          + " refused when the configuration is built.",
+      (b, v) -> b.tlsEngine(TlsEngine.parse(keyOf("TLS_ENGINE"), v)), c -> c.tls().engineSetting().token()),
   TLS_PROTOCOLS("securethrift.tls.protocols", Type.LIST, TlsVersions.asProperty(), Validator.tlsVersions(),
       "Enabled TLS versions, comma-separated; only " + String.join(" and ", TlsVersions.ACCEPTED) + " are accepted.",
       (b, v) -> b.tlsProtocols(Tokens.splitList(v)), c -> String.join(",", c.tls().protocols())),

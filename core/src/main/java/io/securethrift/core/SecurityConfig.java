@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.spi.TlsEngineProvider;
 import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.URI;
 import java.nio.file.Path;
@@ -154,6 +155,7 @@ public final class SecurityConfig {
     private SecurityMode mode;
     private boolean fips;
     private TlsEngine tlsEngine;
+    private TlsEngineProvider suppliedTlsEngine;
     private List<String> tlsProtocols;
     private List<String> tlsCipherSuites;
     private boolean allowWeakCipherSuites;
@@ -218,7 +220,8 @@ public final class SecurityConfig {
       SaslSettings a = c.sasl;
       mode = c.mode;
       fips = t.fips();
-      tlsEngine = t.engine();
+      tlsEngine = t.engineSetting();
+      suppliedTlsEngine = t.suppliedEngine().orElse(null);
       tlsProtocols = t.protocols();
       tlsCipherSuites = t.cipherSuites();
       allowWeakCipherSuites = t.allowWeakCipherSuites();
@@ -298,9 +301,24 @@ public final class SecurityConfig {
       return this;
     }
 
-    /** Which TLS implementation runs ({@code securethrift.tls.engine}); default {@link TlsEngine#AUTO}. */
+    /**
+     * Which TLS engine runs ({@code securethrift.tls.engine}): {@link TlsEngine#AUTO} (the default) or a contributed
+     * engine's name. With TLS on, {@link #build()} resolves {@code auto} and refuses an engine that cannot run here.
+     */
     public Builder tlsEngine(TlsEngine engine) {
       this.tlsEngine = Objects.requireNonNull(engine);
+      this.suppliedTlsEngine = null;
+      return this;
+    }
+
+    /**
+     * This configuration's own TLS engine, contributed by no module: it runs this configuration only, and
+     * {@code toBuilder()} carries it (properties name it by its token, which reads back only if a module contributes
+     * that token). {@link #build()} refuses it, like a named engine, if it cannot run here.
+     */
+    public Builder tlsEngine(TlsEngineProvider engine) {
+      this.tlsEngine = TlsEngine.of(engine.token());
+      this.suppliedTlsEngine = engine;
       return this;
     }
 
@@ -753,8 +771,12 @@ public final class SecurityConfig {
       if (fips) {
         checkFips();
       }
-      TlsSettings tls = new TlsSettings(fips, tlsEngine, ConfigProperty.TLS_PROTOCOLS.valid(tlsProtocols),
-          validCipherSuites(), allowWeakCipherSuites,
+      Optional<TlsEngineProvider> supplied = Optional.ofNullable(suppliedTlsEngine);
+      // Resolved once here, so every user of the configuration sees one engine; a plain configuration may name an
+      // engine that does not run here, because it never runs one.
+      TlsEngineProvider engine = mode.usesTls() ? TlsEngineCatalog.resolve(tlsEngine, supplied) : null;
+      TlsSettings tls = new TlsSettings(fips, tlsEngine, supplied, engine,
+          ConfigProperty.TLS_PROTOCOLS.valid(tlsProtocols), validCipherSuites(), allowWeakCipherSuites,
           store(ConfigProperty.TLS_KEYSTORE_PATH, keyStorePath, keyStoreType, keyStorePassword, keyStoreAlias,
               ConfigProperty.TLS_KEYSTORE_PASSWORD),
           store(ConfigProperty.TLS_TRUSTSTORE_PATH, trustStorePath, trustStoreType, trustStorePassword, null,

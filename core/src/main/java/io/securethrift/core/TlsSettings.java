@@ -1,5 +1,6 @@
 package io.securethrift.core;
 
+import io.securethrift.core.spi.TlsEngineProvider;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,15 +12,18 @@ import java.util.Optional;
  * {@link SecurityConfig.Builder#build()} creates one, after validating every value, so a layer never sees an
  * unchecked protocol, cipher suite or store.
  *
- * <p>Defaults ({@link ConfigProperty} has the keys): FIPS profile off; engine {@code auto}; protocols TLSv1.3 and
- * TLSv1.2; no cipher suite list (the engine's suites that {@link CipherSuites} accepts); weak suites not allowed; no
- * key store; no trust store (the JVM's default); client authentication {@code none}; hostname verification on;
- * principal mapping {@code cn}; reload interval 10s; a reloaded certificate naming another identity refused; no
- * revocation checking (no CRL files, OCSP off); no TLS context factory (the TLS module's standard one).
+ * <p>Defaults ({@link ConfigProperty} has the keys): FIPS profile off; engine {@code auto} (resolved when built);
+ * protocols TLSv1.3 and TLSv1.2; no cipher suite list (the engine's suites that {@link CipherSuites} accepts); weak
+ * suites not allowed; no key store; no trust store (the JVM's default); client authentication {@code none}; hostname
+ * verification on; principal mapping {@code cn}; reload interval 10s; a reloaded certificate naming another identity
+ * refused; no revocation checking (no CRL files, OCSP off); no TLS context factory (the TLS module's standard one).
  */
 public final class TlsSettings {
   private final boolean fips;
-  private final TlsEngine engine;
+  private final TlsEngine engineSetting;
+  private final Optional<TlsEngineProvider> suppliedEngine;
+  /** Resolved when a configuration with TLS is built; null in one without, which resolves it if asked. */
+  private final TlsEngineProvider engine;
   private final List<String> protocols;
   private final List<String> cipherSuites;
   private final boolean allowWeakCipherSuites;
@@ -35,12 +39,15 @@ public final class TlsSettings {
   private final Optional<URI> ocspResponder;
   private final Optional<SslContextFactory> sslContextFactory;
 
-  TlsSettings(boolean fips, TlsEngine engine, List<String> protocols, List<String> cipherSuites,
+  TlsSettings(boolean fips, TlsEngine engineSetting, Optional<TlsEngineProvider> suppliedEngine,
+      TlsEngineProvider engine, List<String> protocols, List<String> cipherSuites,
       boolean allowWeakCipherSuites, Optional<StoreLocation> keyStore, Optional<StoreLocation> trustStore,
       ClientAuth clientAuth, boolean hostnameVerification, PrincipalMapping principalMapping, Duration reloadInterval,
       IdentityChange reloadIdentityChange, List<Path> crlFiles, OcspMode ocsp, Optional<URI> ocspResponder,
       Optional<SslContextFactory> sslContextFactory) {
     this.fips = fips;
+    this.engineSetting = engineSetting;
+    this.suppliedEngine = suppliedEngine;
     this.engine = engine;
     this.protocols = List.copyOf(protocols);
     this.cipherSuites = List.copyOf(cipherSuites);
@@ -67,9 +74,34 @@ public final class TlsSettings {
     return fips;
   }
 
-  /** Which TLS implementation to use. */
+  /**
+   * The engine that runs: the one configured, or {@code auto}'s choice on this machine, the same for every user of
+   * the configuration (Thrift transports, the Netty server, ZooKeeper). Never {@link TlsEngine#AUTO}.
+   *
+   * @throws ConfigException only in a configuration without TLS, which is built without checking its engine, if the
+   *     engine cannot run here
+   */
   public TlsEngine engine() {
-    return engine;
+    return TlsEngine.of(engineProvider().token());
+  }
+
+  /**
+   * The engine that runs ({@link #engine()}), to ask how to make its contexts.
+   *
+   * @throws ConfigException as {@link #engine()}
+   */
+  public TlsEngineProvider engineProvider() {
+    return engine != null ? engine : TlsEngineCatalog.resolve(engineSetting, suppliedEngine);
+  }
+
+  /** The engine as configured, {@code auto} unresolved, which properties and derived configurations carry. */
+  TlsEngine engineSetting() {
+    return engineSetting;
+  }
+
+  /** The configuration's own engine, given in code instead of by name. */
+  Optional<TlsEngineProvider> suppliedEngine() {
+    return suppliedEngine;
   }
 
   /** Enabled protocol versions, most preferred first. */

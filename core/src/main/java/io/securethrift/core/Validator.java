@@ -38,7 +38,12 @@ abstract class Validator {
 
   /** One of a fixed set of tokens, which the setting's parser enforces; only documents them. */
   static <E extends Enum<E>> Validator oneOf(E[] values, Function<E, String> token) {
-    return new Validator(Tokens.list(values, token)) {
+    return documented(Tokens.list(values, token));
+  }
+
+  /** Values the setting's parser checks against what the running JVM offers; only documents the usual ones. */
+  static Validator documented(String accepted) {
+    return new Validator(accepted) {
       @Override
       void check(String key, Object value) {}
     };

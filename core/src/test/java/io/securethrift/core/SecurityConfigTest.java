@@ -43,7 +43,7 @@ class SecurityConfigTest {
     Path keytab = Files.writeString(dir.resolve("svc.keytab"), "x");
     Map<String, String> props = Map.of(
         "securethrift.mode", "sasl-over-tls",
-        "securethrift.tls.engine", "conscrypt",
+        "securethrift.tls.engine", "jsse",
         "securethrift.tls.keystore.path", keystore.toString(),
         "securethrift.tls.keystore.password", "changeit",
         "securethrift.sasl.qop", "auth-conf,auth-int",
@@ -116,7 +116,8 @@ class SecurityConfigTest {
   @CsvSource(delimiter = '|', value = {
       "securethrift.mode|ssl|securethrift.mode: 'ssl' is not accepted; accepted values: none, tls, sasl, sasl-over-tls",
       "securethrift.tls.engine|boringssl|securethrift.tls.engine: 'boringssl' is not accepted; accepted values:"
-          + " jsse, conscrypt, auto, openssl",
+          + " auto, jsse (an engine is contributed by the module that has it: conscrypt by securethrift-tls, openssl by"
+          + " securethrift-zookeeper)",
       "securethrift.tls.protocols|TLSv1.2,TLSv1|securethrift.tls.protocols: 'TLSv1' is not accepted; accepted"
           + " values: TLSv1.3, TLSv1.2 (older versions are insecure)",
       "securethrift.tls.protocols|TLSv1.2,TLSv1.2|securethrift.tls.protocols: 'TLSv1.2' is listed twice",

@@ -21,7 +21,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code securethrift.fips=true} on {@link NettyThriftServer}, both engines: approved clients served, a ChaCha20-only
@@ -48,7 +48,7 @@ class NettyFipsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void servesOnlyApprovedClients(TlsEngine engine) throws Exception {
     SecurityConfig server = tls(engine).keyStore(serverStore, StoreType.PKCS12, Secret.of(PASSWORD)).fips(true)
         .build();
@@ -58,7 +58,7 @@ class NettyFipsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void anRsa1024KeyStoreIsRefusedAtStart(TlsEngine engine) {
     SecurityConfig server = tls(engine).keyStore(weakStore, StoreType.PKCS12, Secret.of(PASSWORD)).fips(true)
         .build();

@@ -37,7 +37,7 @@ public final class NettyHandshakeCpu {
   private NettyHandshakeCpu() {}
 
   public static void main(String[] args) throws Exception {
-    TlsEngine engine = TlsEngine.valueOf((args.length > 0 ? args[0] : "jsse").toUpperCase(Locale.ROOT));
+    TlsEngine engine = TlsEngine.parse("engine", args.length > 0 ? args[0] : "jsse");
     int batches = args.length > 1 ? Integer.parseInt(args[1]) : 6;
     Path dir = Files.createTempDirectory("netty-handshake-cpu");
     try {

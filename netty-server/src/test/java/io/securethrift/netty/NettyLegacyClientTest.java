@@ -34,7 +34,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue #12 with Accumulo 1.7's client library: libthrift 0.9.1 in a JVM of its own ({@link LegacyThriftPeer}) makes
@@ -98,7 +98,7 @@ class NettyLegacyClientTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void mutualTlsCallsCarryTheClientCertificate(TlsEngine engine) throws Exception {
     try (NettyThriftServer server = start(mutualTls(engine));
         LegacyThriftPeer peer = LegacyThriftPeer.start(tlsCall(server, clientStore.toString()))) {

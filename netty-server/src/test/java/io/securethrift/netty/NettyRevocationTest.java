@@ -32,7 +32,7 @@ import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The non-blocking server refuses a revoked client as the thread-pool server does, on both engines: by a CRL file and
@@ -80,7 +80,7 @@ class NettyRevocationTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aRevokedClientIsRefusedByCrlAndByOcsp(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     Path serverStore = ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, PASSWORD);

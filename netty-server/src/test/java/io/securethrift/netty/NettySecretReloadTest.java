@@ -29,7 +29,7 @@ import java.util.List;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The non-blocking server's key material as Kubernetes mounts a {@code kubernetes.io/tls} Secret ({@link SecretVolume}:
@@ -74,7 +74,7 @@ class NettySecretReloadTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aSwappedSecretReachesNewHandshakesWhileOpenConnectionsKeepTheirs(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate first = ca.leaf().issue();
@@ -108,7 +108,7 @@ class NettySecretReloadTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aCertificateOfAnotherIdentityIsRefusedByDefault(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate first = ca.leaf().commonName("tserver").addSubjectAlternativeName("localhost").issue();

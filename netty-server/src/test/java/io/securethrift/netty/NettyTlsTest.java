@@ -41,7 +41,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** TLS with client authentication on the non-blocking server, both engines, and idle peers that hold no thread. */
 @ExtendWith(CertificateAuthorityExtension.class)
@@ -72,7 +72,7 @@ class NettyTlsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void mutualTlsServesAndMapsTheClientCertificate(TlsEngine engine) throws Exception {
     try (NettyThriftServer server = start(tls(engine, serverStore).build());
         ClientTransportFactory clients = ClientTransportFactory.create(tls(engine, clientStore).build());
@@ -87,7 +87,7 @@ class NettyTlsTest {
 
   /** Key rotation is the TLS layer's: a renewed key store (same names, new key and serial) reaches new handshakes. */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void newHandshakesUseARotatedCertificate(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate before = ca.leaf().commonName("server").addSubjectAlternativeName("localhost").issue();
@@ -127,7 +127,7 @@ class NettyTlsTest {
    * Accumulo's TLS client: libthrift's TSSLTransportFactory socket under TFramedTransport, with a client certificate.
    */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void libthriftTlsClient(TlsEngine engine) throws Exception {
     try (NettyThriftServer server = start(tls(engine, serverStore).build())) {
       TSSLTransportFactory.TSSLTransportParameters params = new TSSLTransportFactory.TSSLTransportParameters("TLS",
@@ -152,7 +152,7 @@ class NettyTlsTest {
    * engine as on the thread-pool server's sockets (JSSE would run the full handshake); the server serves others.
    */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void clientRenegotiationIsRefused(TlsEngine engine) throws Exception {
     try (NettyThriftServer server = start(tls(engine, serverStore).tlsProtocols(List.of("TLSv1.2")).build())) {
       TSSLTransportFactory.TSSLTransportParameters params = new TSSLTransportFactory.TSSLTransportParameters("TLS",

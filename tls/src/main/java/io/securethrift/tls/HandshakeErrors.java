@@ -1,6 +1,5 @@
 package io.securethrift.tls;
 
-import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.internal.EscapedMessage;
@@ -143,7 +142,8 @@ final class HandshakeErrors {
    * and no ECDSA, which Conscrypt (BoringSSL) and many other peers do not accept; empty otherwise.
    */
   private static String ecNote(TlsSettings settings) {
-    if (EngineProviders.resolve(settings.engine()) != TlsEngine.JSSE || EcSupport.available()) {
+    // An engine with a JCA provider of its own (Conscrypt) brings its own EC; the JDK's needs jdk.crypto.ec.
+    if (settings.engineProvider().provider().isPresent() || EcSupport.available()) {
       return "";
     }
     return "; this side's JSSE offers no ECDHE key exchange or ECDSA signatures, because " + EcSupport.missing();

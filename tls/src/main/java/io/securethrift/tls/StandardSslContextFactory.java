@@ -1,9 +1,11 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.SslContextFactory;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.spi.TlsEngineProvider;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
@@ -39,11 +41,26 @@ public final class StandardSslContextFactory implements SslContextFactory {
    * loads the key itself, so that the certificate it checks on a reload is the one the context presents.
    */
   SSLContext createContext(TlsSettings settings, SingleKeyManager keys) throws IOException, GeneralSecurityException {
-    Optional<Provider> provider = EngineProviders.providerFor(settings.engine());
+    Optional<Provider> provider = jcaEngine(settings).provider();
     SSLContext context = provider.isPresent() ? SSLContext.getInstance("TLS", provider.get())
         : SSLContext.getInstance("TLS");
     context.init(keys == null ? null : new KeyManager[] {keys}, trustManagers(settings), null);
     return context;
+  }
+
+  /**
+   * The configuration's engine, which must make JCA contexts: Thrift transports take an {@code SSLContext}. The
+   * transport factories make their first context when they are created, so this refuses before any connection.
+   *
+   * @throws ConfigException naming {@code securethrift.tls.engine} for an engine that makes none ({@code openssl})
+   */
+  private static TlsEngineProvider jcaEngine(TlsSettings settings) {
+    TlsEngineProvider engine = settings.engineProvider();
+    if (!engine.offersSslContext()) {
+      throw new ConfigException(ConfigProperty.TLS_ENGINE.key(), engine.token() + " (" + engine.description()
+          + ") makes no JCA SSLContext, which securethrift's Thrift transports run on; use jsse, conscrypt or auto");
+    }
+    return engine;
   }
 
   @Override

@@ -36,7 +36,7 @@ public final class FactoryCost {
   }
 
   public static void main(String[] args) throws Exception {
-    TlsEngine engine = TlsEngine.valueOf((args.length > 0 ? args[0] : "jsse").toUpperCase(Locale.ROOT));
+    TlsEngine engine = TlsEngine.parse("engine", args.length > 0 ? args[0] : "jsse");
     int count = args.length > 1 ? Integer.parseInt(args[1]) : 30;
     Path dir = Files.createTempDirectory("factory-cost");
     try {

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code securethrift.fips=true} on the thread-pool server, both engines: approved clients served, a ChaCha20-only
@@ -53,7 +53,7 @@ class FipsTlsTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void servesOnlyApprovedClients(TlsEngine engine) throws Exception {
     SecurityConfig server = TlsTestConfigs.tls(engine, serverStore, trustStore).fips(true).build();
     try (ServerTransportFactory factory = ServerTransportFactory.create(server);
@@ -72,7 +72,7 @@ class FipsTlsTest {
 
   /** The engine's default suites under the profile: its supported ones among the approved, nothing else. */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void enablesOnlyApprovedSuitesByDefault(TlsEngine engine) throws Exception {
     SecurityConfig config = TlsTestConfigs.tls(engine, null, trustStore).fips(true).build();
     SSLContext context = StandardSslContextFactory.INSTANCE.createContext(config.tls(), Role.CLIENT);
@@ -109,7 +109,7 @@ class FipsTlsTest {
 
   /** The JDK's own limits accept a 1024-bit RSA client certificate; the profile's server does not. */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aPeerCertificateWithAnRsa1024KeyIsRefused(TlsEngine engine) throws Exception {
     SecurityConfig.Builder server = TlsTestConfigs.tls(engine, serverStore, trustStore).clientAuth(ClientAuth.NEED);
     SecurityConfig client = TlsTestConfigs.tls(engine, weakClientStore, trustStore).build();

@@ -69,7 +69,7 @@ public final class HandshakeCost {
   }
 
   public static void main(String[] args) throws Exception {
-    TlsEngine engine = TlsEngine.valueOf(arg(args, 0, "jsse").toUpperCase(Locale.ROOT));
+    TlsEngine engine = TlsEngine.parse("engine", arg(args, 0, "jsse"));
     ClientAuth auth = ClientAuth.valueOf(arg(args, 1, "none").toUpperCase(Locale.ROOT));
     double seconds = Double.parseDouble(arg(args, 2, "3"));
     int rounds = Integer.parseInt(arg(args, 3, "3"));

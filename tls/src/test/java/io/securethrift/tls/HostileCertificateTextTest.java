@@ -26,7 +26,7 @@ import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Text a peer controls reaches logs and messages only escaped, on both engines: a client certificate, signed by the
@@ -62,7 +62,7 @@ class HostileCertificateTextTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void peerTextIsEscapedInLogsAndMessages(TlsEngine engine) throws Exception {
     // The name itself is kept exactly as certified: escaping is for output, not for identity.
     assertEquals(HOSTILE_CN, PrincipalMapper.map(PrincipalMapping.CN, hostile.certificate()).orElseThrow());

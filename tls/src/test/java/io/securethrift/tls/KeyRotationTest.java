@@ -18,7 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A short-lived server certificate is renewed on disk (same names, new key and serial) while a client keeps calling:
@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(CertificateAuthorityExtension.class)
 class KeyRotationTest {
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void newHandshakesUseRotatedCertificate(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate before = ca.leaf().commonName("server").addSubjectAlternativeName("localhost")

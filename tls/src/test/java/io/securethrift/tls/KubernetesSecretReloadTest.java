@@ -28,7 +28,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The thread-pool server's key material as Kubernetes mounts a {@code kubernetes.io/tls} Secret: {@code tls.crt},
@@ -81,7 +81,7 @@ class KubernetesSecretReloadTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aSwappedSecretReachesNewHandshakesWhileOpenConnectionsKeepTheirs(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate first = ca.leaf().issue();
@@ -120,7 +120,7 @@ class KubernetesSecretReloadTest {
    * name holds CR/LF) and the setting. A renewal with the original names, published after it, is taken.
    */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aCertificateOfAnotherIdentityIsRefusedByDefault(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate first = ca.leaf().commonName("tserver").addSubjectAlternativeName("localhost").issue();
@@ -158,7 +158,7 @@ class KubernetesSecretReloadTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void allowTakesACertificateOfAnotherIdentity(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate first = ca.leaf().commonName("tserver").addSubjectAlternativeName("localhost").issue();

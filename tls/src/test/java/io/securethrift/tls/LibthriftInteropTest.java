@@ -21,7 +21,7 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Wire compatibility with libthrift's own TLS, as Accumulo's ssl mode uses it: a {@code TSSLTransportFactory} socket
@@ -50,7 +50,7 @@ class LibthriftInteropTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void ourClientTalksToLibthriftsSslServer(TlsEngine engine) throws Exception {
     TServerSocket socket = TSSLTransportFactory.getServerSocket(0, 20_000, InetAddress.getLoopbackAddress(),
         libthriftParameters(serverStore));
@@ -67,7 +67,7 @@ class LibthriftInteropTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void libthriftsSslClientTalksToOurServer(TlsEngine engine) throws Exception {
     try (ServerTransportFactory factory = ServerTransportFactory.create(
         TlsTestConfigs.tls(engine, serverStore, trustStore).clientAuth(io.securethrift.core.ClientAuth.NEED).build())) {

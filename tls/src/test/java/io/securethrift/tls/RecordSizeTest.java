@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A large Thrift message leaves the client in full 16 KiB TLS records: a relay between client and server reads the
@@ -34,7 +34,7 @@ class RecordSizeTest {
   private static final int MAX_PLAINTEXT = 16 * 1024;
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void largeMessageGoesOutInFullRecords(TlsEngine engine, TestCertificateAuthority ca, @CertificateDirectory Path dir)
       throws Exception {
     Path store = TlsTestConfigs.keyStore(ca.leaf().issue(), dir, "server");

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Revocation on the thread-pool server and the client, on both engines, against CRLs the test CA issues and a real
@@ -110,7 +110,7 @@ class RevocationTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aClientTheCrlRevokesIsRefused(TlsEngine engine) throws Exception {
     Path crl = ca.writeCrl(dir.resolve("mallory-" + engine + ".crl"), List.of(mallory.certificate()));
     refusesMallory(server(engine, serverStore).crlFiles(List.of(crl)).build(), engine, aliceStore, malloryStore,
@@ -118,7 +118,7 @@ class RevocationTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aClientTheResponderRevokesIsRefused(TlsEngine engine, @CertificateDirectory Path ocspDir) throws Exception {
     try (OcspResponder ocsp = OcspResponder.create(ca, ocspDir)) {
       IssuedCertificate alice = ca.leaf().commonName("alice").ocspResponder(ocsp.url()).issue();
@@ -131,7 +131,7 @@ class RevocationTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aResponderThatIsDownFailsSoftOrHard(TlsEngine engine, @CertificateDirectory Path ocspDir) throws Exception {
     // The responder never runs: its port refuses connections.
     IssuedCertificate alice = ca.leaf().commonName("alice")
@@ -161,7 +161,7 @@ class RevocationTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aClientRefusesARevokedServer(TlsEngine engine, @CertificateDirectory Path serverDir) throws Exception {
     IssuedCertificate revokedServer = ca.leaf().issue();
     Path revokedStore = TlsTestConfigs.keyStore(revokedServer, serverDir, "revoked-server");

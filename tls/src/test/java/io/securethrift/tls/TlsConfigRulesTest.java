@@ -29,8 +29,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The TLS rules checked when a configuration is built, and that what they allow really works on both engines: a
@@ -101,7 +101,7 @@ class TlsConfigRulesTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void clientAuthNeedsATrustStoreAndThenMapsTheClient(TlsEngine engine) throws Exception {
     for (ClientAuth auth : List.of(ClientAuth.WANT, ClientAuth.NEED)) {
       SecurityConfig.Builder noTrustStore = SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(engine)

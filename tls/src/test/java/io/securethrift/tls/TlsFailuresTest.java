@@ -33,7 +33,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each wrong peer fails fast with a message naming the cause, and the server goes on serving good clients. Runs once
@@ -102,7 +102,7 @@ class TlsFailuresTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void certificateProblemsAreNamed(TlsEngine engine) throws Exception {
     startTls(engine, ClientAuth.NEED, Duration.ofSeconds(10));
     Path other = TlsTestConfigs.trustStore(TestCertificateAuthority.create("another CA", KeyType.RSA),
@@ -120,7 +120,7 @@ class TlsFailuresTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void serverCertificateProblemsAreNamed(TlsEngine engine) throws Exception {
     start(TlsTestConfigs.tls(engine, TlsTestConfigs.keyStore(ca.expired(), dir, "expired-server-" + engine),
         trustStore).build());
@@ -139,7 +139,7 @@ class TlsFailuresTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void nonTlsPeersAreDroppedAndNamed(TlsEngine engine) throws Exception {
     startTls(engine, ClientAuth.NONE, Duration.ofMillis(700));
     // A plaintext Thrift client on the TLS port: the server drops it and the client sees the connection end.
@@ -175,7 +175,7 @@ class TlsFailuresTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void tlsClientOnAPlaintextPortIsTold(TlsEngine engine) throws Exception {
     start(SecurityConfig.builder().build());
     assertContains(clientFailure(engine, TlsTestConfigs.tls(engine, null, trustStore)),
@@ -200,7 +200,7 @@ class TlsFailuresTest {
    * server, another certificate chance) is cut off; the server goes on serving others. JSSE servers would run it.
    */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void clientRenegotiationIsRefused(TlsEngine engine) throws Exception {
     start(TlsTestConfigs.server(engine, serverStore, trustStore, ClientAuth.NEED, "TLSv1.2"));
     TSSLTransportFactory.TSSLTransportParameters params = new TSSLTransportFactory.TSSLTransportParameters();

@@ -15,7 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import javax.net.ssl.SSLContext;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The suites each engine enables by default: what it supports within {@link CipherSuites}' rule, in the engine's
@@ -26,7 +26,7 @@ class TlsPolicySuitesTest {
   private static final String PSK = "TLS_ECDHE_PSK_WITH_CHACHA20_POLY1305_SHA256";
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void defaultSuitesAreTheEnginesSuitesWithinTheRule(TlsEngine engine) throws Exception {
     TlsSettings settings = SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(engine).build().tls();
     SSLContext context = StandardSslContextFactory.INSTANCE.createContext(settings, Role.CLIENT);

@@ -190,7 +190,7 @@ public final class ZkBenchmark {
     SecurityConfig client = s.clientTls() ? security.config(s.mode(), false).build()
         : SecurityConfig.builder().build();
     // The probe runs in this JVM, which keeps JSSE: same stores, engine jsse.
-    SecurityConfig probe = s.clientTls() && s.mode().engine().orElseThrow() != TlsEngine.JSSE
+    SecurityConfig probe = s.clientTls() && !s.mode().engine().orElseThrow().equals(TlsEngine.JSSE)
         ? client.toBuilder().tlsEngine(TlsEngine.JSSE).build() : client;
     ZKClientConfig probeConfig = ZooKeeperClientSecurity.clientConfig(probe);
     s.ensemble().awaitServing(IntStream.rangeClosed(1, s.shape().servers()).boxed().toList(), probeConfig,

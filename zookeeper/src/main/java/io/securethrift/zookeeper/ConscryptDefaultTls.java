@@ -3,6 +3,7 @@ package io.securethrift.zookeeper;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.tls.internal.ConscryptProvider;
 import java.security.NoSuchAlgorithmException;
 import java.security.Security;
 import javax.net.ssl.SSLContext;
@@ -50,13 +51,18 @@ public final class ConscryptDefaultTls {
     Security.setProperty(PREFERRED, previous == null || previous.isBlank() ? ours : ours + "," + previous);
     Conscrypt.checkAvailability();
     if (Security.getProvider(PROVIDER_NAME) == null) {
-      Security.addProvider(Conscrypt.newProvider());
+      Security.addProvider(ConscryptProvider.instance());
     }
     if (!isInstalled()) {
       throw new IllegalStateException("the JVM read " + PREFERRED + " before ConscryptDefaultTls.install() ran;"
           + " call it first thing in main, before any TLS or security provider is used");
     }
     installed = true;
+  }
+
+  /** Whether the configuration runs on Conscrypt: its engine's JCA provider is the JVM's one Conscrypt provider. */
+  static boolean chosen(TlsSettings tls) {
+    return tls.engineProvider().provider().filter(ConscryptProvider::is).isPresent();
   }
 
   /**

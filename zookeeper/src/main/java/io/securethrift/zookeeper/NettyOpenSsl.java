@@ -1,10 +1,9 @@
 package io.securethrift.zookeeper;
 
-import io.netty.handler.ssl.OpenSsl;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
+import java.util.Optional;
 import java.util.function.BiConsumer;
 
 /**
@@ -17,8 +16,7 @@ import java.util.function.BiConsumer;
  *
  * <p>netty-tcnative is the user's to add, in the release the Netty on the class path was built with (ZooKeeper 3.9.5
  * ships Netty 4.1.130, built with netty-tcnative 2.0.74): a mismatched pair can load and still fail every handshake.
- * This class touches Netty's {@code OpenSsl} only when engine {@code openssl} is chosen, because loading it loads the
- * native library.
+ * {@link NettyOpenSslEngine} is the engine; this class writes ZooKeeper's settings for it.
  */
 final class NettyOpenSsl {
   /** The key after ZooKeeper's {@code zookeeper.ssl.} or zoo.cfg's {@code ssl.} prefix. */
@@ -28,23 +26,27 @@ final class NettyOpenSsl {
 
   private NettyOpenSsl() {}
 
-  /** Writes {@code prefix + sslProvider=OPENSSL} for engine {@code openssl}, nothing for the JDK's engines. */
+  /**
+   * Writes {@code prefix + sslProvider=OPENSSL} when the configuration runs on {@link NettyOpenSslEngine}, nothing
+   * for engines with a JCA provider (ZooKeeper's default {@code JDK}).
+   */
   static void putProvider(TlsSettings tls, String prefix, BiConsumer<String, String> sink) {
-    if (tls.engine() == TlsEngine.OPENSSL) {
+    if (tls.engineProvider() instanceof NettyOpenSslEngine) {
       sink.accept(prefix + SSL_PROVIDER, OPENSSL);
     }
   }
 
   /**
-   * Fails unless Netty's OpenSSL engine loads in this JVM.
+   * Fails unless Netty's OpenSSL engine loads in this JVM: for a zoo.cfg that asks for it itself (a securethrift
+   * configuration naming {@code openssl} is refused when it is built).
    *
    * @throws ConfigException naming {@code securethrift.tls.engine}, with Netty's reason
    */
   static void requireAvailable() {
-    if (!OpenSsl.isAvailable()) {
-      throw new ConfigException(ConfigProperty.TLS_ENGINE.key(), "openssl: Netty's OpenSSL engine does not load in"
-          + " this JVM (" + OpenSsl.unavailabilityCause() + "); put io.netty:netty-tcnative-boringssl-static, in"
-          + " the release your Netty was built with, on the class path, or use jsse");
+    NettyOpenSslEngine engine = new NettyOpenSslEngine();
+    Optional<String> reason = engine.unavailableReason();
+    if (reason.isPresent()) {
+      throw new ConfigException(ConfigProperty.TLS_ENGINE.key(), "openssl: " + reason.get() + "; " + engine.fix());
     }
   }
 }

@@ -1,7 +1,6 @@
 package io.securethrift.zookeeper;
 
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.TlsEngine;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +32,7 @@ public final class SecureZooKeeperServerMain {
     }
     Properties zooCfg = load(Path.of(args[0]));
     SecurityConfig security = securityOf(zooCfg);
-    if (security.mode().usesTls() && security.tls().engine() == TlsEngine.CONSCRYPT) {
+    if (security.mode().usesTls() && ConscryptDefaultTls.chosen(security.tls())) {
       ConscryptDefaultTls.install();
     }
     // Checked here, before ZooKeeper starts: ZooKeeper would only log the failure of each client's handshake.

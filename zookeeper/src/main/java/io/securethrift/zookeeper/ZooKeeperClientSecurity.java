@@ -4,7 +4,6 @@ import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.SaslSettings;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.identity.KerberosName;
 import org.apache.zookeeper.client.ZKClientConfig;
@@ -38,8 +37,8 @@ public final class ZooKeeperClientSecurity {
    *     without {@code auth}, a key store alias, a PEM key store without its key in the same file, or engine
    *     {@code conscrypt} in a JVM where {@link ConscryptDefaultTls#install()} did not run (ZooKeeper's Netty client
    *     takes the JVM's default TLS provider and no other) or with TLSv1.3 enabled (see
-   *     {@link ConscryptDefaultTls}), or engine {@code openssl} where Netty's OpenSSL engine (netty-tcnative) does
-   *     not load
+   *     {@link ConscryptDefaultTls}); the configuration's build already refused engine {@code openssl} where Netty's
+   *     OpenSSL engine (netty-tcnative) does not load
    */
   public static ZKClientConfig clientConfig(SecurityConfig config) {
     ZKClientConfig zk = new ZKClientConfig();
@@ -58,11 +57,9 @@ public final class ZooKeeperClientSecurity {
     return zk;
   }
 
+  /** The configuration's build refused an engine that does not run here; this refuses what ZooKeeper cannot use. */
   private static void requireUsableEngine(TlsSettings tls) {
-    if (tls.engine() == TlsEngine.OPENSSL) {
-      NettyOpenSsl.requireAvailable();
-    }
-    if (tls.engine() != TlsEngine.CONSCRYPT) {
+    if (!ConscryptDefaultTls.chosen(tls)) {
       return;
     }
     if (!ConscryptDefaultTls.isInstalled()) {

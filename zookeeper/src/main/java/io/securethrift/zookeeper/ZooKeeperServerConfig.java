@@ -3,7 +3,6 @@ package io.securethrift.zookeeper;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.TlsEngine;
 import io.securethrift.core.identity.KerberosName;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -125,7 +124,7 @@ public final class ZooKeeperServerConfig {
     }
     if (b.secureClientPort > 0) {
       e.put("secureClientPort", Integer.toString(b.secureClientPort));
-      if (security.tls().engine() == TlsEngine.CONSCRYPT) {
+      if (ConscryptDefaultTls.chosen(security.tls())) {
         ConscryptDefaultTls.requireTls12Only(security.tls());
       }
       TlsKeys.put(security.tls(), "ssl.", e::put);

@@ -1,11 +1,11 @@
 package io.securethrift.accumulo.conscrypt;
 
+import io.securethrift.tls.internal.ConscryptProvider;
 import java.security.NoSuchAlgorithmException;
 import java.security.Provider;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.conscrypt.Conscrypt;
 
 /**
  * A JCA provider that makes unmodified code calling {@code SSLContext.getInstance("TLSv1.2")} (Accumulo's
@@ -55,15 +55,17 @@ public final class ConscryptFirstProvider extends Provider {
     }
   }
 
-  /** Conscrypt's provider, created on first use so that reading the provider list never loads native code. */
+  /**
+   * The JVM's one Conscrypt provider (securethrift-tls's, shared with securethrift's own TLS), taken on first use so
+   * that reading the provider list never loads native code.
+   */
   private static final class Delegate {
-    static final Provider PROVIDER = Conscrypt.newProvider();
+    static final Provider PROVIDER = ConscryptProvider.instance();
     private static final Map<String, Boolean> ANNOUNCED = new ConcurrentHashMap<>();
     private static final StackWalker WALKER = StackWalker.getInstance();
 
     static String version() {
-      Conscrypt.Version v = Conscrypt.version();
-      return v.major() + "." + v.minor() + "." + v.patch();
+      return ConscryptProvider.version();
     }
 
     /** Standard error, not a logging framework: this runs inside JCA look-ups, early, in any server process. */

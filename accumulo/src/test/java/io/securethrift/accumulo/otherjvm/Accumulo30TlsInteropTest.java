@@ -33,7 +33,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,7 +80,7 @@ class Accumulo30TlsInteropTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void clientPropertiesOfTheClusterAuthenticateWithACertificate(TlsEngine engine) throws Exception {
     SecurityConfig config = AccumuloSecurityConfig.fromClientProperties(mac.file("CLIENT_PROPERTIES"));
     assertEquals(SecurityMode.TLS, config.mode());

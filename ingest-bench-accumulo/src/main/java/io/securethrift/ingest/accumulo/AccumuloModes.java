@@ -65,7 +65,7 @@ final class AccumuloModes {
       KerberizedCluster.configure(config, security.servicePrincipal(), security.clientPrincipal(),
           security.krb5Conf(), mode.qop().toString());
     }
-    boolean conscrypt = mode.tls() && mode.engine().orElseThrow() == TlsEngine.CONSCRYPT;
+    boolean conscrypt = mode.tls() && mode.engine().orElseThrow().equals(TlsEngine.CONSCRYPT);
     try {
       if (conscrypt || saslProvider(mode)) {
         ServerSecurityFile.install(config, DropInSecurityFile.write(dir.resolve("drop-in.security"),

@@ -23,6 +23,6 @@ final class PeerModes {
 
   /** Whether {@code mode} is TLS on Conscrypt. */
   static boolean conscrypt(BenchMode mode) {
-    return mode.tls() && mode.engine().orElseThrow() == TlsEngine.CONSCRYPT;
+    return mode.tls() && mode.engine().orElseThrow().equals(TlsEngine.CONSCRYPT);
   }
 }

@@ -9,10 +9,10 @@ import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.ModeSet;
 import io.securethrift.harness.WorkDirectory;
+import io.securethrift.tls.internal.ConscryptProvider;
 import java.io.IOException;
 import java.security.Provider;
 import java.time.Duration;
-import org.conscrypt.Conscrypt;
 
 /**
  * The Kerberos side of a SASL benchmark: the harness's KDC ({@link BenchSecurity}) in the benchmark JVM with the
@@ -77,9 +77,9 @@ final class SaslKerberos implements AutoCloseable {
         .maxFrameSize(4L << 20).readTimeout(IDLE_BETWEEN_TURNS);
   }
 
-  /** Conscrypt's provider, one for the whole process. */
+  /** Conscrypt's provider, the JVM's one (securethrift-tls's), created only by the mode that uses it. */
   static Provider conscrypt() {
-    return ConscryptProvider.INSTANCE;
+    return ConscryptProvider.instance();
   }
 
   /** The Amazon Corretto Crypto Provider, or a message saying why its native library did not load here. */
@@ -91,11 +91,6 @@ final class SaslKerberos implements AutoCloseable {
           error);
     }
     return AmazonCorrettoCryptoProvider.INSTANCE;
-  }
-
-  /** One Conscrypt provider for every configuration, created only by the mode that uses it. */
-  private static final class ConscryptProvider {
-    static final Provider INSTANCE = Conscrypt.newProvider();
   }
 
   @Override
