@@ -524,7 +524,8 @@ public final class SecurityConfig {
      * The JCA provider of the AES/GCM/NoPadding cipher that seals and opens AES-GCM records
      * ({@code securethrift.sasl.privacy} other than {@code gss}) on this configuration's connections; default none
      * (null): the first provider in the JVM's list ({@code java.security}) that has one, normally the JDK's SunJCE.
-     * Pass Conscrypt's ({@code org.conscrypt.Conscrypt.newProvider()}, one instance shared by every configuration)
+     * Pass Conscrypt's (the one the TLS engine uses: {@code config.tls().engineProvider().provider()} of a
+     * configuration on engine {@code conscrypt}, or one {@code Conscrypt.newProvider()} shared by every configuration)
      * for BoringSSL's AES-GCM without installing Conscrypt in the JVM's list. The provider changes nothing on the
      * wire: either side may use any provider. Code, not a property: {@link #toProperties()} leaves it out.
      */

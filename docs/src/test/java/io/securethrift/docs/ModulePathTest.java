@@ -48,6 +48,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ModulePathTest {
   private static final String CORE = "io.securethrift.core";
   private static final String INTERNAL = "io.securethrift.core.internal";
+  private static final String TLS_INTERNAL = "io.securethrift.tls.internal";
   /** The library modules with a module-info; accumulo and zookeeper stay automatic (docs/api.md says why). */
   private static final Set<String> EXPLICIT = Set.of(CORE, "io.securethrift.tls", "io.securethrift.sasl",
       "io.securethrift.netty");
@@ -67,12 +68,18 @@ class ModulePathTest {
           .map(ModuleDescriptor.Exports::source).collect(Collectors.toCollection(TreeSet::new));
       Set<String> api = new TreeSet<>(descriptor.packages());
       api.remove(INTERNAL);
+      api.remove(TLS_INTERNAL);
       assertEquals(api, unqualified, name + " must export every package of its API, and no other, to everyone");
     }
-    ModuleDescriptor.Exports internal = path.get(CORE).descriptor().exports().stream()
-        .filter(e -> e.source().equals(INTERNAL)).findFirst().orElseThrow();
     assertEquals(Set.of("io.securethrift.tls", "io.securethrift.sasl", "io.securethrift.netty",
-        "io.securethrift.accumulo"), internal.targets(), INTERNAL + " is for the modules that use it");
+        "io.securethrift.accumulo"), targets(path, CORE, INTERNAL), INTERNAL + " is for the modules that use it");
+    assertEquals(Set.of("io.securethrift.zookeeper", "io.securethrift.accumulo"),
+        targets(path, "io.securethrift.tls", TLS_INTERNAL), TLS_INTERNAL + " (the one Conscrypt provider) likewise");
+  }
+
+  private static Set<String> targets(Map<String, ModuleReference> path, String module, String internalPackage) {
+    return path.get(module).descriptor().exports().stream().filter(e -> e.source().equals(internalPackage))
+        .findFirst().orElseThrow().targets();
   }
 
   @Test

@@ -21,8 +21,9 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * The default {@link SslContextFactory}: key and trust material from the configured JKS, PKCS#12 or PEM files (the
  * JVM's default trust store when none is set), the configured key held decoded in memory ({@link SingleKeyManager}),
  * the JDK's PKIX trust manager followed, when configured, by a revocation check (CRL files, OCSP; {@link
- * RevocationCheck}), and the configured engine (JSSE, or Conscrypt asked for by name). Protocols default to
- * TLS 1.3 and 1.2 and cipher suites to the engine's suites that {@link io.securethrift.core.CipherSuites} accepts.
+ * RevocationCheck}), and the configuration's engine's JCA provider (the JVM's list for JSSE; Conscrypt asked for by
+ * name). Protocols default to TLS 1.3 and 1.2 and cipher suites to the engine's suites that
+ * {@link io.securethrift.core.CipherSuites} accepts.
  */
 public final class StandardSslContextFactory implements SslContextFactory {
   /** The shared instance; the factory holds no state. */

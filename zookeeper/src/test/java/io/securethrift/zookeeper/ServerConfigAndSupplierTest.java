@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,8 +16,10 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.Secret;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.KeyStoreFormat;
+import io.securethrift.tls.internal.ConscryptProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -147,6 +150,26 @@ class ServerConfigAndSupplierTest {
   }
 
   @Test
+  void eachEngineIsAskedWhatZooKeeperMakesOfIt() {
+    SecurityConfig openssl = tls(TlsEngine.OPENSSL);
+    assertEquals("OPENSSL", ZooKeeperServerConfig.builder(openssl).confDir(certs.directory().resolve("o"))
+        .secureClientPort(2281).build().toProperties().getProperty("ssl.sslProvider"));
+    assertNull(ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE)).confDir(certs.directory().resolve("j"))
+        .secureClientPort(2281).build().toProperties().getProperty("ssl.sslProvider"));
+    assertTrue(ConscryptDefaultTls.chosen(tls(TlsEngine.CONSCRYPT).tls()));
+    assertFalse(ConscryptDefaultTls.chosen(tls(TlsEngine.JSSE).tls()) || ConscryptDefaultTls.chosen(openssl.tls()));
+  }
+
+  @Test
+  void thriftTransportsRefuseOpensslWhenTheyAreMade() {
+    ConfigException e = assertThrows(ConfigException.class,
+        () -> ClientTransportFactory.create(tls(TlsEngine.OPENSSL)));
+    assertEquals("securethrift.tls.engine: openssl (Netty's netty-tcnative engine, for ZooKeeper client-port"
+        + " connections only) makes no JCA SSLContext, which securethrift's Thrift transports run on; use jsse,"
+        + " conscrypt or auto", e.getMessage());
+  }
+
+  @Test
   void supplierBuildsConscryptContextFromTheFileItsPropertyNames() throws Exception {
     Path zooCfg = ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE)).confDir(certs.directory().resolve("b"))
         .secureClientPort(2281).build().write();
@@ -155,7 +178,7 @@ class ServerConfigAndSupplierTest {
     System.setProperty(ConscryptSslContextSupplier.CONFIG_PROPERTY, file);
     try {
       SSLContext context = new ConscryptSslContextSupplier().get();
-      assertEquals("Conscrypt", context.getProvider().getName());
+      assertSame(ConscryptProvider.instance(), context.getProvider(), "the JVM's one Conscrypt provider");
     } finally {
       if (previous == null) {
         System.clearProperty(ConscryptSslContextSupplier.CONFIG_PROPERTY);

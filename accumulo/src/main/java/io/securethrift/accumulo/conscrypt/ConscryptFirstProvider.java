@@ -57,9 +57,9 @@ public final class ConscryptFirstProvider extends Provider {
 
   /**
    * The JVM's one Conscrypt provider (securethrift-tls's, shared with securethrift's own TLS), taken on first use so
-   * that reading the provider list never loads native code.
+   * that reading the provider list never loads native code. Package-private for the test that checks it is the same.
    */
-  private static final class Delegate {
+  static final class Delegate {
     static final Provider PROVIDER = ConscryptProvider.instance();
     private static final Map<String, Boolean> ANNOUNCED = new ConcurrentHashMap<>();
     private static final StackWalker WALKER = StackWalker.getInstance();
