@@ -8,10 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.spi.TlsEngineProvider;
-import java.security.Provider;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -131,31 +129,6 @@ class TlsEngineTest {
     @Override
     public String description() {
       return "the JDK's engine, supplied in code";
-    }
-
-    @Override
-    public OptionalInt autoRank() {
-      return OptionalInt.empty();
-    }
-
-    @Override
-    public Optional<String> unavailableReason() {
-      return Optional.empty();
-    }
-
-    @Override
-    public String fix() {
-      return "none needed";
-    }
-
-    @Override
-    public boolean offersSslContext() {
-      return true;
-    }
-
-    @Override
-    public Optional<Provider> provider() {
-      return Optional.empty();
     }
   }
 }

@@ -4,7 +4,6 @@ import io.securethrift.core.spi.TlsEngineProvider;
 import java.security.Provider;
 import java.security.Security;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -26,26 +25,6 @@ public final class JsseUnderTestToken implements TlsEngineProvider {
   @Override
   public String description() {
     return "SunJSSE under a test's token";
-  }
-
-  @Override
-  public OptionalInt autoRank() {
-    return OptionalInt.empty();
-  }
-
-  @Override
-  public Optional<String> unavailableReason() {
-    return Optional.empty();
-  }
-
-  @Override
-  public String fix() {
-    return "none needed";
-  }
-
-  @Override
-  public boolean offersSslContext() {
-    return true;
   }
 
   @Override

@@ -1,7 +1,6 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.spi.TlsEngineProvider;
-import java.security.Provider;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -44,17 +43,7 @@ public final class NeverRunsTestEngine implements TlsEngineProvider {
   }
 
   @Override
-  public String fix() {
-    return "use jsse";
-  }
-
-  @Override
   public boolean offersSslContext() {
     return false;
-  }
-
-  @Override
-  public Optional<Provider> provider() {
-    return Optional.empty();
   }
 }

@@ -84,7 +84,7 @@ class TlsEngineSeamTest {
         .tlsEngine(TlsEngine.parse(KEY, NeverRunsTestEngine.TOKEN));
     ConfigException e = assertThrows(ConfigException.class, builder::build);
     assertEquals(KEY + ": never-runs-test (a test engine for Netty pipelines only) does not run in this JVM: its"
-        + " native library is a test's fiction; use jsse", e.getMessage());
+        + " native library is a test's fiction; use jsse, or auto", e.getMessage());
     assertEquals(NeverRunsTestEngine.TOKEN, builder.mode(SecurityMode.NONE).build().toProperties().get(KEY),
         "a plain configuration runs no engine and is not refused");
   }

@@ -2,15 +2,13 @@ package io.securethrift.zookeeper;
 
 import io.netty.handler.ssl.OpenSsl;
 import io.securethrift.core.spi.TlsEngineProvider;
-import java.security.Provider;
 import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
  * Engine {@code openssl}: Netty's OpenSSL engine (netty-tcnative, BoringSSL), which this module puts under
  * ZooKeeper's client port ({@link NettyOpenSsl}). It is no JCA provider, so securethrift's Thrift transports refuse
- * it, and {@code auto} never chooses it. It touches Netty's {@code OpenSsl} only when asked whether it runs, because
- * loading that class loads the native library.
+ * it, and {@code auto} never chooses it (no rank). It touches Netty's {@code OpenSsl} only when asked whether it
+ * runs, because loading that class loads the native library.
  */
 public final class NettyOpenSslEngine implements TlsEngineProvider {
   /** For the service loader. */
@@ -24,11 +22,6 @@ public final class NettyOpenSslEngine implements TlsEngineProvider {
   @Override
   public String description() {
     return "Netty's netty-tcnative engine, for ZooKeeper client-port connections only";
-  }
-
-  @Override
-  public OptionalInt autoRank() {
-    return OptionalInt.empty();
   }
 
   @Override
@@ -46,10 +39,5 @@ public final class NettyOpenSslEngine implements TlsEngineProvider {
   @Override
   public boolean offersSslContext() {
     return false;
-  }
-
-  @Override
-  public Optional<Provider> provider() {
-    return Optional.empty();
   }
 }

@@ -1,13 +1,11 @@
 package io.securethrift.core.internal;
 
 import io.securethrift.core.spi.TlsEngineProvider;
-import java.security.Provider;
-import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * Engine {@code jsse}, the JDK's own TLS. Core contributes it because it needs no module: it always runs, so
- * {@code auto} always has an engine, and {@code jsse} is a known token wherever core is.
+ * Engine {@code jsse}, the JDK's own TLS: the JVM's provider list, which always runs. Core contributes it because it
+ * needs no module, so {@code auto} always has an engine and {@code jsse} is a known token wherever core is.
  */
 public final class JsseEngine implements TlsEngineProvider {
   /** For the service loader. */
@@ -27,25 +25,5 @@ public final class JsseEngine implements TlsEngineProvider {
   public OptionalInt autoRank() {
     // After the native engines (conscrypt ranks 10), which are faster where they load; before any test or user engine.
     return OptionalInt.of(100);
-  }
-
-  @Override
-  public Optional<String> unavailableReason() {
-    return Optional.empty();
-  }
-
-  @Override
-  public String fix() {
-    return "none needed: the JDK's engine always runs";
-  }
-
-  @Override
-  public boolean offersSslContext() {
-    return true;
-  }
-
-  @Override
-  public Optional<Provider> provider() {
-    return Optional.empty();
   }
 }

@@ -27,27 +27,40 @@ public interface TlsEngineProvider {
   String description();
 
   /**
-   * Its place in {@code auto}'s order: the runnable engine with the lowest rank is chosen; empty means {@code auto}
-   * never chooses it.
+   * Its place in {@code auto}'s order: the runnable engine with the lowest rank is chosen; empty (the default) means
+   * {@code auto} never chooses it. core's jsse ranks 100, the TLS module's conscrypt 10.
    */
-  OptionalInt autoRank();
+  default OptionalInt autoRank() {
+    return OptionalInt.empty();
+  }
 
-  /** Empty when the engine runs in this JVM; otherwise why not (the library's own words, if it has them). */
-  Optional<String> unavailableReason();
+  /**
+   * Empty (the default) when the engine runs in this JVM; otherwise why not (the library's own words, if it has
+   * them).
+   */
+  default Optional<String> unavailableReason() {
+    return Optional.empty();
+  }
 
   /** What to do when it does not run: the artifact to add, or another engine to choose. */
-  String fix();
+  default String fix() {
+    return "use jsse, or auto";
+  }
 
   /**
-   * Whether {@code SSLContext.getInstance("TLS", provider())} makes this engine's contexts, which securethrift's
-   * Thrift transports (the thread-pool and Netty servers, clients) need; false for an engine only Netty pipelines that
-   * build their own {@code SslContext} can use ({@code openssl}).
+   * Whether {@code SSLContext.getInstance("TLS", provider())} makes this engine's contexts (the default), which
+   * securethrift's Thrift transports (the thread-pool and Netty servers, clients) need; false for an engine only Netty
+   * pipelines that build their own {@code SslContext} can use ({@code openssl}).
    */
-  boolean offersSslContext();
+  default boolean offersSslContext() {
+    return true;
+  }
 
   /**
-   * The JCA provider to ask for TLS objects when {@link #offersSslContext()}; empty means the JVM's provider list (the
-   * JDK's SunJSSE), and always empty for an engine that offers none.
+   * The JCA provider to ask for TLS objects when {@link #offersSslContext()}; empty (the default) means the JVM's
+   * provider list (the JDK's SunJSSE), and always empty for an engine that offers none.
    */
-  Optional<Provider> provider();
+  default Optional<Provider> provider() {
+    return Optional.empty();
+  }
 }

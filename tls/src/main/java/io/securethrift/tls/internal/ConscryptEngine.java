@@ -43,11 +43,6 @@ public final class ConscryptEngine implements TlsEngineProvider {
   }
 
   @Override
-  public boolean offersSslContext() {
-    return true;
-  }
-
-  @Override
   public Optional<Provider> provider() {
     return Optional.of(ConscryptProvider.instance());
   }
