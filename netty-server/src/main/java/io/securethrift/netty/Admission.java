@@ -6,11 +6,10 @@ import io.securethrift.core.ServerLimits;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.audit.HandshakeAudit.Stage;
 import io.securethrift.core.audit.HandshakeAudit;
+import io.securethrift.core.internal.ConnectionRate;
 import io.securethrift.core.spi.HandshakeFailure;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -21,11 +20,11 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Counts connections against the server's limits: all of them, those not yet authenticated, and those of each remote
- * address (an IPv4 address, or an IPv6 prefix of {@code securethrift.server.address.ipv6.prefix} bits, 64 by default:
- * one host usually holds a whole /64). A connection over the total, per-address or per-address unauthenticated limit
- * is closed at once and audited as {@code over-limit} with the limit's key; the audit's rate limit keeps a flood from
- * flooding the main log too.
+ * Counts connections against the server's limits: the rate of new ones ({@link ConnectionRate}), all of them, those not
+ * yet authenticated, and those of each remote address (grouped by {@link ConnectionRate#group}: an IPv4 address, or
+ * an IPv6 prefix of {@code securethrift.server.address.ipv6.prefix} bits). A connection over the rate, total,
+ * per-address or per-address unauthenticated limit is closed at once and audited as {@code over-limit} with the
+ * limit's key; the audit's rate limit keeps a flood from flooding the main log too.
  *
  * <p>At the unauthenticated limit the new connection is admitted and the oldest connection still in its handshakes,
  * from the address that holds the most of them, is closed instead. Refusing the newcomer would let peers that open
@@ -44,6 +43,8 @@ final class Admission {
   };
 
   private final ServerLimits limits;
+  /** The connection rate limits; null when both are off. */
+  private final ConnectionRate rate;
   private final AtomicInteger connections = new AtomicInteger();
   /** Open connections per address; an entry exists only while its count is positive. */
   private final ConcurrentMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
@@ -57,6 +58,7 @@ final class Admission {
 
   Admission(ServerLimits limits, HandshakeAudit audit, Stage stage) {
     this.limits = limits;
+    this.rate = ConnectionRate.of(limits);
     this.audit = audit;
     this.stage = stage;
   }
@@ -67,6 +69,11 @@ final class Admission {
    */
   boolean admit(Channel channel) {
     InetAddress address = addressOf(channel);
+    // First, as the cheapest: a flood over the rate costs a lookup and a compare-and-set per connection.
+    ConfigProperty overRate = rate == null ? null : rate.admit(address);
+    if (overRate != null) {
+      return refused(overRate, channel);
+    }
     if (connections.incrementAndGet() > limits.maxConnections()) {
       connections.decrementAndGet();
       return refused(ConfigProperty.SERVER_MAX_CONNECTIONS, channel);
@@ -157,23 +164,7 @@ final class Admission {
 
   /** The address a connection counts under: an IPv4 address, or the configured prefix of an IPv6 one. */
   private InetAddress addressOf(Channel channel) {
-    return group(((InetSocketAddress) channel.remoteAddress()).getAddress(), limits.ipv6Prefix());
-  }
-
-  /** {@code address}, or for IPv6 its first {@code prefix} bits with the rest zero. */
-  static InetAddress group(InetAddress address, int prefix) {
-    if (!(address instanceof Inet6Address) || prefix >= 128) {
-      return address;
-    }
-    byte[] bytes = address.getAddress();
-    for (int bit = prefix; bit < 128; bit++) {
-      bytes[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
-    }
-    try {
-      return InetAddress.getByAddress(bytes);
-    } catch (UnknownHostException e) {
-      throw new IllegalStateException("16 bytes are an IPv6 address", e);
-    }
+    return ConnectionRate.group(((InetSocketAddress) channel.remoteAddress()).getAddress(), limits.ipv6Prefix());
   }
 
   int connections() {
@@ -194,8 +185,7 @@ final class Admission {
   }
 
   private boolean refused(ConfigProperty limit, Channel channel) {
-    audit.failed(channel.remoteAddress(), stage, new HandshakeFailure(AuthFailure.OVER_LIMIT, limit.key()
-        + " reached; the connection was closed at once", null), Duration.ZERO);
+    audit.failed(channel.remoteAddress(), stage, ConnectionRate.refusal(limit), Duration.ZERO);
     return false;
   }
 }
