@@ -1,6 +1,9 @@
 package io.securethrift.netty;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.ServerLimits;
 import io.securethrift.core.audit.AuthFailure;
@@ -64,16 +67,33 @@ final class Admission {
   }
 
   /**
+   * The connection rate limits, on the listening channel: each accepted connection is checked there, on the accept
+   * thread, before it is registered with an event loop, and one over the rate is closed and audited without ever
+   * reaching the loops that run handshakes. A flood over the rate costs a lookup and a compare-and-set per connection,
+   * and the audit line.
+   */
+  ChannelHandler rateGate() {
+    return new ChannelInboundHandlerAdapter() {
+      @Override
+      public void channelRead(ChannelHandlerContext ctx, Object accepted) {
+        Channel channel = (Channel) accepted;
+        ConfigProperty over = rate == null ? null : rate.admit(addressOf(channel));
+        if (over == null) {
+          ctx.fireChannelRead(accepted);
+        } else {
+          channel.unsafe().closeForcibly();
+          refused(over, channel);
+        }
+      }
+    };
+  }
+
+  /**
    * Counts a new connection; false (nothing counted) when a limit refuses it. At the unauthenticated limit the
    * oldest unauthenticated connection of the address holding the most is told to close ({@link #EVICTED}).
    */
   boolean admit(Channel channel) {
     InetAddress address = addressOf(channel);
-    // First, as the cheapest: a flood over the rate costs a lookup and a compare-and-set per connection.
-    ConfigProperty overRate = rate == null ? null : rate.admit(address);
-    if (overRate != null) {
-      return refused(overRate, channel);
-    }
     if (connections.incrementAndGet() > limits.maxConnections()) {
       connections.decrementAndGet();
       return refused(ConfigProperty.SERVER_MAX_CONNECTIONS, channel);
