@@ -106,6 +106,16 @@ class RejectedValuesTest {
         () -> fixture.accumuloProperties(props("rpc.ssl.cipher.suites", "TLS_RSA_WITH_AES_128_CBC_SHA")));
   }
 
+  /** Accumulo has no FIPS key; securethrift.fips in its file works, and a refused suite is named by Accumulo's key. */
+  @Test
+  void fipsRefusalsNameAccumulosKey() {
+    rejected("rpc.ssl.cipher.suites", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256 (ChaCha20-Poly1305 is not a"
+        + " FIPS-approved cipher): securethrift.fips=true admits only the TLS 1.3 AES-GCM suites and TLS 1.2 ECDHE"
+        + " suites with AES-GCM; remove it, or set securethrift.fips=false" + site,
+        () -> fixture.site(fixture.ssl("rpc.ssl.cipher.suites", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+            "securethrift.fips", "true")));
+  }
+
   @Test
   void protocols() {
     siteRejects("rpc.ssl.server.enabled.protocols", "TLSv1.2,SSLv3", "'SSLv3' is not accepted; accepted values:"

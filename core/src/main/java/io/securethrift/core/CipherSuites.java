@@ -33,7 +33,24 @@ public final class CipherSuites {
   public static final String RULE = "the TLS 1.3 suites and TLS 1.2 ECDHE suites with ECDSA or RSA certificates and"
       + " AES-GCM or ChaCha20-Poly1305";
 
+  /**
+   * The suites of the rule that FIPS 140-3 approves (NIST SP 800-52 rev. 2): AES-GCM only, with the TLS 1.3 suites
+   * and, for TLS 1.2, ECDHE key exchange. ChaCha20-Poly1305 is not a FIPS-approved cipher. The only suites
+   * {@code securethrift.fips=true} enables by default or lets a configuration name.
+   */
+  public static final List<String> FIPS = List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
+      "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+      "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384");
+
+  /** {@link #FIPS} in words, for messages. */
+  public static final String FIPS_RULE = "the TLS 1.3 AES-GCM suites and TLS 1.2 ECDHE suites with AES-GCM";
+
   private CipherSuites() {}
+
+  /** Whether {@code suite} is one of {@link #FIPS}. */
+  public static boolean isFipsApproved(String suite) {
+    return FIPS.contains(suite);
+  }
 
   /** Whether {@code suite} exists only in TLS 1.3. */
   public static boolean isTls13(String suite) {

@@ -1,13 +1,17 @@
 package io.securethrift.core;
 
 import io.securethrift.core.internal.TlsVersions;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Every setting securethrift reads, with the exact key users type, its default and what it means. This list is the
@@ -17,6 +21,14 @@ public enum ConfigProperty {
   MODE("securethrift.mode", Type.CHOICE, "none", Validator.oneOf(SecurityMode.values(), SecurityMode::token),
       "How connections are secured: none, tls, sasl, or sasl-over-tls (Kerberos authenticates, TLS protects).",
       (b, v) -> b.mode(SecurityMode.parse(keyOf("MODE"), v)), c -> c.mode().token()),
+  FIPS("securethrift.fips", Type.BOOLEAN, "false", Validator.ANY,
+      "FIPS profile: refuses, each with an error naming the setting and why, cipher suites outside "
+          + CipherSuites.FIPS_RULE + " (no ChaCha20-Poly1305, CBC, 3DES or RC4), weak suites, DIGEST-MD5 (mechanism and"
+          + " delegation tokens) and AES-GCM SASL privacy (X25519 key agreement); the TLS layer then enables only those"
+          + " suites and refuses key and trust stores holding RSA keys under 2048 bits or EC keys off P-256, P-384 and"
+          + " P-521, and peers' certificates likewise. Restricts what securethrift chooses and accepts; FIPS 140-3"
+          + " validation needs a validated provider in the JVM, which this does not install. See docs/tls.md.",
+      (b, v) -> b.fips(Values.bool(keyOf("FIPS"), v)), c -> Boolean.toString(c.fips())),
 
   TLS_ENGINE("securethrift.tls.engine", Type.CHOICE, "auto", Validator.oneOf(TlsEngine.values(), TlsEngine::token),
       "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL), auto (Conscrypt when its native library loads,"
@@ -80,9 +92,9 @@ public enum ConfigProperty {
       (b, v) -> b.principalMapping(PrincipalMapping.parse(keyOf("TLS_PRINCIPAL_MAPPING"), v)),
       c -> c.tls().principalMapping().token()),
   TLS_RELOAD_INTERVAL("securethrift.tls.reload.interval", Type.DURATION, "10s", Validator.nonNegativeDuration(),
-      "How often, at most, key and trust files are read and compared by content, on the next new handshake after the"
-          + " interval (symbolic links are followed on every read, so a Kubernetes secret's ..data swap is seen); new"
-          + " handshakes use new material, open connections carry on. 0 disables reloading.",
+      "How often, at most, key, trust and CRL files are read and compared by content, on the next new handshake after"
+          + " the interval (symbolic links are followed on every read, so a Kubernetes secret's ..data swap is seen);"
+          + " new handshakes use new material, open connections carry on. 0 disables reloading.",
       (b, v) -> b.tlsReloadInterval(Values.duration(keyOf("TLS_RELOAD_INTERVAL"), v)),
       c -> Values.formatDuration(c.tls().reloadInterval())),
   TLS_RELOAD_IDENTITY_CHANGE("securethrift.tls.reload.identity.change", Type.CHOICE, "refuse",
@@ -93,6 +105,24 @@ public enum ConfigProperty {
           + " naming the file, both identities and this key) or allow. Trust store changes are always taken.",
       (b, v) -> b.tlsReloadIdentityChange(IdentityChange.parse(keyOf("TLS_RELOAD_IDENTITY_CHANGE"), v)),
       c -> c.tls().reloadIdentityChange().token()),
+  TLS_REVOCATION_CRL_FILES("securethrift.tls.revocation.crl.files", Type.LIST, "", Validator.readableFiles(),
+      "CRL files (PEM or DER), comma-separated: a peer certificate one of them lists as revoked is refused, and so is"
+          + " one whose issuer has no current CRL among them unless OCSP answers for it. Reloaded with the key and"
+          + " trust files (securethrift.tls.reload.interval). Empty: no CRL checking.",
+      (b, v) -> b.crlFiles(paths(keyOf("TLS_REVOCATION_CRL_FILES"), v)),
+      c -> c.tls().crlFiles().stream().map(Path::toString).collect(Collectors.joining(","))),
+  TLS_REVOCATION_OCSP("securethrift.tls.revocation.ocsp", Type.CHOICE, "off",
+      Validator.oneOf(OcspMode.values(), OcspMode::token),
+      "Whether the peer's certificates are checked with OCSP: off, soft-fail (a revoked certificate is refused; a"
+          + " responder that cannot be reached or answer lets the handshake through and logs a warning) or hard-fail"
+          + " (a certificate whose status cannot be determined is refused). CRL files, when given, answer when OCSP"
+          + " cannot.",
+      (b, v) -> b.ocsp(OcspMode.parse(keyOf("TLS_REVOCATION_OCSP"), v)), c -> c.tls().ocsp().token()),
+  TLS_REVOCATION_OCSP_RESPONDER("securethrift.tls.revocation.ocsp.responder", Type.TEXT, "", Validator.httpUrl(),
+      "The OCSP responder asked about every certificate, overriding the one each names in its Authority Information"
+          + " Access extension; empty means each certificate's own.",
+      (b, v) -> b.ocspResponder(uriOrNull(keyOf("TLS_REVOCATION_OCSP_RESPONDER"), v)),
+      c -> c.tls().ocspResponder().map(URI::toString).orElse("")),
 
   SASL_MECHANISM("securethrift.sasl.mechanism", Type.CHOICE, "GSSAPI",
       Validator.oneOf(SaslMechanism.values(), SaslMechanism::mechanismName),
@@ -387,6 +417,22 @@ public enum ConfigProperty {
       return Path.of(v.trim());
     } catch (InvalidPathException e) {
       throw new ConfigException(key, "'" + v.trim() + "' is not a file path: " + e.getReason());
+    }
+  }
+
+  private static List<Path> paths(String key, String v) {
+    return Tokens.splitList(v).stream().map(p -> pathOrNull(key, p)).collect(Collectors.toList());
+  }
+
+  private static URI uriOrNull(String key, String v) {
+    if (v == null || v.isBlank()) {
+      return null;
+    }
+    try {
+      return new URI(v.trim());
+    } catch (URISyntaxException e) {
+      throw new ConfigException(key, "'" + v.trim() + "' is not a URL: " + e.getReason()
+          + "; give the responder's http URL, for example http://ocsp.example.com:8080");
     }
   }
 

@@ -1,6 +1,7 @@
 package io.securethrift.core;
 
 import io.securethrift.core.transport.ServerTransportFactory;
+import java.net.URI;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.Provider;
@@ -74,6 +75,16 @@ public final class SecurityConfig {
     return mode;
   }
 
+  /**
+   * Whether the FIPS profile is on ({@code securethrift.fips}): {@link Builder#build()} then refused every setting
+   * outside FIPS 140-3 approval, and the TLS layer enables and accepts only {@link CipherSuites#FIPS} and RSA (2048
+   * bits or more) and P-256, P-384 or P-521 keys. It restricts what securethrift chooses and accepts; a validated
+   * cryptographic module is the JVM's to provide.
+   */
+  public boolean fips() {
+    return tls.fips();
+  }
+
   /** TLS settings; meaningful when {@link SecurityMode#usesTls()}. */
   public TlsSettings tls() {
     return tls;
@@ -141,6 +152,7 @@ public final class SecurityConfig {
   /** Collects settings; {@link #build()} validates them all at once. Not thread-safe. */
   public static final class Builder {
     private SecurityMode mode;
+    private boolean fips;
     private TlsEngine tlsEngine;
     private List<String> tlsProtocols;
     private List<String> tlsCipherSuites;
@@ -157,6 +169,9 @@ public final class SecurityConfig {
     private PrincipalMapping principalMapping;
     private Duration tlsReloadInterval;
     private IdentityChange tlsReloadIdentityChange;
+    private List<Path> crlFiles;
+    private OcspMode ocsp;
+    private URI ocspResponder;
     private SaslMechanism saslMechanism;
     private List<QualityOfProtection> qop;
     private SaslPrivacy saslPrivacy;
@@ -204,6 +219,7 @@ public final class SecurityConfig {
       TlsSettings t = c.tls;
       SaslSettings a = c.sasl;
       mode = c.mode;
+      fips = t.fips();
       tlsEngine = t.engine();
       tlsProtocols = t.protocols();
       tlsCipherSuites = t.cipherSuites();
@@ -216,6 +232,9 @@ public final class SecurityConfig {
       principalMapping = t.principalMapping();
       tlsReloadInterval = t.reloadInterval();
       tlsReloadIdentityChange = t.reloadIdentityChange();
+      crlFiles = t.crlFiles();
+      ocsp = t.ocsp();
+      ocspResponder = t.ocspResponder().orElse(null);
       sslContextFactory = t.sslContextFactory().orElse(null);
       saslMechanism = a.mechanism();
       qop = a.qop();
@@ -270,6 +289,16 @@ public final class SecurityConfig {
     /** How connections are secured ({@code securethrift.mode}); default {@link SecurityMode#NONE}. */
     public Builder mode(SecurityMode mode) {
       this.mode = Objects.requireNonNull(mode);
+      return this;
+    }
+
+    /**
+     * The FIPS profile ({@code securethrift.fips}); default false. When true, {@link #build()} refuses cipher suites
+     * outside {@link CipherSuites#FIPS}, weak suites, DIGEST-MD5 (mechanism, delegation tokens or their secrets) and
+     * AES-GCM SASL privacy (its keys are agreed with X25519), each with a {@link ConfigException} saying why.
+     */
+    public Builder fips(boolean fips) {
+      this.fips = fips;
       return this;
     }
 
@@ -394,7 +423,7 @@ public final class SecurityConfig {
     }
 
     /**
-     * How often key and trust files are checked for changes ({@code securethrift.tls.reload.interval}); default
+     * How often key, trust and CRL files are checked for changes ({@code securethrift.tls.reload.interval}); default
      * 10 seconds; zero disables reloading.
      */
     public Builder tlsReloadInterval(Duration interval) {
@@ -409,6 +438,33 @@ public final class SecurityConfig {
      */
     public Builder tlsReloadIdentityChange(IdentityChange change) {
       this.tlsReloadIdentityChange = Objects.requireNonNull(change);
+      return this;
+    }
+
+    /**
+     * CRL files (PEM or DER) the peer's certificates are checked against
+     * ({@code securethrift.tls.revocation.crl.files}); default empty: none.
+     */
+    public Builder crlFiles(List<Path> files) {
+      this.crlFiles = List.copyOf(files);
+      return this;
+    }
+
+    /**
+     * Whether and how strictly the peer's certificates are checked with OCSP
+     * ({@code securethrift.tls.revocation.ocsp}); default {@link OcspMode#OFF}.
+     */
+    public Builder ocsp(OcspMode mode) {
+      this.ocsp = Objects.requireNonNull(mode);
+      return this;
+    }
+
+    /**
+     * The OCSP responder asked about every certificate ({@code securethrift.tls.revocation.ocsp.responder}); default
+     * null: each certificate's own, from its Authority Information Access extension.
+     */
+    public Builder ocspResponder(URI responder) {
+      this.ocspResponder = responder;
       return this;
     }
 
@@ -716,7 +772,10 @@ public final class SecurityConfig {
 
     /** Validates every setting and returns the immutable configuration. */
     public SecurityConfig build() {
-      TlsSettings tls = new TlsSettings(tlsEngine, ConfigProperty.TLS_PROTOCOLS.valid(tlsProtocols),
+      if (fips) {
+        checkFips();
+      }
+      TlsSettings tls = new TlsSettings(fips, tlsEngine, ConfigProperty.TLS_PROTOCOLS.valid(tlsProtocols),
           validCipherSuites(), allowWeakCipherSuites,
           store(ConfigProperty.TLS_KEYSTORE_PATH, keyStorePath, keyStoreType, keyStorePassword, keyStoreAlias,
               ConfigProperty.TLS_KEYSTORE_PASSWORD),
@@ -724,6 +783,7 @@ public final class SecurityConfig {
               ConfigProperty.TLS_TRUSTSTORE_PASSWORD),
           validClientAuth(), hostnameVerification, principalMapping,
           ConfigProperty.TLS_RELOAD_INTERVAL.valid(tlsReloadInterval), tlsReloadIdentityChange,
+          ConfigProperty.TLS_REVOCATION_CRL_FILES.valid(crlFiles), ocsp, Optional.ofNullable(validOcspResponder()),
           Optional.ofNullable(sslContextFactory));
       SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), validPrivacy(),
           Optional.ofNullable(validPrivacyProvider()), digestMinStrength,
@@ -742,6 +802,75 @@ public final class SecurityConfig {
           auditFormat, validServerLimits());
       logWeakSuites(tls.cipherSuites());
       return config;
+    }
+
+    /** A responder with OCSP off would silently do nothing; the operator meant to check certificates. */
+    private URI validOcspResponder() {
+      ConfigProperty.TLS_REVOCATION_OCSP_RESPONDER.valid(ocspResponder);
+      if (ocspResponder != null && ocsp == OcspMode.OFF) {
+        throw new ConfigException(ConfigProperty.TLS_REVOCATION_OCSP_RESPONDER.key(), "set, but "
+            + ConfigProperty.TLS_REVOCATION_OCSP.key() + " is off, so no responder is asked; set it to soft-fail or"
+            + " hard-fail, or clear the responder");
+      }
+      return ocspResponder;
+    }
+
+    /**
+     * The FIPS profile's refusals, each naming the setting, its value and why. TLS versions need no check here:
+     * securethrift.tls.protocols accepts only TLS 1.3 and 1.2 in every profile, and SP 800-52 rev. 2 approves both.
+     */
+    private void checkFips() {
+      String fipsKey = ConfigProperty.FIPS.key();
+      List<String> refused = tlsCipherSuites.stream().filter(suite -> !CipherSuites.isFipsApproved(suite))
+          .collect(Collectors.toList());
+      if (!refused.isEmpty()) {
+        String reasons = refused.stream().map(suite -> suite + " (" + fipsRefusal(suite) + ")")
+            .collect(Collectors.joining(", "));
+        throw new ConfigException(ConfigProperty.TLS_CIPHER_SUITES.key(), reasons + ": " + fipsKey + "=true admits"
+            + " only " + CipherSuites.FIPS_RULE + "; remove " + (refused.size() == 1 ? "it" : "them") + ", or set "
+            + fipsKey + "=false");
+      }
+      if (allowWeakCipherSuites) {
+        throw new ConfigException(ConfigProperty.TLS_ALLOW_WEAK_CIPHER_SUITES.key(), "true lets the suite list name"
+            + " suites outside FIPS approval, which " + fipsKey + "=true refuses; set it to false");
+      }
+      String mechanismKey = ConfigProperty.SASL_MECHANISM.key();
+      String digestWhy = " DIGEST-MD5, which FIPS 140-3 does not approve (MD5 digests, and 3DES, DES or RC4 for"
+          + " auth-conf); ";
+      if (saslMechanism == SaslMechanism.DIGEST_MD5) {
+        throw new ConfigException(mechanismKey, "DIGEST-MD5 is refused by " + fipsKey + "=true:" + digestWhy
+            + "use GSSAPI (Kerberos with AES enctypes), or set " + fipsKey + "=false");
+      }
+      if (delegationToken != null || delegationTokenSecrets != null) {
+        boolean token = delegationToken != null;
+        throw new ConfigException(mechanismKey, "a delegation token" + (token ? "" : "'s secrets") + " is set"
+            + " (SecurityConfig.Builder." + (token ? "delegationToken" : "delegationTokenSecrets") + "), and delegation"
+            + " tokens authenticate with" + digestWhy + fipsKey + "=true refuses it; authenticate with Kerberos"
+            + " (GSSAPI), or set " + fipsKey + "=false");
+      }
+      if (saslPrivacy.speaksAesGcm()) {
+        throw new ConfigException(ConfigProperty.SASL_PRIVACY.key(), "'" + saslPrivacy + "' agrees its AES-GCM keys"
+            + " with X25519, which FIPS 140-3 does not approve for key agreement (SP 800-56A rev. 3 names the NIST"
+            + " curves P-256, P-384 and P-521); " + fipsKey + "=true refuses it. Set it to gss: auth-conf is then"
+            + " Kerberos's own wrap, AES when krb5.conf permits only AES enctypes");
+      }
+    }
+
+    /** Why the FIPS profile refuses a suite, in a few words. */
+    private static String fipsRefusal(String suite) {
+      if (suite.contains("CHACHA20")) {
+        return "ChaCha20-Poly1305 is not a FIPS-approved cipher";
+      }
+      if (suite.contains("3DES") || suite.contains("_DES_") || suite.contains("RC4")) {
+        return "3DES, DES and RC4 are not approved";
+      }
+      if (suite.contains("_CBC_")) {
+        return "CBC suites are outside the profile, which admits AEAD (AES-GCM) only";
+      }
+      if (!suite.startsWith("TLS_ECDHE_") && !CipherSuites.isTls13(suite)) {
+        return "its key exchange is not ECDHE";
+      }
+      return "not on the approved list";
     }
 
     /** AES-GCM replaces the wrap of auth-conf; at the other levels there is nothing for it to replace. */

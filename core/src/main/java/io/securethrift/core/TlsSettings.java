@@ -1,5 +1,7 @@
 package io.securethrift.core;
 
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -9,13 +11,14 @@ import java.util.Optional;
  * {@link SecurityConfig.Builder#build()} creates one, after validating every value, so a layer never sees an
  * unchecked protocol, cipher suite or store.
  *
- * <p>Defaults ({@link ConfigProperty} has the keys): engine {@code auto}; protocols TLSv1.3 and TLSv1.2; no cipher
- * suite list (the engine's suites that {@link CipherSuites} accepts); weak suites not allowed; no key store; no trust
- * store (the JVM's default); client authentication {@code none}; hostname verification on; principal mapping
- * {@code cn}; reload interval 10s; a reloaded certificate naming another identity refused; no TLS context factory (the
- * TLS module's standard one).
+ * <p>Defaults ({@link ConfigProperty} has the keys): FIPS profile off; engine {@code auto}; protocols TLSv1.3 and
+ * TLSv1.2; no cipher suite list (the engine's suites that {@link CipherSuites} accepts); weak suites not allowed; no
+ * key store; no trust store (the JVM's default); client authentication {@code none}; hostname verification on;
+ * principal mapping {@code cn}; reload interval 10s; a reloaded certificate naming another identity refused; no
+ * revocation checking (no CRL files, OCSP off); no TLS context factory (the TLS module's standard one).
  */
 public final class TlsSettings {
+  private final boolean fips;
   private final TlsEngine engine;
   private final List<String> protocols;
   private final List<String> cipherSuites;
@@ -27,12 +30,17 @@ public final class TlsSettings {
   private final PrincipalMapping principalMapping;
   private final Duration reloadInterval;
   private final IdentityChange reloadIdentityChange;
+  private final List<Path> crlFiles;
+  private final OcspMode ocsp;
+  private final Optional<URI> ocspResponder;
   private final Optional<SslContextFactory> sslContextFactory;
 
-  TlsSettings(TlsEngine engine, List<String> protocols, List<String> cipherSuites, boolean allowWeakCipherSuites,
-      Optional<StoreLocation> keyStore, Optional<StoreLocation> trustStore, ClientAuth clientAuth,
-      boolean hostnameVerification, PrincipalMapping principalMapping, Duration reloadInterval,
-      IdentityChange reloadIdentityChange, Optional<SslContextFactory> sslContextFactory) {
+  TlsSettings(boolean fips, TlsEngine engine, List<String> protocols, List<String> cipherSuites,
+      boolean allowWeakCipherSuites, Optional<StoreLocation> keyStore, Optional<StoreLocation> trustStore,
+      ClientAuth clientAuth, boolean hostnameVerification, PrincipalMapping principalMapping, Duration reloadInterval,
+      IdentityChange reloadIdentityChange, List<Path> crlFiles, OcspMode ocsp, Optional<URI> ocspResponder,
+      Optional<SslContextFactory> sslContextFactory) {
+    this.fips = fips;
     this.engine = engine;
     this.protocols = List.copyOf(protocols);
     this.cipherSuites = List.copyOf(cipherSuites);
@@ -44,7 +52,19 @@ public final class TlsSettings {
     this.principalMapping = principalMapping;
     this.reloadInterval = reloadInterval;
     this.reloadIdentityChange = reloadIdentityChange;
+    this.crlFiles = List.copyOf(crlFiles);
+    this.ocsp = ocsp;
+    this.ocspResponder = ocspResponder;
     this.sslContextFactory = sslContextFactory;
+  }
+
+  /**
+   * Whether the FIPS profile is on ({@code securethrift.fips}): the TLS layer then enables only
+   * {@link CipherSuites#FIPS} by default and refuses keys and certificates outside FIPS approval when it loads the
+   * stores.
+   */
+  public boolean fips() {
+    return fips;
   }
 
   /** Which TLS implementation to use. */
@@ -92,7 +112,7 @@ public final class TlsSettings {
     return principalMapping;
   }
 
-  /** How often key and trust files are checked for changes; zero disables reloading. */
+  /** How often key, trust and CRL files are checked for changes; zero disables reloading. */
   public Duration reloadInterval() {
     return reloadInterval;
   }
@@ -103,6 +123,26 @@ public final class TlsSettings {
    */
   public IdentityChange reloadIdentityChange() {
     return reloadIdentityChange;
+  }
+
+  /** CRL files (PEM or DER) the peer's certificates are checked against, reloaded like the stores; may be empty. */
+  public List<Path> crlFiles() {
+    return crlFiles;
+  }
+
+  /** Whether and how strictly the peer's certificates are checked with OCSP. */
+  public OcspMode ocsp() {
+    return ocsp;
+  }
+
+  /** The OCSP responder asked about every certificate; empty means each certificate's own (its AIA extension). */
+  public Optional<URI> ocspResponder() {
+    return ocspResponder;
+  }
+
+  /** Whether the peer's certificates are checked for revocation at all: CRL files given or OCSP on. */
+  public boolean checksRevocation() {
+    return !crlFiles.isEmpty() || ocsp != OcspMode.OFF;
   }
 
   /** This configuration's TLS context factory; empty means the TLS module's standard one. */

@@ -2,6 +2,7 @@ package io.securethrift.core;
 
 import io.securethrift.core.identity.KerberosName;
 import io.securethrift.core.internal.TlsVersions;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -111,6 +112,36 @@ abstract class Validator {
     };
   }
 
+  /** Existing, readable regular files, each once. */
+  static Validator readableFiles() {
+    Validator file = readableFile();
+    return new Validator("readable files") {
+      @Override
+      void check(String key, Object value) {
+        List<?> files = (List<?>) value;
+        for (Object f : files) {
+          file.check(key, f);
+        }
+        requireDistinct(key, files, "a file");
+      }
+    };
+  }
+
+  /** An absolute http or https URL with a host, when set. */
+  static Validator httpUrl() {
+    return new Validator("an http or https URL") {
+      @Override
+      void check(String key, Object value) {
+        URI uri = (URI) value;
+        if (uri != null && (!("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+            || uri.getHost() == null)) {
+          throw new ConfigException(key, "'" + uri + "' is not an http or https URL with a host; give the"
+              + " responder's URL, for example http://ocsp.example.com:8080");
+        }
+      }
+    };
+  }
+
   static Validator tlsVersions() {
     return new Validator(TlsVersions.someOf()) {
       @Override
@@ -158,11 +189,15 @@ abstract class Validator {
         if (qop.isEmpty()) {
           throw new ConfigException(key, "empty; give one or more of auth, auth-int, auth-conf");
         }
-        if (qop.stream().distinct().count() != qop.size()) {
-          throw new ConfigException(key, "a level is listed twice in " + qop);
-        }
+        requireDistinct(key, qop, "a level");
       }
     };
+  }
+
+  private static void requireDistinct(String key, List<?> values, String what) {
+    if (values.stream().distinct().count() != values.size()) {
+      throw new ConfigException(key, what + " is listed twice in " + values);
+    }
   }
 
   static Validator kerberosPrimary() {

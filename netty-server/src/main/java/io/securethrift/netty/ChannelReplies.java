@@ -34,7 +34,7 @@ final class ChannelReplies extends InMemoryTransport {
 
   @Override
   public int read(byte[] buf, int off, int len) {
-    throw new UnsupportedOperationException("negotiation messages are read by the connection handler");
+    throw new UnsupportedOperationException("negotiation messages are read by SaslNegotiation");
   }
 
   @Override

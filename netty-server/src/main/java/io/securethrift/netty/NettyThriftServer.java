@@ -24,6 +24,8 @@ import io.securethrift.core.spi.TlsEngines;
 import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -112,7 +114,7 @@ public final class NettyThriftServer implements AutoCloseable {
               SSLEngine engine = engines.serverEngine(channel.remoteAddress());
               // Engine tasks run inline on the event loop, where HandshakeWatch can see them.
               SslHandler ssl = new SslHandler(engine);
-              // The connection handler's deadline covers TLS and SASL together, as on the blocking server.
+              // HandshakeGuard's deadline covers TLS and SASL together, as on the blocking server.
               ssl.setHandshakeTimeoutMillis(0);
               // Records are gathered by copying, as for JSSE, on every engine: the composite Netty picks for
               // Conscrypt keeps each read's whole receive buffer, so a peer trickling a record a byte at a time
@@ -120,8 +122,15 @@ public final class NettyThriftServer implements AutoCloseable {
               ssl.setCumulator(ByteToMessageDecoder.MERGE_CUMULATOR);
               channel.pipeline().addLast(new HandshakeWatch(record), ssl, new FirstWriteSplit());
             }
-            channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal(), context.factory().audit()),
-                new ConnectionHandler(context, record));
+            // One concern a handler (docs/nonblocking-server.md). The guard and the SASL negotiation leave once the
+            // peer is authenticated, so a call's bytes pass only the codec and the dispatcher.
+            HandshakeGuard guard = new HandshakeGuard(context, record);
+            channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal(), context.factory().audit()), guard);
+            if (context.usesSasl()) {
+              channel.pipeline().addLast(new SaslNegotiation(context, guard));
+            }
+            FrameCodec frames = new FrameCodec(context);
+            channel.pipeline().addLast(frames, new CallDispatcher(context, frames));
           }
         });
     listening = bootstrap.bind(address).sync().channel();
@@ -150,6 +159,17 @@ public final class NettyThriftServer implements AutoCloseable {
     return context.callsInFlight();
   }
 
+  /** The handlers of each open connection's pipeline, head first, by class name (for tests). */
+  List<List<String>> pipelines() {
+    List<List<String>> pipelines = new ArrayList<>();
+    for (Channel channel : channels) {
+      List<String> handlers = new ArrayList<>();
+      channel.pipeline().forEach(entry -> handlers.add(entry.getValue().getClass().getSimpleName()));
+      pipelines.add(handlers);
+    }
+    return pipelines;
+  }
+
   /** Worker and authentication threads alive now: none once the pools have been idle for the keep-alive. */
   int poolThreads() {
     return ((ThreadPoolExecutor) workers).getPoolSize() + ((ThreadPoolExecutor) authentication).getPoolSize();
@@ -170,10 +190,9 @@ public final class NettyThriftServer implements AutoCloseable {
     }
     context.drain();
     long deadline = System.nanoTime() + grace.toNanos();
-    // Idle connections go now; busy ones close themselves once their reply is written (see ConnectionHandler).
+    // Idle connections go now; busy ones close themselves once their SASL step ends or their reply is written.
     channels.forEach(channel -> channel.eventLoop().execute(() -> {
-      ConnectionHandler handler = channel.pipeline().get(ConnectionHandler.class);
-      if (handler == null || !handler.busy()) {
+      if (!busy(channel)) {
         channel.close();
       }
     }));
@@ -193,6 +212,13 @@ public final class NettyThriftServer implements AutoCloseable {
       jmx.close();
     }
     factory.close();
+  }
+
+  /** Whether a SASL negotiation step or a call runs for {@code channel}; on its event loop. */
+  private static boolean busy(Channel channel) {
+    SaslNegotiation negotiation = channel.pipeline().get(SaslNegotiation.class);
+    CallDispatcher calls = channel.pipeline().get(CallDispatcher.class);
+    return negotiation != null && negotiation.busy() || calls != null && calls.busy();
   }
 
   /** {@link #shutdown} with the builder's grace period. */

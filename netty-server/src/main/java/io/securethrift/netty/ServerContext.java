@@ -2,9 +2,11 @@ package io.securethrift.netty;
 
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.Future;
+import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.Limits;
 import io.securethrift.core.ServerLimits;
 import io.securethrift.core.audit.HandshakeAudit.Stage;
+import io.securethrift.core.internal.FrameReader;
 import io.securethrift.core.internal.PendingReplies;
 import io.securethrift.core.spi.TlsEngines;
 import io.securethrift.core.transport.ServerTransportFactory;
@@ -26,6 +28,12 @@ final class ServerContext {
   private final TlsEngines tlsEngines;
   private final AtomicInteger callsInFlight = new AtomicInteger();
   private final PendingReplies pendingReplies;
+  /**
+   * The header checks of every connection: only {@link FrameReader#checkLength} is used, which reads final fields, so
+   * one of each serves all event loops and no connection carries its own.
+   */
+  private final FrameReader frameLimit;
+  private final FrameReader negotiationLimit;
   private volatile boolean draining;
 
   ServerContext(ServerTransportFactory factory, TProcessor processor, TProtocolFactory protocolFactory,
@@ -40,6 +48,10 @@ final class ServerContext {
         factory.config().mode().usesTls() ? Stage.TLS : Stage.SASL);
     this.tlsEngines = factory.tlsEngines().orElse(null);
     this.pendingReplies = new PendingReplies(factory.config().server().pendingRepliesMax(), factory.audit());
+    Limits limits = factory.config().limits();
+    this.frameLimit = new FrameReader(limits.maxFrameSize(), ConfigProperty.LIMIT_MAX_FRAME_SIZE.key());
+    this.negotiationLimit = new FrameReader(limits.maxNegotiationMessageSize(),
+        ConfigProperty.LIMIT_MAX_NEGOTIATION_MESSAGE_SIZE.key());
   }
 
   ServerTransportFactory factory() {
@@ -91,6 +103,19 @@ final class ServerContext {
 
   Limits limits() {
     return factory.config().limits();
+  }
+
+  /** Checks a data frame's declared length against {@code securethrift.limit.max.frame.size}; use checkLength only. */
+  FrameReader frameLimit() {
+    return frameLimit;
+  }
+
+  /**
+   * Checks a SASL negotiation message's declared length against
+   * {@code securethrift.limit.max.negotiation.message.size}; use checkLength only.
+   */
+  FrameReader negotiationLimit() {
+    return negotiationLimit;
   }
 
   Duration handshakeTimeout() {

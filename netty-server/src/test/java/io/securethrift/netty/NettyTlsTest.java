@@ -64,7 +64,8 @@ class NettyTlsTest {
         .keyStore(keyStore, StoreType.PKCS12, Secret.of(PASSWORD)).clientAuth(ClientAuth.NEED);
   }
 
-  private static NettyThriftServer start(SecurityConfig config) throws Exception {
+  /** The echo service on a free loopback port, for this module's TLS tests. */
+  static NettyThriftServer start(SecurityConfig config) throws Exception {
     return NettyThriftServer.builder(config, new EchoService.Processor<>(new EchoHandler()))
         .protocolFactory(new TCompactProtocol.Factory()).workerThreads(4).eventLoopThreads(2)
         .shutdownGrace(Duration.ofSeconds(2)).build().start(new InetSocketAddress("127.0.0.1", 0));

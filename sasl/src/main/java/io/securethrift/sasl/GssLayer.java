@@ -141,8 +141,8 @@ final class GssLayer {
       try {
         opener.open(record, length, plain, 0);
       } catch (GeneralSecurityException e) {
-        throw new SaslException("AES-GCM record of " + length + " bytes failed authentication (forged, altered,"
-            + " replayed, reordered or after a lost record)", e);
+        throw new SaslException("AES-GCM message of " + length + " bytes failed authentication (forged, altered,"
+            + " replayed, reordered, cut short or after a lost record)", e);
       }
     }
     return plain;

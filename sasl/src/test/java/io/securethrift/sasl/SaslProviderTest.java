@@ -11,13 +11,17 @@ import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.testing.GssapiSasl;
 import io.securethrift.core.testing.UsesJdkGssapi;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
 import io.securethrift.testkit.KerberosIdentity;
 import io.securethrift.testkit.KerberosLogin;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.Provider;
 import java.security.Security;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -129,6 +133,38 @@ class SaslProviderTest {
           Map.of())) {
         EchoServer.assertEchoes(EchoServer.client(transport), 1000);
         assertEquals("aes-gcm", transport.getSaslClient().getNegotiatedProperty(GssLayer.PRIVACY));
+      }
+    }
+  }
+
+  /**
+   * A man in the middle who drops the last records of a large wrapped message, and shortens the frame to match, gets
+   * the connection closed rather than a prefix of the message delivered; the server names why and serves the next
+   * client.
+   */
+  @Test
+  void aWrappedMessageCutAfterARecordIsRefusedAndTheServerServesOthers(EmbeddedKdc kdc) throws Exception {
+    assertTrue(SecureThriftSaslProvider.install());
+    try (LogCapture log = LogCapture.start();
+        Server s = new Server(kdc, QualityOfProtection.AUTH_CONF, Map.of());
+        TSaslClientTransport transport = client(kdc, Mechanism.OURS, QualityOfProtection.AUTH_CONF, s.port(),
+            Map.of())) {
+      byte[] sealed = transport.getSaslClient().wrap(new byte[LARGE], 0, LARGE);
+      int firstRecord = GcmRecords.RECORD + GcmRecords.TAG;
+      assertTrue(sealed.length > firstRecord, "a message of " + LARGE + " bytes is several records");
+      TSocket socket = (TSocket) transport.getUnderlyingTransport();
+      socket.setTimeout(30_000);
+      socket.write(ByteBuffer.allocate(4).putInt(firstRecord).array());
+      socket.write(sealed, 0, firstRecord);
+      socket.flush();
+      assertThrows(TTransportException.class, () -> socket.readAll(new byte[4], 0, 4),
+          "the server closes the connection");
+      List<String> refused = log.awaitLines("failed authentication", 1, Duration.ofSeconds(30));
+      assertTrue(refused.get(0).contains("AES-GCM message of " + firstRecord + " bytes failed authentication"),
+          refused.get(0));
+      try (TSaslClientTransport next = client(kdc, Mechanism.OURS, QualityOfProtection.AUTH_CONF, s.port(),
+          Map.of())) {
+        EchoServer.assertEchoes(EchoServer.client(next), 1000);
       }
     }
   }

@@ -56,8 +56,10 @@ final class HandshakeErrors {
    */
   static SSLHandshakeException explain(IOException e, Role role, TlsSettings settings, String peer,
       Optional<X509Certificate> rejected) {
+    // A revocation refusal names the certificate itself, by serial number as well.
+    boolean revoked = find(e, RevokedCertificateException.class) != null;
     String cause = explanation(e, role, settings)
-        + rejected.map(leaf -> " (" + PrincipalMapper.describe(leaf) + ")").orElse("");
+        + rejected.filter(leaf -> !revoked).map(leaf -> " (" + PrincipalMapper.describe(leaf) + ")").orElse("");
     SSLHandshakeException explained = new Explained("TLS handshake with " + peer + " failed: " + cause);
     explained.initCause(EngineErrors.safe(e));
     return explained;
@@ -77,6 +79,10 @@ final class HandshakeErrors {
     String otherSide = role == Role.SERVER ? "client" : "server";
     if (has(e, SocketTimeoutException.class)) {
       return "the " + otherSide + " stalled mid-handshake and was dropped after securethrift.timeout.handshake";
+    }
+    RevokedCertificateException revoked = find(e, RevokedCertificateException.class);
+    if (revoked != null) {
+      return "the " + otherSide + "'s " + revoked.reason();
     }
     if (has(e, CertificateExpiredException.class)) {
       return "the " + otherSide + "'s certificate has expired";
@@ -120,7 +126,8 @@ final class HandshakeErrors {
       return "no cipher suite in common (" + TlsPolicy.CIPHER_SUITES_KEY + ", " + TlsPolicy.PROTOCOLS_KEY + ")"
           + ecNote(settings);
     }
-    if (text.contains("bad_certificate") || text.contains("certificate_unknown") || text.contains("unknown_ca")) {
+    if (text.contains("bad_certificate") || text.contains("certificate_unknown") || text.contains("unknown_ca")
+        || text.contains("certificate_revoked")) {
       return "the " + otherSide + " rejected this side's certificate";
     }
     if (has(e, EOFException.class) || has(e, SocketException.class) || text.contains("terminated the handshake")
@@ -151,11 +158,15 @@ final class HandshakeErrors {
   }
 
   private static boolean has(Throwable e, Class<? extends Throwable> type) {
+    return find(e, type) != null;
+  }
+
+  private static <T extends Throwable> T find(Throwable e, Class<T> type) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (type.isInstance(t)) {
-        return true;
+        return type.cast(t);
       }
     }
-    return false;
+    return null;
   }
 }

@@ -5,6 +5,8 @@ import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.Optional;
 import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLSession;
+import javax.net.ssl.SSLSocket;
 import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
@@ -23,15 +25,29 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * expects, without which the JDK trust manager rejects every TLS 1.3 certificate under Conscrypt ("Unknown authType:
  * GENERIC"). Hostname verification stays with the JDK: it reads the endpoint identification algorithm and peer host
  * from the socket or engine on both engines.
+ *
+ * <p>When revocation is configured, a chain the JDK accepted is then checked by {@link RevocationCheck}, so both
+ * engines check revocation the same way (Conscrypt hands this same trust manager its chains).
+ *
+ * <p>Under the FIPS profile it refuses a peer chain, once the JDK accepted it, that holds a key outside FIPS approval
+ * ({@link FipsKeys}): the JDK's own limits ({@code jdk.certpath.disabledAlgorithms}) still admit 1024-bit RSA.
  */
 final class HandshakeTrustManager extends X509ExtendedTrustManager {
   private static final ThreadLocal<Boolean> VERIFIED = ThreadLocal.withInitial(() -> Boolean.FALSE);
   private static final ThreadLocal<X509Certificate> REJECTED = new ThreadLocal<>();
 
   private final X509ExtendedTrustManager delegate;
+  private final RevocationCheck revocation;
+  private final boolean fips;
 
-  HandshakeTrustManager(X509ExtendedTrustManager delegate) {
+  /**
+   * @param revocation the revocation check after the JDK's, or null for none
+   * @param fips whether the FIPS profile's key checks apply to the peer's chain
+   */
+  HandshakeTrustManager(X509ExtendedTrustManager delegate, RevocationCheck revocation, boolean fips) {
     this.delegate = delegate;
+    this.revocation = revocation;
+    this.fips = fips;
   }
 
   /** Starts watching a handshake on this thread. */
@@ -55,34 +71,36 @@ final class HandshakeTrustManager extends X509ExtendedTrustManager {
 
   @Override
   public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-    check(chain, () -> delegate.checkClientTrusted(chain, authType(authType), socket));
+    check(chain, session(socket), () -> delegate.checkClientTrusted(chain, authType(authType), socket));
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-    check(chain, () -> delegate.checkServerTrusted(chain, authType(authType), socket));
+    check(chain, session(socket), () -> delegate.checkServerTrusted(chain, authType(authType), socket));
   }
 
   @Override
   public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
       throws CertificateException {
-    check(chain, () -> delegate.checkClientTrusted(chain, authType(authType), engine));
+    check(chain, engine == null ? null : engine.getHandshakeSession(),
+        () -> delegate.checkClientTrusted(chain, authType(authType), engine));
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine)
       throws CertificateException {
-    check(chain, () -> delegate.checkServerTrusted(chain, authType(authType), engine));
+    check(chain, engine == null ? null : engine.getHandshakeSession(),
+        () -> delegate.checkServerTrusted(chain, authType(authType), engine));
   }
 
   @Override
   public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-    check(chain, () -> delegate.checkClientTrusted(chain, authType(authType)));
+    check(chain, null, () -> delegate.checkClientTrusted(chain, authType(authType)));
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-    check(chain, () -> delegate.checkServerTrusted(chain, authType(authType)));
+    check(chain, null, () -> delegate.checkServerTrusted(chain, authType(authType)));
   }
 
   /** One of the JDK trust manager's checks. */
@@ -90,9 +108,15 @@ final class HandshakeTrustManager extends X509ExtendedTrustManager {
     void run() throws CertificateException;
   }
 
-  private static void check(X509Certificate[] chain, Check check) throws CertificateException {
+  private void check(X509Certificate[] chain, SSLSession session, Check check) throws CertificateException {
     try {
       check.run();
+      if (fips && chain != null) {
+        FipsKeys.checkPeer(chain);
+      }
+      if (revocation != null) {
+        revocation.check(chain, session);
+      }
     } catch (CertificateException e) {
       if (chain != null && chain.length > 0) {
         REJECTED.set(chain[0]);
@@ -105,6 +129,10 @@ final class HandshakeTrustManager extends X509ExtendedTrustManager {
   @Override
   public X509Certificate[] getAcceptedIssuers() {
     return delegate.getAcceptedIssuers();
+  }
+
+  private static SSLSession session(Socket socket) {
+    return socket instanceof SSLSocket ? ((SSLSocket) socket).getHandshakeSession() : null;
   }
 
   private static String authType(String authType) {

@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one {@link SSLContext} of a configuration and role, cached so every connection shares its session cache, and
- * replaced when the key or trust files change. The files are checked at most once per reload interval, on the thread
- * of a new handshake, by hashing their content (a rotated certificate often has the same size, and copies may keep
- * the modification time). Every read opens the configured path, following symbolic links anew, so a Kubernetes
+ * replaced when the key, trust or CRL files change. The files are checked at most once per reload interval, on the
+ * thread of a new handshake, by hashing their content (a rotated certificate often has the same size, and copies may
+ * keep the modification time). Every read opens the configured path, following symbolic links anew, so a Kubernetes
  * secret volume's atomic {@code ..data} swap is seen like any other change. Polling alone is enough: a directory
  * watcher sees that swap only as events on {@code ..data} and on timestamped directories, never on the configured
  * file, which is why ZooKeeper's watcher and, until HBASE-28931, HBase's missed it.
@@ -173,7 +173,8 @@ final class ReloadingContext {
     SSLContext context;
     Optional<CertificateIdentity> identity;
     if (factory == StandardSslContextFactory.INSTANCE) {
-      SingleKeyManager keys = settings.keyStore().isEmpty() ? null : StoreLoader.keyManager(settings.keyStore().get());
+      SingleKeyManager keys = settings.keyStore().isEmpty() ? null
+          : StoreLoader.keyManager(settings.keyStore().get(), settings.fips());
       context = StandardSslContextFactory.INSTANCE.createContext(settings, keys);
       identity = Optional.ofNullable(keys).map(k -> CertificateIdentity.of(k.leaf()));
     } else {
@@ -214,12 +215,20 @@ final class ReloadingContext {
     List<Path> files = new ArrayList<>();
     settings.keyStore().map(StoreLoader::files).ifPresent(files::addAll);
     settings.trustStore().map(StoreLoader::files).ifPresent(files::addAll);
+    files.addAll(settings.crlFiles());
     return List.copyOf(files);
   }
 
-  /** Names the setting to fix: the password key for a wrong password, else the path key of the store at fault. */
+  /**
+   * Names the setting to fix: the CRL files' key for a CRL file, the password key for a wrong password, else the path
+   * key of the store at fault.
+   */
   private ConfigException configException(Exception e) {
     String raw = String.valueOf(e.getMessage());
+    if (raw.contains(ConfigProperty.TLS_REVOCATION_CRL_FILES.key())) {
+      return ConfigException.escaped(ConfigProperty.TLS_REVOCATION_CRL_FILES.key(), PeerText.messageOf(e),
+          ConfigException.BUILDER);
+    }
     boolean keyStore = settings.keyStore().map(StoreLocation::path).map(Path::toString).filter(raw::contains)
         .isPresent();
     // Escaped once: a PEM parser's message was escaped where it was made.

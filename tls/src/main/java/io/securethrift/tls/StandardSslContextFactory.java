@@ -18,7 +18,8 @@ import javax.net.ssl.X509ExtendedTrustManager;
 /**
  * The default {@link SslContextFactory}: key and trust material from the configured JKS, PKCS#12 or PEM files (the
  * JVM's default trust store when none is set), the configured key held decoded in memory ({@link SingleKeyManager}),
- * the JDK's PKIX trust manager, and the configured engine (JSSE, or Conscrypt asked for by name). Protocols default to
+ * the JDK's PKIX trust manager followed, when configured, by a revocation check (CRL files, OCSP; {@link
+ * RevocationCheck}), and the configured engine (JSSE, or Conscrypt asked for by name). Protocols default to
  * TLS 1.3 and 1.2 and cipher suites to the engine's suites that {@link io.securethrift.core.CipherSuites} accepts.
  */
 public final class StandardSslContextFactory implements SslContextFactory {
@@ -30,7 +31,7 @@ public final class StandardSslContextFactory implements SslContextFactory {
   @Override
   public SSLContext createContext(TlsSettings settings, Role role) throws IOException, GeneralSecurityException {
     return createContext(settings, settings.keyStore().isEmpty() ? null : StoreLoader.keyManager(
-        settings.keyStore().get()));
+        settings.keyStore().get(), settings.fips()));
   }
 
   /**
@@ -52,10 +53,13 @@ public final class StandardSslContextFactory implements SslContextFactory {
 
   private static TrustManager[] trustManagers(TlsSettings settings) throws IOException, GeneralSecurityException {
     TrustManagerFactory factory = TrustManagerFactory.getInstance("PKIX");
-    factory.init(settings.trustStore().isPresent() ? StoreLoader.trustStore(settings.trustStore().get()) : null);
+    factory.init(settings.trustStore().isPresent() ? StoreLoader.trustStore(settings.trustStore().get(),
+        settings.fips()) : null);
     for (TrustManager manager : factory.getTrustManagers()) {
       if (manager instanceof X509ExtendedTrustManager) {
-        return new TrustManager[] {new HandshakeTrustManager((X509ExtendedTrustManager) manager)};
+        X509ExtendedTrustManager jdk = (X509ExtendedTrustManager) manager;
+        return new TrustManager[] {new HandshakeTrustManager(jdk,
+            RevocationCheck.create(settings, jdk.getAcceptedIssuers()), settings.fips())};
       }
     }
     throw new ConfigException("securethrift.tls.truststore.path", "the JDK offers no X.509 trust manager");

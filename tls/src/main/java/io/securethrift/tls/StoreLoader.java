@@ -42,18 +42,29 @@ final class StoreLoader {
 
   /** The trusted certificates of a trust store. */
   static KeyStore trustStore(StoreLocation location) throws IOException, GeneralSecurityException {
+    return trustStore(location, false);
+  }
+
+  /** The trusted certificates of a trust store; with {@code fips}, refused if one holds a key outside FIPS approval. */
+  static KeyStore trustStore(StoreLocation location, boolean fips) throws IOException, GeneralSecurityException {
     byte[] content = read(location.path());
     char[] password = password(location);
     try {
-      StoreType type = StoreFormat.detect(location.path(), content, location.type());
-      if (type == StoreType.PEM) {
-        PemSupport.require(location.path());
-      }
+      StoreType type = format(location, content);
       KeyStore store = type == StoreType.PEM ? PemStore.trustStore(location.path(), content)
           : load(location, type, content, password);
       if (Collections.list(store.aliases()).stream().noneMatch(a -> isCertificate(store, a))) {
         throw new GeneralSecurityException(location.path() + " holds no trusted certificate"
             + (password.length == 0 ? " readable without a password" : ""));
+      }
+      if (fips) {
+        List<X509Certificate> certificates = new ArrayList<>();
+        for (String alias : Collections.list(store.aliases())) {
+          if (store.getCertificate(alias) instanceof X509Certificate) {
+            certificates.add((X509Certificate) store.getCertificate(alias));
+          }
+        }
+        FipsKeys.checkStore(location.path(), certificates);
       }
       return store;
     } finally {
@@ -66,13 +77,16 @@ final class StoreLoader {
    * and held in memory by the key manager every context of this store shares until the files change.
    */
   static SingleKeyManager keyManager(StoreLocation location) throws IOException, GeneralSecurityException {
+    return keyManager(location, false);
+  }
+
+  /** As {@link #keyManager(StoreLocation)}; with {@code fips}, refused if the chain holds a key outside approval. */
+  static SingleKeyManager keyManager(StoreLocation location, boolean fips)
+      throws IOException, GeneralSecurityException {
     byte[] content = read(location.path());
     char[] password = password(location);
     try {
-      StoreType type = StoreFormat.detect(location.path(), content, location.type());
-      if (type == StoreType.PEM) {
-        PemSupport.require(location.path());
-      }
+      StoreType type = format(location, content);
       KeyStore store = type == StoreType.PEM ? PemStore.keyStore(location, content, password)
           : load(location, type, content, password);
       String alias = chooseKey(location, store);
@@ -84,10 +98,23 @@ final class StoreLoader {
         x509[i] = (X509Certificate) chain[i];
       }
       checkMatch(location.path(), alias, key, x509[0]);
+      if (fips) {
+        FipsKeys.checkStore(location.path(), Arrays.asList(x509));
+      }
       return new SingleKeyManager(alias, key, x509);
     } finally {
       Arrays.fill(password, '\0');
     }
+  }
+
+  /** The store's format, from its content; a PEM store needs BouncyCastle, whose absence is named here. */
+  private static StoreType format(StoreLocation location, byte[] content)
+      throws IOException, GeneralSecurityException {
+    StoreType type = StoreFormat.detect(location.path(), content, location.type());
+    if (type == StoreType.PEM) {
+      PemSupport.require(location.path());
+    }
+    return type;
   }
 
   /** The store password as a fresh array the caller clears; empty when none was configured. */

@@ -8,6 +8,7 @@ import io.securethrift.core.spi.LayerProvider.Role;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -28,7 +29,7 @@ final class TlsPolicy {
     SSLParameters supported = context.getSupportedSSLParameters();
     SSLParameters parameters = context.getDefaultSSLParameters();
     parameters.setProtocols(protocols(settings.protocols(), supported.getProtocols()));
-    parameters.setCipherSuites(cipherSuites(settings.cipherSuites(), supported.getCipherSuites()));
+    parameters.setCipherSuites(cipherSuites(settings, supported.getCipherSuites()));
     parameters.setUseCipherSuitesOrder(true);
     if (role == Role.SERVER) {
       if (settings.clientAuth() == ClientAuth.NEED) {
@@ -54,9 +55,15 @@ final class TlsPolicy {
     return enabled.toArray(String[]::new);
   }
 
-  private static String[] cipherSuites(List<String> configured, String[] supported) {
+  /**
+   * The configured suites, or the engine's suites within the rule, and under the FIPS profile within
+   * {@link CipherSuites#FIPS} (a configured list was checked against it when the configuration was built).
+   */
+  private static String[] cipherSuites(TlsSettings settings, String[] supported) {
+    List<String> configured = settings.cipherSuites();
     List<String> available = Arrays.asList(supported);
-    String[] strong = available.stream().filter(CipherSuites::isAeadWithForwardSecrecy).toArray(String[]::new);
+    Predicate<String> rule = settings.fips() ? CipherSuites::isFipsApproved : CipherSuites::isAeadWithForwardSecrecy;
+    String[] strong = available.stream().filter(rule).toArray(String[]::new);
     if (configured.isEmpty()) {
       return strong;
     }

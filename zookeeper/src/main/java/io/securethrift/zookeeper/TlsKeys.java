@@ -3,6 +3,7 @@ package io.securethrift.zookeeper;
 import io.securethrift.core.CipherSuites;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.OcspMode;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsSettings;
@@ -40,12 +41,37 @@ final class TlsKeys {
     sink.accept(prefix + "enabledProtocols", String.join(",", tls.protocols()));
     sink.accept(prefix + "ciphersuites", String.join(",", cipherSuites(tls)));
     sink.accept(prefix + "hostnameVerification", Boolean.toString(tls.hostnameVerification()));
+    putRevocation(tls, prefix, sink);
   }
 
   /**
-   * The configured suites, or else the suites {@link CipherSuites} accepts for the enabled protocols. Never left to
-   * ZooKeeper: its default list is JSSE's and includes CBC suites Conscrypt rejects, which fails every handshake
-   * before it starts.
+   * OCSP as ZooKeeper's {@code ocsp} key. ZooKeeper 3.9 checks revocation in one way only: with {@code ocsp=true} its
+   * trust manager asks each certificate's own responder (its AIA extension) and refuses a certificate whose status it
+   * cannot determine, which is hard-fail (it also sets {@code ocsp.enable} JVM-wide). It reads no CRL files (its
+   * {@code crl} key fetches CRLs from the certificates' distribution points instead), cannot fail softly and takes no
+   * responder override, so each of those is refused rather than silently left out.
+   */
+  private static void putRevocation(TlsSettings tls, String prefix, BiConsumer<String, String> sink) {
+    if (!tls.crlFiles().isEmpty()) {
+      throw new ConfigException(ConfigProperty.TLS_REVOCATION_CRL_FILES.key(), "ZooKeeper 3.9 reads no CRL files (its"
+          + " " + prefix + "crl fetches CRLs from the certificates' distribution points); leave it empty for"
+          + " ZooKeeper and use " + ConfigProperty.TLS_REVOCATION_OCSP.key() + "=hard-fail");
+    }
+    if (tls.ocsp() == OcspMode.SOFT_FAIL) {
+      throw new ConfigException(ConfigProperty.TLS_REVOCATION_OCSP.key(), "soft-fail: ZooKeeper 3.9's OCSP check ("
+          + prefix + "ocsp) refuses a certificate whose status it cannot determine; use hard-fail, or off");
+    }
+    if (tls.ocspResponder().isPresent()) {
+      throw new ConfigException(ConfigProperty.TLS_REVOCATION_OCSP_RESPONDER.key(), "ZooKeeper 3.9 asks the responder"
+          + " each certificate names and takes no other; leave it empty for ZooKeeper");
+    }
+    sink.accept(prefix + "ocsp", Boolean.toString(tls.ocsp() == OcspMode.HARD_FAIL));
+  }
+
+  /**
+   * The configured suites, or else the suites {@link CipherSuites} accepts for the enabled protocols, only
+   * {@link CipherSuites#FIPS} under the FIPS profile. Never left to ZooKeeper: its default list is JSSE's and includes
+   * CBC suites Conscrypt rejects, which fails every handshake before it starts.
    */
   static List<String> cipherSuites(TlsSettings tls) {
     if (!tls.cipherSuites().isEmpty()) {
@@ -58,7 +84,23 @@ final class TlsKeys {
     if (tls.protocols().contains("TLSv1.2")) {
       suites.addAll(CipherSuites.TLS12);
     }
+    if (tls.fips()) {
+      suites.retainAll(CipherSuites.FIPS);
+    }
     return suites;
+  }
+
+  /**
+   * ZooKeeper's own FIPS mode, {@code zookeeper.fips-mode} ({@code fips-mode} in zoo.cfg), set to true under
+   * securethrift's FIPS profile so that no JVM-wide {@code -Dzookeeper.fips-mode=false} turns it off: ZooKeeper then
+   * checks certificates with the JDK's trust manager instead of its own ({@code ZKTrustManager}), leaving hostname
+   * verification to the JDK on client connections. Without the profile nothing is written and ZooKeeper's default
+   * (true since 3.9) or the JVM's setting stands.
+   */
+  static void putFipsMode(TlsSettings tls, String key, BiConsumer<String, String> sink) {
+    if (tls.fips()) {
+      sink.accept(key, "true");
+    }
   }
 
   /** Whether and how a server asks for client certificates, under {@code prefix}. */

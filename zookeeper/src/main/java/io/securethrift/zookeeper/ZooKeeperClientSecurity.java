@@ -8,6 +8,7 @@ import io.securethrift.core.TlsEngine;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.identity.KerberosName;
 import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.common.X509Util;
 
 /**
  * Turns a securethrift {@link SecurityConfig} into the {@link ZKClientConfig} a ZooKeeper 3.9 client connects with,
@@ -47,6 +48,7 @@ public final class ZooKeeperClientSecurity {
     if (config.mode().usesTls()) {
       requireUsableEngine(config.tls());
       TlsKeys.put(config.tls(), "zookeeper.ssl.", zk::setProperty);
+      TlsKeys.putFipsMode(config.tls(), X509Util.FIPS_MODE_PROPERTY, zk::setProperty);
       NettyOpenSsl.putProvider(config.tls(), "zookeeper.ssl.", zk::setProperty);
     }
     zk.setProperty(ZKClientConfig.ENABLE_CLIENT_SASL_KEY, Boolean.toString(config.mode().usesSasl()));

@@ -55,6 +55,8 @@ public final class ZooKeeperServerConfig {
   static final String SASL_PROVIDER = "org.apache.zookeeper.server.auth.SASLAuthenticationProvider";
   /** The zoo.cfg key that turns quorum SASL on; {@link SecureZooKeeperServerMain} then adds the learner's login. */
   static final String QUORUM_SASL = "quorum.auth.enableSasl";
+  /** The zoo.cfg key of ZooKeeper's FIPS mode, {@code zookeeper.fips-mode} without the prefix zoo.cfg keys lose. */
+  static final String FIPS_MODE = "fips-mode";
 
   private final SecurityConfig security;
   private final Path confDir;
@@ -114,6 +116,10 @@ public final class ZooKeeperServerConfig {
     e.put("4lw.commands.whitelist", "srvr,ruok");
     e.put("serverCnxnFactory", NETTY_SERVER);
     e.put(SECURITY_FILE_KEY, confDir.resolve(SECURITY_FILE_NAME).toAbsolutePath().toString());
+    if (security.mode().usesTls()) {
+      // ZooKeeper makes every key it does not know a system property "zookeeper." + key: zookeeper.fips-mode.
+      TlsKeys.putFipsMode(security.tls(), FIPS_MODE, e::put);
+    }
     if (b.clientPort > 0) {
       e.put("clientPort", Integer.toString(b.clientPort));
     }

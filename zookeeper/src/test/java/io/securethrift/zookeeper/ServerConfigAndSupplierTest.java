@@ -3,9 +3,13 @@ package io.securethrift.zookeeper;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.CipherSuites;
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.OcspMode;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
@@ -18,6 +22,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Properties;
 import javax.net.ssl.SSLContext;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -50,6 +55,55 @@ class ServerConfigAndSupplierTest {
     assertEquals("TLSv1.2", p.getProperty("ssl.enabledProtocols"));
     assertEquals("need", p.getProperty("ssl.quorum.clientAuth"));
     assertEquals("zk1:2888:3888", p.getProperty("server.1"));
+  }
+
+  /**
+   * securethrift's FIPS profile writes ZooKeeper's own FIPS mode (so no -Dzookeeper.fips-mode=false undoes it) and
+   * only approved suites, for the client port, the quorum and clients; without it ZooKeeper's default stands.
+   */
+  @Test
+  void fipsProfileSetsZooKeepersFipsModeAndApprovedSuites() {
+    SecurityConfig fips = tls(TlsEngine.JSSE).toBuilder().tlsProtocols(List.of("TLSv1.3", "TLSv1.2")).fips(true)
+        .build();
+    Properties p = ZooKeeperServerConfig.builder(fips).confDir(certs.directory().resolve("fips"))
+        .secureClientPort(2281).myid(1).server(1, "zk1", 2888, 3888).quorumTls(true).build().toProperties();
+    assertEquals("true", p.getProperty("fips-mode"));
+    String approved = String.join(",", CipherSuites.FIPS);
+    assertEquals(approved, p.getProperty("ssl.ciphersuites"));
+    assertEquals(approved, p.getProperty("ssl.quorum.ciphersuites"));
+    ZKClientConfig client = ZooKeeperClientSecurity.clientConfig(fips);
+    assertEquals("true", client.getProperty("zookeeper.fips-mode"));
+    assertEquals(approved, client.getProperty("zookeeper.ssl.ciphersuites"));
+
+    SecurityConfig plain = fips.toBuilder().fips(false).build();
+    Properties q = ZooKeeperServerConfig.builder(plain).confDir(certs.directory().resolve("plain"))
+        .secureClientPort(2281).build().toProperties();
+    assertFalse(q.containsKey("fips-mode"));
+    assertTrue(q.getProperty("ssl.ciphersuites").contains("CHACHA20"));
+    assertNull(ZooKeeperClientSecurity.clientConfig(plain).getProperty("zookeeper.fips-mode"));
+  }
+
+  @Test
+  void ocspHardFailIsZooKeepersOcspAndWhatItCannotDoIsRefused() {
+    SecurityConfig tls = tls(TlsEngine.JSSE);
+    assertEquals("false", ZooKeeperClientSecurity.clientConfig(tls).getProperty("zookeeper.ssl.ocsp"));
+    SecurityConfig hard = tls.toBuilder().ocsp(OcspMode.HARD_FAIL).build();
+    assertEquals("true", ZooKeeperClientSecurity.clientConfig(hard).getProperty("zookeeper.ssl.ocsp"));
+    Properties p = ZooKeeperServerConfig.builder(hard).confDir(certs.directory().resolve("ocsp"))
+        .secureClientPort(2281).myid(1).server(1, "zk1", 2888, 3888).quorumTls(true).build().toProperties();
+    assertEquals("true", p.getProperty("ssl.ocsp"));
+    assertEquals("true", p.getProperty("ssl.quorum.ocsp"));
+    assertFalse(p.containsKey("ssl.crl"));
+
+    ConfigException e = assertThrows(ConfigException.class, () -> ZooKeeperClientSecurity.clientConfig(
+        tls.toBuilder().ocsp(OcspMode.SOFT_FAIL).build()));
+    assertEquals("securethrift.tls.revocation.ocsp", e.key());
+    Path crl = certs.ca().writeCrl(certs.directory().resolve("zk.crl"), List.of());
+    e = assertThrows(ConfigException.class, () -> ZooKeeperServerConfig.builder(
+        tls.toBuilder().crlFiles(List.of(crl)).build()).confDir(certs.directory().resolve("crl"))
+        .secureClientPort(2281).build());
+    assertEquals("securethrift.tls.revocation.crl.files", e.key());
+    assertTrue(e.getMessage().contains("ZooKeeper 3.9 reads no CRL files"), e.getMessage());
   }
 
   @Test

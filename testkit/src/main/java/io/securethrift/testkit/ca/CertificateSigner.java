@@ -6,14 +6,20 @@ import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.AccessDescription;
+import org.bouncycastle.asn1.x509.AuthorityInformationAccess;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.CRLNumber;
+import org.bouncycastle.asn1.x509.CRLReason;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
@@ -21,9 +27,12 @@ import org.bouncycastle.asn1.x509.GeneralNames;
 import org.bouncycastle.asn1.x509.KeyPurposeId;
 import org.bouncycastle.asn1.x509.KeyUsage;
 import org.bouncycastle.cert.CertIOException;
+import org.bouncycastle.cert.X509v2CRLBuilder;
 import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CRLConverter;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v2CRLBuilder;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
@@ -69,6 +78,7 @@ final class CertificateSigner {
       List<GeneralName> subjectAlternativeNames,
       Instant notBefore,
       Instant notAfter,
+      String ocspResponder,
       X509Certificate issuer,
       PrivateKey issuerKey) {
     try {
@@ -97,9 +107,42 @@ final class CertificateSigner {
       builder.addExtension(
           Extension.authorityKeyIdentifier, false,
           utils.createAuthorityKeyIdentifier(issuer));
+      if (ocspResponder != null) {
+        builder.addExtension(
+            Extension.authorityInfoAccess, false,
+            new AuthorityInformationAccess(
+                AccessDescription.id_ad_ocsp,
+                new GeneralName(GeneralName.uniformResourceIdentifier, ocspResponder)));
+      }
       return sign(builder, issuerKey);
     } catch (CertIOException | GeneralSecurityException e) {
       throw new IllegalStateException("cannot build the certificate for " + commonName, e);
+    }
+  }
+
+  /**
+   * Issues a CRL listing {@code revoked} (reason keyCompromise, revoked a minute ago), valid from a minute ago until
+   * {@code nextUpdate}.
+   */
+  static X509CRL crl(X509Certificate issuer, PrivateKey issuerKey, List<X509Certificate> revoked,
+      Instant nextUpdate) {
+    Instant now = Instant.now().minus(Duration.ofMinutes(1));
+    try {
+      X509v2CRLBuilder builder = new JcaX509v2CRLBuilder(issuer, Date.from(now));
+      builder.setNextUpdate(Date.from(nextUpdate));
+      for (X509Certificate certificate : revoked) {
+        builder.addCRLEntry(certificate.getSerialNumber(), Date.from(now), CRLReason.keyCompromise);
+      }
+      builder.addExtension(
+          Extension.authorityKeyIdentifier, false,
+          new JcaX509ExtensionUtils().createAuthorityKeyIdentifier(issuer));
+      builder.addExtension(Extension.cRLNumber, false, new CRLNumber(serial()));
+      return new JcaX509CRLConverter()
+          .getCRL(
+              builder.build(
+                  new JcaContentSignerBuilder(KeyType.signatureAlgorithm(issuerKey)).build(issuerKey)));
+    } catch (CertIOException | OperatorCreationException | GeneralSecurityException e) {
+      throw new IllegalStateException("cannot build the CRL", e);
     }
   }
 

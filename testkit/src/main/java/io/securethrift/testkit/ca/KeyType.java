@@ -6,18 +6,26 @@ import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.spec.ECGenParameterSpec;
 
-/** Key algorithms for test certificates: the two that TLS deployments actually use. */
+/**
+ * Key algorithms for test certificates: the two that TLS deployments actually use, and a weak RSA key for tests of
+ * refusals.
+ */
 public enum KeyType {
   /** RSA with a 2048-bit modulus, signing with SHA256withRSA. */
   RSA,
   /** ECDSA on NIST P-256 (secp256r1), signing with SHA256withECDSA. */
-  EC;
+  EC,
+  /**
+   * RSA with a 1024-bit modulus, signing with SHA256withRSA: too weak for FIPS 140-3 and current guidance, though the
+   * JDK's default limits still accept it; for tests that check it is refused.
+   */
+  RSA_1024;
 
   KeyPair generate() {
     try {
-      if (this == RSA) {
+      if (this != EC) {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-        generator.initialize(2048);
+        generator.initialize(this == RSA ? 2048 : 1024);
         return generator.generateKeyPair();
       }
       KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");

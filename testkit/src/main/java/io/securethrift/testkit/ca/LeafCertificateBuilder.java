@@ -32,6 +32,7 @@ public final class LeafCertificateBuilder {
   private KeyType keyType = KeyType.RSA;
   private Instant notBefore;
   private Instant notAfter;
+  private String ocspResponder;
 
   LeafCertificateBuilder(IssuedCertificate issuer) {
     this.issuer = issuer;
@@ -82,6 +83,15 @@ public final class LeafCertificateBuilder {
     return validity(start, start.plus(duration));
   }
 
+  /**
+   * Names an OCSP responder in the certificate's Authority Information Access extension, where OCSP clients look
+   * for it (for example {@link OcspResponder#url()}); default none.
+   */
+  public LeafCertificateBuilder ocspResponder(String url) {
+    this.ocspResponder = Objects.requireNonNull(url, "url");
+    return this;
+  }
+
   /** Generates the key pair and signs the certificate. */
   public IssuedCertificate issue() {
     Instant start = notBefore != null ? notBefore : Instant.now().minus(Duration.ofMinutes(1));
@@ -100,6 +110,7 @@ public final class LeafCertificateBuilder {
             sans,
             start,
             end,
+            ocspResponder,
             issuer.certificate(),
             issuer.privateKey());
     List<X509Certificate> chain = new ArrayList<>();

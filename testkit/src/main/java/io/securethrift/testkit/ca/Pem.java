@@ -5,6 +5,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.security.PrivateKey;
 import java.security.Provider;
+import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import org.bouncycastle.jce.provider.BouncyCastleProvider;
@@ -15,7 +16,7 @@ import org.bouncycastle.openssl.jcajce.JceOpenSSLPKCS8EncryptorBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.OutputEncryptor;
 
-/** PEM text for certificates and PKCS#8 private keys, as OpenSSL writes them. */
+/** PEM text for certificates, CRLs and PKCS#8 private keys, as OpenSSL writes them. */
 final class Pem {
 
   /**
@@ -27,10 +28,18 @@ final class Pem {
   private Pem() {}
 
   static String certificates(List<X509Certificate> certificates) {
+    return objects(certificates);
+  }
+
+  static String crl(X509CRL crl) {
+    return objects(List.of(crl));
+  }
+
+  private static String objects(List<?> objects) {
     StringWriter text = new StringWriter();
     try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
-      for (X509Certificate certificate : certificates) {
-        writer.writeObject(certificate);
+      for (Object object : objects) {
+        writer.writeObject(object);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

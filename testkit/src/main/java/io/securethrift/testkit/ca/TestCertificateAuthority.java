@@ -1,10 +1,14 @@
 package io.securethrift.testkit.ca;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyStore;
+import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +21,9 @@ import java.util.Objects;
  * <p>It issues good leaf certificates through {@link #leaf()} and, because TLS tests are mostly
  * about refusing the wrong peer, each kind of bad certificate through one call: {@link #expired()},
  * {@link #notYetValid()}, {@link #signedByOtherCa()}, {@link #wrongSubjectAlternativeName()} and
- * {@link #issuedByNonCa()}. Everything is held in memory until written to a directory the caller
- * chooses; passwords are always explicit arguments.
+ * {@link #issuedByNonCa()}; revoked ones through a CRL ({@link #crl(List)}) or an {@link OcspResponder}.
+ * Everything is held in memory until written to a directory the caller chooses; passwords are always explicit
+ * arguments.
  */
 public final class TestCertificateAuthority {
 
@@ -102,6 +107,32 @@ public final class TestCertificateAuthority {
   public IssuedCertificate issuedByNonCa() {
     IssuedCertificate notACa = leaf().commonName("not a CA").issue();
     return new LeafCertificateBuilder(notACa).issue();
+  }
+
+  /**
+   * Issues a CRL, signed by this CA, that lists {@code revoked} (reason keyCompromise) and is current for a day. An
+   * empty list gives a CRL that revokes nothing, which says every certificate of this CA is good.
+   */
+  public X509CRL crl(List<X509Certificate> revoked) {
+    return CertificateSigner.crl(
+        certificate(), root.privateKey(), revoked, Instant.now().plus(Duration.ofDays(1)));
+  }
+
+  /**
+   * Writes {@link #crl(List)} as PEM to {@code file}, replacing it atomically (written beside it, then renamed), as an
+   * operator should publish a CRL that running servers reload.
+   *
+   * @return the file written
+   */
+  public Path writeCrl(Path file, List<X509Certificate> revoked) {
+    Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+    IssuedCertificate.write(temporary, Pem.crl(crl(revoked)));
+    try {
+      Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file, e);
+    }
+    return file;
   }
 
   /**

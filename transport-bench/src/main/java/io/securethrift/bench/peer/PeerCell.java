@@ -108,32 +108,17 @@ public final class PeerCell implements AutoCloseable {
       client = EchoServer.client(open);
     }
     ByteBuffer payload = payloads.computeIfAbsent(size, Payloads::random);
-    long limit = (long) (seconds * 1e9);
-    long ops = 0;
-    long jit = jitMillis();
-    long cpu = CPU.getProcessCpuTime();
-    long start = System.nanoTime();
-    long elapsed;
-    do {
+    return repeat(seconds, () -> {
       ByteBuffer back = client.echo(payload.duplicate());
       if (back.remaining() != size) {
         throw new IllegalStateException("echo of " + size + " bytes came back with " + back.remaining());
       }
-      ops++;
-      elapsed = System.nanoTime() - start;
-    } while (elapsed < limit);
-    return done(ops, elapsed, cpu, jit);
+    });
   }
 
   /** New connections (connect, handshake, a 1-byte call, close) for at least {@code seconds}. */
   LineRecord connect(double seconds) throws Exception {
-    long limit = (long) (seconds * 1e9);
-    long ops = 0;
-    long jit = jitMillis();
-    long cpu = CPU.getProcessCpuTime();
-    long start = System.nanoTime();
-    long elapsed;
-    do {
+    return repeat(seconds, () -> {
       TTransport transport = dialer.open(server.port());
       try {
         if (EchoServer.client(transport).echo(ONE_BYTE.duplicate()).remaining() != 1) {
@@ -142,6 +127,25 @@ public final class PeerCell implements AutoCloseable {
       } finally {
         transport.close();
       }
+    });
+  }
+
+  /** One operation of a measurement. */
+  @FunctionalInterface
+  private interface Operation {
+    void run() throws Exception;
+  }
+
+  /** Runs {@code operation} again and again for at least {@code seconds} and answers with what it took. */
+  private static LineRecord repeat(double seconds, Operation operation) throws Exception {
+    long limit = (long) (seconds * 1e9);
+    long ops = 0;
+    long jit = jitMillis();
+    long cpu = CPU.getProcessCpuTime();
+    long start = System.nanoTime();
+    long elapsed;
+    do {
+      operation.run();
       ops++;
       elapsed = System.nanoTime() - start;
     } while (elapsed < limit);
