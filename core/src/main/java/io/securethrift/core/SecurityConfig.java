@@ -200,6 +200,8 @@ public final class SecurityConfig {
     private int maxConnectionsPerAddress;
     private int maxUnauthenticatedConnectionsPerAddress;
     private int ipv6Prefix;
+    private int connectionRatePerAddress;
+    private int connectionRateMax;
     private Duration serverIdleTimeout;
     private long writeBufferLow;
     private long writeBufferHigh;
@@ -261,6 +263,8 @@ public final class SecurityConfig {
       maxConnectionsPerAddress = c.server.maxConnectionsPerAddress();
       maxUnauthenticatedConnectionsPerAddress = c.server.maxUnauthenticatedConnectionsPerAddress();
       ipv6Prefix = c.server.ipv6Prefix();
+      connectionRatePerAddress = c.server.connectionRatePerAddress();
+      connectionRateMax = c.server.connectionRateMax();
       serverIdleTimeout = c.server.idleTimeout();
       writeBufferLow = c.server.writeBufferLow();
       writeBufferHigh = c.server.writeBufferHigh();
@@ -701,11 +705,29 @@ public final class SecurityConfig {
     }
 
     /**
-     * Non-blocking server: the leading bits of an IPv6 address its per-address limits count as one address
+     * The leading bits of an IPv6 address the per-address limits count as one address
      * ({@code securethrift.server.address.ipv6.prefix}); default 64.
      */
     public Builder ipv6Prefix(int bits) {
       this.ipv6Prefix = bits;
+      return this;
+    }
+
+    /**
+     * Both server models: new connections per second from one remote address, with bursts of one second's worth
+     * ({@code securethrift.server.connection.rate.per.address}); default 0, no limit.
+     */
+    public Builder connectionRatePerAddress(int perSecond) {
+      this.connectionRatePerAddress = perSecond;
+      return this;
+    }
+
+    /**
+     * Both server models: new connections per second in all, with bursts of one second's worth
+     * ({@code securethrift.server.connection.rate.max}); default 0, no limit.
+     */
+    public Builder connectionRateMax(int perSecond) {
+      this.connectionRateMax = perSecond;
       return this;
     }
 
@@ -968,6 +990,8 @@ public final class SecurityConfig {
           ConfigProperty.SERVER_MAX_PER_ADDRESS.valid(maxConnectionsPerAddress),
           ConfigProperty.SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS.valid(maxUnauthenticatedConnectionsPerAddress),
           ConfigProperty.SERVER_IPV6_PREFIX.valid(ipv6Prefix),
+          ConfigProperty.SERVER_CONNECTION_RATE_PER_ADDRESS.valid(connectionRatePerAddress),
+          ConfigProperty.SERVER_CONNECTION_RATE_MAX.valid(connectionRateMax),
           ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout), (int) low, (int) high, fatal,
           ConfigProperty.SERVER_PENDING_REPLIES_MAX.valid(pendingRepliesMax));
     }
