@@ -9,7 +9,6 @@ import java.lang.management.ManagementFactory;
 import java.security.GeneralSecurityException;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.Locale;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -93,7 +92,7 @@ public record RecordCost(double sealUsPerMb, double openUsPerMb, String cipherSu
       seal[pass] = nanos[0] / 1e3 / megabytes;
       open[pass] = nanos[1] / 1e3 / megabytes;
     }
-    return new RecordCost(median(seal), median(open), client.getSession().getCipherSuite());
+    return new RecordCost(Measurement.median(seal), Measurement.median(open), client.getSession().getCipherSuite());
   }
 
   /** Whether anything was measured. */
@@ -110,12 +109,6 @@ public record RecordCost(double sealUsPerMb, double openUsPerMb, String cipherSu
   public String toString() {
     return measured() ? String.format(Locale.ROOT, "seal %.0f us/MB, open %.0f us/MB (%s)", sealUsPerMb, openUsPerMb,
         cipherSuite) : "no TLS";
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
   }
 
   /** Two engines joined by buffers: the handshake, then batches of full records one way. */

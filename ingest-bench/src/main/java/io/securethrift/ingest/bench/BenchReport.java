@@ -5,6 +5,7 @@ import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.PairedAnalysis;
 import io.securethrift.harness.RecordCost;
 import io.securethrift.harness.ReportFiles;
 import io.securethrift.harness.ResultsFile;
@@ -13,6 +14,7 @@ import io.securethrift.harness.StoppingRule;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -111,13 +113,30 @@ final class BenchReport {
         .orElse(null);
   }
 
-  /** CPU per MB of payload a mode's side spends beyond the baseline's on the same server model. */
+  /**
+   * CPU per MB of payload a mode's side spends beyond the baseline's: the median over rounds of the difference to the
+   * baseline's turn in the mode's own processes where it has them (as its CPU overhead is paired), else to the
+   * baseline's processes in the same round on the same server model.
+   */
   private double extraUsPerMb(ModeSummary m, boolean client) {
-    ModeSummary base = baselineOf(m);
-    if (base == null) {
-      return Double.NaN;
+    if (m.mode().equals(baseline)) {
+      return 0;
     }
-    return client ? m.clientUsPerMb() - base.clientUsPerMb() : m.serverUsPerMb() - base.serverUsPerMb();
+    String own = PairedAnalysis.ownBaseline(m.mode(), baseline);
+    boolean paired = rows.stream().anyMatch(r -> r.group().equals(m.server()) && r.variant().equals(own));
+    Map<Integer, Double> mode = usPerMbByRound(m.server(), m.mode(), client);
+    Map<Integer, Double> base = usPerMbByRound(m.server(), paired ? own : baseline, client);
+    return Measurement.median(mode.keySet().stream().filter(base::containsKey)
+        .mapToDouble(round -> mode.get(round) - base.get(round)).toArray());
+  }
+
+  private Map<Integer, Double> usPerMbByRound(String server, String variant, boolean client) {
+    Map<Integer, Double> byRound = new HashMap<>();
+    rows.stream().filter(r -> !r.warmUp() && r.group().equals(server) && r.variant().equals(variant))
+        .forEach(r -> byRound.put(r.round(), IterationRow.workCpuMs(r, client ? IterationRow.CLIENT
+            : IterationRow.SERVER) * 1e3 / (r.value(IterationRow.PAYLOAD_BYTES) / 1e6)));
+    byRound.values().removeIf(v -> !Double.isFinite(v));
+    return byRound;
   }
 
   /**

@@ -3,6 +3,7 @@ package io.securethrift.ingest.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
@@ -137,6 +138,29 @@ class BenchReportTest {
     assertTrue(provider.startsWith("threadpool  " + mode + " "), provider);
     assertTrue(provider.matches(".* 30 +- +120\\.0$"), provider);
     assertTrue(none.matches(".* 30 +40 +120\\.0$"), none);
+  }
+
+  @Test
+  void aModesExtraCpuIsTakenAgainstTheBaselineTurnsInItsOwnProcessesWhereItHasThem() {
+    List<Measurement> rows = new ArrayList<>();
+    for (int round = 1; round <= 3; round++) {
+      rows.add(row("none", round, 1000, 1000));
+      rows.add(row("tls-jsse", round, 1000, 1200));
+      rows.add(row("tls-jsse/none", round, 1000, 1100));
+    }
+    List<ModeSummary> summaries = new ArrayList<>();
+    for (String m : List.of("none", "tls-jsse")) {
+      summaries.add(ModeSummary.of("threadpool", m, rows.stream().filter(r -> r.variant().equals(m)).toList(),
+          Interval.unbounded(0), Interval.unbounded(0)));
+    }
+    RunInfo info = new RunInfo("abc123", "jdk", 2, 0.1, 0.2, Instant.EPOCH, Duration.ofSeconds(9));
+    BenchReport report = new BenchReport("settings", Map.of(), info, StoppingRule.fixed(3),
+        StoppingRule.Decision.ROUNDS_DONE, IngestBenchmark.CPU, "none", summaries, List.of(), rows,
+        Map.of("tls-jsse", new RecordCost(500, 400, "TLS_AES_128_GCM_SHA256")));
+    // 12,000 us/MB against the 11,000 of none's turns in tls-jsse's own JVMs, not the 10,000 of none's own JVMs.
+    String line = report.results().summaryCsv().lines().filter(l -> l.startsWith("tls-jsse,")).findFirst()
+        .orElseThrow();
+    assertTrue(line.endsWith(",1000.000,2000.000,600.000,480.000,TLS_AES_128_GCM_SHA256"), line);
   }
 
   @Test
