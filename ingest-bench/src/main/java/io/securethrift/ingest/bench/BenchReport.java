@@ -177,8 +177,9 @@ final class BenchReport {
           cell("%.2f", client / seal), cell("%.0f", server), cell("%.0f", open), cell("%.2f", server / open),
           recordCost(m).cipherSuite()));
     }
-    return s.append(String.format(Locale.ROOT, "(us per MB of payload; extra: over %s on the same server model;"
-        + " seal/open: the engine's records for the %.2f MB of Thrift messages each MB of payload travels in)%n",
+    return s.append(String.format(Locale.ROOT, "(us per MB of payload; extra: over %s's turns, in the level's own"
+        + " processes where it has them; seal/open: the engine's records for the %.2f MB of Thrift messages each MB"
+        + " of payload travels in)%n",
         baseline, tls.stream().mapToDouble(this::thriftBytesPerPayloadByte).average().orElse(Double.NaN)))
         .toString();
   }

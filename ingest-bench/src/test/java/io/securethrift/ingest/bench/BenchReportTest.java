@@ -108,8 +108,8 @@ class BenchReportTest {
     // server's 4,000 8.33x the open.
     assertTrue(lines.get(head + 2).matches("threadpool +tls-jsse +2000 +600 +3\\.33 +4000 +480 +8\\.33 +"
         + "TLS_AES_128_GCM_SHA256"), lines.get(head + 2));
-    assertTrue(lines.get(head + 3).startsWith("(us per MB of payload; extra: over none on the same server model;"
-        + " seal/open: the engine's records for the 1.20 MB"), lines.get(head + 3));
+    assertTrue(lines.get(head + 3).startsWith("(us per MB of payload; extra: over none's turns, in the level's own"
+        + " processes where it has them; seal/open: the engine's records for the 1.20 MB"), lines.get(head + 3));
   }
 
   @Test
