@@ -196,7 +196,7 @@ public enum ConfigProperty {
       (b, v) -> b.handshakeTimeout(Values.duration(keyOf("TIMEOUT_HANDSHAKE"), v)),
       c -> Values.formatDuration(c.timeouts().handshake())),
 
-  CLIENT_CONNECTION_MAX_AGE("securethrift.client.connection.max.age", Type.DURATION, "0",
+  CLIENT_CONNECTION_MAX_AGE("securethrift.client.connection.max.age", Type.DURATION, "0s",
       Validator.nonNegativeDuration(),
       "How long a client uses a connection: the first call after this age opens a new connection (a new"
           + " handshake) and sends the call there, before any byte of it went out on the old one. Set it below the"
@@ -261,7 +261,7 @@ public enum ConfigProperty {
       "Non-blocking server: how long an authenticated connection may stay silent between calls; 0 keeps it open.",
       (b, v) -> b.serverIdleTimeout(Values.duration(keyOf("SERVER_IDLE_TIMEOUT"), v)),
       c -> Values.formatDuration(c.server().idleTimeout())),
-  SERVER_CONNECTION_MAX_AGE("securethrift.server.connection.max.age", Type.DURATION, "0",
+  SERVER_CONNECTION_MAX_AGE("securethrift.server.connection.max.age", Type.DURATION, "0s",
       Validator.nonNegativeDuration(),
       "Both server models: how long an authenticated connection may live, from its accept; once older it is closed"
           + " at the next point no call is in progress (after the reply to the call under way is written, or while"

@@ -279,7 +279,7 @@ class ConnectionAgeTest {
     SecurityConfig defaults = SecurityConfig.builder().build();
     assertEquals(Duration.ZERO, defaults.server().connectionMaxAge());
     assertEquals(Duration.ZERO, defaults.timeouts().clientConnectionMaxAge());
-    assertEquals("0", ConfigProperty.SERVER_CONNECTION_MAX_AGE.defaultValue());
+    assertEquals("0s", ConfigProperty.SERVER_CONNECTION_MAX_AGE.defaultValue());
     try (Server server = new Server(model, defaults);
         ClientTransportFactory clients = ClientTransportFactory.create(defaults);
         SecuredTransport transport = clients.open("localhost", server.port)) {
