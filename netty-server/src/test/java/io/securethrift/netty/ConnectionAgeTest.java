@@ -60,9 +60,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@code securethrift.server.connection.max.age} on both server models, over real loopback sockets in plain, TLS and
- * DIGEST-MD5 auth-conf modes: an aged connection closes only between calls, and the client with
- * {@code securethrift.client.connection.max.age} moves to new connections losing and repeating nothing.
+ * {@code securethrift.server.connection.max.age} on both server models, over real loopback sockets in plain, TLS (JSSE,
+ * and Conscrypt where the thread-pool server peeks at its socket) and DIGEST-MD5 auth-conf modes: an aged connection
+ * closes only between calls, and the client with {@code securethrift.client.connection.max.age} moves to new
+ * connections losing and repeating nothing.
  */
 @ExtendWith(CertificateAuthorityExtension.class)
 class ConnectionAgeTest {
@@ -88,7 +89,9 @@ class ConnectionAgeTest {
       case "none":
         return SecurityConfig.builder();
       case "tls":
-        return SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(TlsEngine.JSSE)
+      case "conscrypt":
+        return SecurityConfig.builder().mode(SecurityMode.TLS)
+            .tlsEngine(mode.equals("tls") ? TlsEngine.JSSE : TlsEngine.CONSCRYPT)
             .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD))
             .keyStore(server ? serverStore : clientStore, StoreType.PKCS12, Secret.of(PASSWORD))
             .clientAuth(ClientAuth.NEED);
@@ -193,8 +196,8 @@ class ConnectionAgeTest {
   }
 
   @ParameterizedTest(name = "{1} on {0}")
-  @CsvSource({"threadpool, none", "threadpool, tls", "threadpool, digest", "nonblocking, none", "nonblocking, tls",
-      "nonblocking, digest"})
+  @CsvSource({"threadpool, none", "threadpool, tls", "threadpool, conscrypt", "threadpool, digest",
+      "nonblocking, none", "nonblocking, tls", "nonblocking, digest"})
   void aCallUnderWayWhenTheAgePassesIsAnsweredAndTheConnectionClosesAfterIt(String model, String mode)
       throws Exception {
     ExecutorService caller = Executors.newSingleThreadExecutor();
