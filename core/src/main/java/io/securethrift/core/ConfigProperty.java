@@ -253,10 +253,26 @@ public enum ConfigProperty {
           Values.count(keyOf("SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS"), v)),
       c -> Integer.toString(c.server().maxUnauthenticatedConnectionsPerAddress())),
   SERVER_IPV6_PREFIX("securethrift.server.address.ipv6.prefix", Type.COUNT, "64", Validator.countBetween(1, 128),
-      "Non-blocking server: how many leading bits of an IPv6 address the per-address limits count as one address"
-          + " (a host usually holds a whole /64, so counting single addresses would give it unlimited ones).",
+      "How many leading bits of an IPv6 address the per-address limits count as one address (a host usually holds a"
+          + " whole /64, so counting single addresses would give it unlimited ones).",
       (b, v) -> b.ipv6Prefix(Values.count(keyOf("SERVER_IPV6_PREFIX"), v)),
       c -> Integer.toString(c.server().ipv6Prefix())),
+  SERVER_CONNECTION_RATE_PER_ADDRESS("securethrift.server.connection.rate.per.address", Type.COUNT, "0",
+      Validator.countBetween(0, 1_000_000),
+      "Both server models: new connections per second from one remote address (IPv6 grouped by"
+          + " securethrift.server.address.ipv6.prefix), with bursts of up to one second's worth; one more is closed as"
+          + " it is accepted, before any TLS or SASL work, and audited as over-limit. Every new connection counts, as"
+          + " the server cannot tell a resumed TLS handshake from a full one before reading it. 0 turns it off.",
+      (b, v) -> b.connectionRatePerAddress(Values.count(keyOf("SERVER_CONNECTION_RATE_PER_ADDRESS"), v)),
+      c -> Integer.toString(c.server().connectionRatePerAddress())),
+  SERVER_CONNECTION_RATE_MAX("securethrift.server.connection.rate.max", Type.COUNT, "0",
+      Validator.countBetween(0, 1_000_000),
+      "Both server models: new connections per second from all addresses together, with bursts of up to one second's"
+          + " worth; one more is closed as it is accepted, before any TLS or SASL work, and audited as over-limit."
+          + " A connection refused by securethrift.server.connection.rate.per.address does not count here. 0 turns it"
+          + " off.",
+      (b, v) -> b.connectionRateMax(Values.count(keyOf("SERVER_CONNECTION_RATE_MAX"), v)),
+      c -> Integer.toString(c.server().connectionRateMax())),
   SERVER_IDLE_TIMEOUT("securethrift.server.idle.timeout", Type.DURATION, "600s", Validator.nonNegativeDuration(),
       "Non-blocking server: how long an authenticated connection may stay silent between calls; 0 keeps it open.",
       (b, v) -> b.serverIdleTimeout(Values.duration(keyOf("SERVER_IDLE_TIMEOUT"), v)),

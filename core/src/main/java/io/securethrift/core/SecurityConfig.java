@@ -201,6 +201,8 @@ public final class SecurityConfig {
     private int maxConnectionsPerAddress;
     private int maxUnauthenticatedConnectionsPerAddress;
     private int ipv6Prefix;
+    private int connectionRatePerAddress;
+    private int connectionRateMax;
     private Duration serverIdleTimeout;
     private Duration serverConnectionMaxAge;
     private long writeBufferLow;
@@ -264,6 +266,8 @@ public final class SecurityConfig {
       maxConnectionsPerAddress = c.server.maxConnectionsPerAddress();
       maxUnauthenticatedConnectionsPerAddress = c.server.maxUnauthenticatedConnectionsPerAddress();
       ipv6Prefix = c.server.ipv6Prefix();
+      connectionRatePerAddress = c.server.connectionRatePerAddress();
+      connectionRateMax = c.server.connectionRateMax();
       serverIdleTimeout = c.server.idleTimeout();
       serverConnectionMaxAge = c.server.connectionMaxAge();
       writeBufferLow = c.server.writeBufferLow();
@@ -705,11 +709,29 @@ public final class SecurityConfig {
     }
 
     /**
-     * Non-blocking server: the leading bits of an IPv6 address its per-address limits count as one address
+     * The leading bits of an IPv6 address the per-address limits count as one address
      * ({@code securethrift.server.address.ipv6.prefix}); default 64.
      */
     public Builder ipv6Prefix(int bits) {
       this.ipv6Prefix = bits;
+      return this;
+    }
+
+    /**
+     * Both server models: new connections per second from one remote address, with bursts of one second's worth
+     * ({@code securethrift.server.connection.rate.per.address}); default 0, no limit.
+     */
+    public Builder connectionRatePerAddress(int perSecond) {
+      this.connectionRatePerAddress = perSecond;
+      return this;
+    }
+
+    /**
+     * Both server models: new connections per second in all, with bursts of one second's worth
+     * ({@code securethrift.server.connection.rate.max}); default 0, no limit.
+     */
+    public Builder connectionRateMax(int perSecond) {
+      this.connectionRateMax = perSecond;
       return this;
     }
 
@@ -1007,6 +1029,8 @@ public final class SecurityConfig {
           ConfigProperty.SERVER_MAX_PER_ADDRESS.valid(maxConnectionsPerAddress),
           ConfigProperty.SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS.valid(maxUnauthenticatedConnectionsPerAddress),
           ConfigProperty.SERVER_IPV6_PREFIX.valid(ipv6Prefix),
+          ConfigProperty.SERVER_CONNECTION_RATE_PER_ADDRESS.valid(connectionRatePerAddress),
+          ConfigProperty.SERVER_CONNECTION_RATE_MAX.valid(connectionRateMax),
           ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout),
           ConfigProperty.SERVER_CONNECTION_MAX_AGE.valid(serverConnectionMaxAge), (int) low, (int) high, fatal,
           ConfigProperty.SERVER_PENDING_REPLIES_MAX.valid(pendingRepliesMax));

@@ -5,9 +5,9 @@ import java.time.Duration;
 /**
  * What a server admits and how long it keeps connections. The non-blocking server (securethrift's netty-server):
  * connection counts, the idle timeout after authentication, the write-buffer marks and the replies waiting. The
- * thread-pool server: its worker threads, which bound its connections. Both: the connections' maximum age.
- * Immutable; only {@link SecurityConfig.Builder#build()} creates one, after checking every value. The
- * pre-authentication deadline is {@link Timeouts#handshake()}.
+ * thread-pool server: its worker threads, which bound its connections. Both: the rate of new connections and the
+ * connections' maximum age. Immutable; only {@link SecurityConfig.Builder#build()} creates one, after checking every
+ * value. The pre-authentication deadline is {@link Timeouts#handshake()}.
  */
 public final class ServerLimits {
   private final int maxConnections;
@@ -16,6 +16,8 @@ public final class ServerLimits {
   private final int maxConnectionsPerAddress;
   private final int maxUnauthenticatedConnectionsPerAddress;
   private final int ipv6Prefix;
+  private final int connectionRatePerAddress;
+  private final int connectionRateMax;
   private final Duration idleTimeout;
   private final Duration connectionMaxAge;
   private final int writeBufferLow;
@@ -24,7 +26,7 @@ public final class ServerLimits {
   private final long pendingRepliesMax;
 
   ServerLimits(int maxConnections, int maxThreads, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
-      int maxUnauthenticatedConnectionsPerAddress, int ipv6Prefix,
+      int maxUnauthenticatedConnectionsPerAddress, int ipv6Prefix, int connectionRatePerAddress, int connectionRateMax,
       Duration idleTimeout, Duration connectionMaxAge, int writeBufferLow, int writeBufferHigh, long writeBufferFatal,
       long pendingRepliesMax) {
     this.maxConnections = maxConnections;
@@ -33,6 +35,8 @@ public final class ServerLimits {
     this.maxConnectionsPerAddress = maxConnectionsPerAddress;
     this.maxUnauthenticatedConnectionsPerAddress = maxUnauthenticatedConnectionsPerAddress;
     this.ipv6Prefix = ipv6Prefix;
+    this.connectionRatePerAddress = connectionRatePerAddress;
+    this.connectionRateMax = connectionRateMax;
     this.idleTimeout = idleTimeout;
     this.connectionMaxAge = connectionMaxAge;
     this.writeBufferLow = writeBufferLow;
@@ -72,6 +76,19 @@ public final class ServerLimits {
   /** The leading bits of an IPv6 address counted as one address ({@link ConfigProperty#SERVER_IPV6_PREFIX}). */
   public int ipv6Prefix() {
     return ipv6Prefix;
+  }
+
+  /**
+   * New connections per second from one remote address at most, 0 for no limit
+   * ({@link ConfigProperty#SERVER_CONNECTION_RATE_PER_ADDRESS}).
+   */
+  public int connectionRatePerAddress() {
+    return connectionRatePerAddress;
+  }
+
+  /** New connections per second in all at most, 0 for no limit ({@link ConfigProperty#SERVER_CONNECTION_RATE_MAX}). */
+  public int connectionRateMax() {
+    return connectionRateMax;
   }
 
   /** How long an authenticated connection may stay silent between calls; zero keeps it forever. */
