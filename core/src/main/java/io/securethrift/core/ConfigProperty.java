@@ -196,6 +196,15 @@ public enum ConfigProperty {
       (b, v) -> b.handshakeTimeout(Values.duration(keyOf("TIMEOUT_HANDSHAKE"), v)),
       c -> Values.formatDuration(c.timeouts().handshake())),
 
+  CLIENT_CONNECTION_MAX_AGE("securethrift.client.connection.max.age", Type.DURATION, "0s",
+      Validator.nonNegativeDuration(),
+      "How long a client uses a connection: the first call after this age opens a new connection (a new"
+          + " handshake) and sends the call there, before any byte of it went out on the old one. Set it below the"
+          + " server's securethrift.server.connection.max.age by more than a request takes to reach the server, so"
+          + " the client retires a connection before the server closes it. 0 keeps a connection for any age.",
+      (b, v) -> b.clientConnectionMaxAge(Values.duration(keyOf("CLIENT_CONNECTION_MAX_AGE"), v)),
+      c -> Values.formatDuration(c.timeouts().clientConnectionMaxAge())),
+
   LIMIT_MAX_FRAME_SIZE("securethrift.limit.max.frame.size", Type.SIZE, "16M",
       Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
       "Largest data frame either side accepts, checked before any allocation (1K to 2047M).",
@@ -268,6 +277,14 @@ public enum ConfigProperty {
       "Non-blocking server: how long an authenticated connection may stay silent between calls; 0 keeps it open.",
       (b, v) -> b.serverIdleTimeout(Values.duration(keyOf("SERVER_IDLE_TIMEOUT"), v)),
       c -> Values.formatDuration(c.server().idleTimeout())),
+  SERVER_CONNECTION_MAX_AGE("securethrift.server.connection.max.age", Type.DURATION, "0s",
+      Validator.nonNegativeDuration(),
+      "Both server models: how long an authenticated connection may live, from its accept; once older it is closed"
+          + " at the next point no call is in progress (after the reply to the call under way is written, or while"
+          + " it waits for a call), never during a call, and audited with cause max-age. Clients then reconnect,"
+          + " authenticating afresh (re-reading certificates, CRLs and tickets). 0 keeps connections for any age.",
+      (b, v) -> b.serverConnectionMaxAge(Values.duration(keyOf("SERVER_CONNECTION_MAX_AGE"), v)),
+      c -> Values.formatDuration(c.server().connectionMaxAge())),
   SERVER_WRITE_BUFFER_LOW("securethrift.server.write.buffer.low", Type.SIZE, "32K",
       Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
       "Non-blocking server: pending reply bytes under which a connection is writable again (low watermark).",

@@ -5,9 +5,9 @@ import java.time.Duration;
 /**
  * What a server admits and how long it keeps connections. The non-blocking server (securethrift's netty-server):
  * connection counts, the idle timeout after authentication, the write-buffer marks and the replies waiting. The
- * thread-pool server: its worker threads, which bound its connections. Both: the rate of new connections. Immutable;
- * only {@link SecurityConfig.Builder#build()} creates one, after checking every value. The pre-authentication deadline
- * is {@link Timeouts#handshake()}.
+ * thread-pool server: its worker threads, which bound its connections. Both: the rate of new connections and the
+ * connections' maximum age. Immutable; only {@link SecurityConfig.Builder#build()} creates one, after checking every
+ * value. The pre-authentication deadline is {@link Timeouts#handshake()}.
  */
 public final class ServerLimits {
   private final int maxConnections;
@@ -19,6 +19,7 @@ public final class ServerLimits {
   private final int connectionRatePerAddress;
   private final int connectionRateMax;
   private final Duration idleTimeout;
+  private final Duration connectionMaxAge;
   private final int writeBufferLow;
   private final int writeBufferHigh;
   private final long writeBufferFatal;
@@ -26,7 +27,8 @@ public final class ServerLimits {
 
   ServerLimits(int maxConnections, int maxThreads, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
       int maxUnauthenticatedConnectionsPerAddress, int ipv6Prefix, int connectionRatePerAddress, int connectionRateMax,
-      Duration idleTimeout, int writeBufferLow, int writeBufferHigh, long writeBufferFatal, long pendingRepliesMax) {
+      Duration idleTimeout, Duration connectionMaxAge, int writeBufferLow, int writeBufferHigh, long writeBufferFatal,
+      long pendingRepliesMax) {
     this.maxConnections = maxConnections;
     this.maxThreads = maxThreads;
     this.maxUnauthenticatedConnections = maxUnauthenticatedConnections;
@@ -36,6 +38,7 @@ public final class ServerLimits {
     this.connectionRatePerAddress = connectionRatePerAddress;
     this.connectionRateMax = connectionRateMax;
     this.idleTimeout = idleTimeout;
+    this.connectionMaxAge = connectionMaxAge;
     this.writeBufferLow = writeBufferLow;
     this.writeBufferHigh = writeBufferHigh;
     this.writeBufferFatal = writeBufferFatal;
@@ -91,6 +94,14 @@ public final class ServerLimits {
   /** How long an authenticated connection may stay silent between calls; zero keeps it forever. */
   public Duration idleTimeout() {
     return idleTimeout;
+  }
+
+  /**
+   * Both server models: how long an authenticated connection may live before it is closed at its next point
+   * without a call in progress ({@link ConfigProperty#SERVER_CONNECTION_MAX_AGE}); zero keeps it for any age.
+   */
+  public Duration connectionMaxAge() {
+    return connectionMaxAge;
   }
 
   /** Pending reply bytes under which a connection counts as writable again. */
