@@ -41,7 +41,7 @@ class TlsPolicySuitesTest {
     assertTrue(enabled.containsAll(CipherSuites.TLS13), enabled.toString());
     assertTrue(enabled.containsAll(CipherSuites.TLS12.subList(0, 4)), enabled.toString());
     assertFalse(enabled.contains(PSK));
-    if (engine == TlsEngine.CONSCRYPT) {
+    if (engine.equals(TlsEngine.CONSCRYPT)) {
       assertTrue(supported.contains(PSK), "Conscrypt supports the PSK suite the rule refuses: " + supported);
     }
   }
