@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.ConfigException;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslChannelBinding;
 import io.securethrift.core.SaslMechanism;
@@ -280,14 +279,6 @@ class ChannelBindingTest {
         Running server = start(model, server(TlsEngine.JSSE, SaslChannelBinding.REQUIRE))) {
       assertRefusedForBinding(server, log, () -> libthriftClient(server.port()).close());
     }
-  }
-
-  @Test
-  void requireWithoutTlsIsAConfigurationError() {
-    ConfigException e = assertThrows(ConfigException.class, () -> SecurityConfig.builder()
-        .mode(SecurityMode.SASL).saslChannelBinding(SaslChannelBinding.REQUIRE).build());
-    assertTrue(e.getMessage().contains("securethrift.sasl.channel.binding") && e.getMessage().contains("sasl-over-tls"),
-        e.getMessage());
   }
 
   /** An open libthrift GSSAPI client over a TLS socket that trusts the test CA and verifies the host name. */
