@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslChannelBinding;
 import io.securethrift.core.SaslMechanism;
+import io.securethrift.core.SaslPrivacy;
 import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
@@ -38,8 +39,10 @@ import java.security.PrivilegedActionException;
 import java.security.PrivilegedExceptionAction;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -70,6 +73,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChannelBindingTest {
   private static final char[] PASSWORD = "changeit".toCharArray();
   private static final String HOST = "localhost";
+  private static final int WRAP_HEADER = 16;
 
   /** securethrift's two servers. */
   enum ServerModel { THREAD_POOL, NETTY }
@@ -199,6 +203,21 @@ class ChannelBindingTest {
     }
   }
 
+  /** At auth-conf with AES-GCM the binding travels in the encrypted choice, whose bytes the AES-GCM keys cover. */
+  @Test
+  void boundPeersAgreeAesGcmKeys() throws Exception {
+    try (Running server = start(ServerModel.THREAD_POOL, server(TlsEngine.JSSE, SaslChannelBinding.REQUIRE)
+        .toBuilder().qop(QualityOfProtection.AUTH_CONF).saslPrivacy(SaslPrivacy.AES_GCM).build())) {
+      try (ClientTransportFactory clients = ClientTransportFactory.create(client(TlsEngine.JSSE,
+          SaslChannelBinding.REQUIRE).toBuilder().qop(QualityOfProtection.AUTH_CONF)
+          .saslPrivacy(SaslPrivacy.AES_GCM).build());
+          SecuredTransport transport = clients.open(HOST, server.port())) {
+        assertEquals(SaslPrivacy.AES_GCM, transport.peerIdentity().privacy().orElseThrow());
+        EchoServer.assertEchoes(EchoServer.client(transport), 10, 70_000);
+      }
+    }
+  }
+
   /**
    * The relay ends the client's TLS with another certificate from the CA the client trusts and forwards the SASL
    * bytes into its own TLS connection to the server: at the default setting on both sides, the server refuses.
@@ -216,6 +235,51 @@ class ChannelBindingTest {
             SaslChannelBinding.PREFER))) {
       assertRefusedForBinding(server, log, () -> clients.open(HOST, relay.port()).close());
     }
+  }
+
+  /** Which of the two security layer messages a relay strips the binding from. */
+  enum Stripped { OFFER, CHOICE }
+
+  /**
+   * The relay also strips the binding: the offer's bit, so that the client would not bind, or the choice's, so that
+   * the server would see an unbound client, which it serves by default. The Kerberos context wraps both messages, so
+   * either change fails its integrity check and the connection is refused.
+   */
+  @ParameterizedTest
+  @EnumSource(Stripped.class)
+  void strippingTheBindingFailsTheKerberosIntegrityCheck(Stripped stripped) throws Exception {
+    AtomicBoolean changed = new AtomicBoolean();
+    UnaryOperator<byte[]> strip = clearBindingBit(changed);
+    try (Running server = start(ServerModel.THREAD_POOL, server(TlsEngine.JSSE, SaslChannelBinding.PREFER));
+        TlsRelay relay = new TlsRelay(context(ca.leaf().addSubjectAlternativeName(HOST).issue()), context(null),
+            server.port(), stripped == Stripped.OFFER ? strip : UnaryOperator.identity(),
+            stripped == Stripped.CHOICE ? strip : UnaryOperator.identity());
+        ClientTransportFactory clients = ClientTransportFactory.create(client(TlsEngine.JSSE,
+            SaslChannelBinding.PREFER))) {
+      TTransportException e = assertThrows(TTransportException.class, () -> clients.open(HOST, relay.port()));
+      assertTrue(changed.get(), "the relay found the " + stripped + " and cleared its binding bit");
+      String whose = stripped == Stripped.OFFER ? "the server's security layer offer" : "the client's security"
+          + " layer choice";
+      assertTrue(e.getMessage().contains(whose + " failed its GSS check"), e.getMessage());
+      Await.until("the server's refusal", Duration.ofSeconds(20), () -> server.counters().failures() == 1);
+      assertEquals(0, server.counters().successes(), server.counters().toString());
+    }
+  }
+
+  /**
+   * Clears the binding bit of a wrap token (RFC 4121 section 4.2.6.2: a 16-byte header, then at {@code auth} the
+   * plain text, whose first byte is the layer byte: none and binding, 0x21), noting that it did.
+   */
+  private static UnaryOperator<byte[]> clearBindingBit(AtomicBoolean changed) {
+    return payload -> {
+      if (payload.length <= WRAP_HEADER || payload[0] != 0x05 || payload[1] != 0x04 || payload[WRAP_HEADER] != 0x21) {
+        return payload;
+      }
+      byte[] stripped = payload.clone();
+      stripped[WRAP_HEADER] = 0x01;
+      changed.set(true);
+      return stripped;
+    };
   }
 
   /** The same relay succeeds when neither side binds: what the binding, and nothing else, stops above. */

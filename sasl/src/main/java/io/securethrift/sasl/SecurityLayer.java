@@ -22,15 +22,16 @@ import javax.security.sasl.SaslException;
  * key reply (server, AES-GCM only): version 1 | server X25519 share (32) | key confirmation (16)
  * </pre>
  *
- * <p>A server that checks channel binding (mode {@code sasl-over-tls}, {@code securethrift.sasl.channel.binding} not
- * {@code off}) adds {@link #CHANNEL_BINDING} to its offer; a client that binds answers with the same bit beside its
- * one layer bit, and its binding (length byte, then the {@link TlsServerEndPoint} hash) after the AES-GCM fields and
- * before the authorization id. The offer is the bit's only sign, so only a securethrift server ever reads the field.
- *
  * {@link #AES_GCM} is a bit RFC 4752 leaves unassigned. The JDK's client picks the first of its own levels whose bit
  * is set and ignores the others ({@code GssKrb5Client.findPreferredMask}); Cyrus SASL's and pure-sasl's test bits 4, 2
  * and 1 one by one; so a server may offer it to every client, and only a securethrift client chooses it. The offer
  * stays exactly 4 bytes: Cyrus refuses any other length.
+ *
+ * <p>A server that checks channel binding (mode {@code sasl-over-tls}, {@code securethrift.sasl.channel.binding} not
+ * {@code off}) adds {@link #CHANNEL_BINDING} to its offer; a client that binds answers with the same bit beside its
+ * one layer bit, and its binding (length byte, then the {@link TlsServerEndPoint} hash) after the AES-GCM fields and
+ * before the authorization id. A client binds only when the offer has the bit, so only securethrift servers, which
+ * offer it, ever receive the field.
  */
 final class SecurityLayer {
   static final int NONE = 1;
