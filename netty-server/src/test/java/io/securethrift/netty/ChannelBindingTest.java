@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.core.ClientAuth;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslChannelBinding;
 import io.securethrift.core.SaslMechanism;
@@ -87,6 +88,7 @@ class ChannelBindingTest {
 
   private EmbeddedKdc kdc;
   private TestCertificateAuthority ca;
+  private Path dir;
   private Path serverStore;
   private Path trustStore;
 
@@ -94,6 +96,7 @@ class ChannelBindingTest {
   void certificates(EmbeddedKdc kdc, TestCertificateAuthority ca, @CertificateDirectory Path dir) {
     this.kdc = kdc;
     this.ca = ca;
+    this.dir = dir;
     serverStore = ca.leaf().addSubjectAlternativeName(HOST).issue().writeKeyStore(dir, "server",
         KeyStoreFormat.PKCS12, PASSWORD);
     trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD);
@@ -199,6 +202,32 @@ class ChannelBindingTest {
   void boundPeersConnect(ServerModel model, TlsEngine serverEngine, TlsEngine clientEngine) throws Exception {
     try (Running server = start(model, server(serverEngine, SaslChannelBinding.REQUIRE))) {
       assertServes(client(clientEngine, SaslChannelBinding.REQUIRE), server.port());
+      assertEquals(0, server.counters().failures(), server.counters().toString());
+    }
+  }
+
+  /**
+   * A resumed TLS session still gives both ends the server's certificate, so binding holds on it: otherwise a relay
+   * could resume a session of its own with the server to make the server offer no binding. The client presents a
+   * certificate, so that the server can tell a resumed session ({@link io.securethrift.core.identity.PeerIdentity}).
+   */
+  @ParameterizedTest
+  @MethodSource("modelsAndEngines")
+  void boundPeersConnectOnResumedSessions(ServerModel model, TlsEngine serverEngine, TlsEngine clientEngine)
+      throws Exception {
+    Path clientStore = ca.leaf().commonName("alice").issue().writeKeyStore(dir, "client", KeyStoreFormat.PKCS12,
+        PASSWORD);
+    try (Running server = start(model, server(serverEngine, SaslChannelBinding.REQUIRE).toBuilder()
+            .clientAuth(ClientAuth.NEED).build());
+        ClientTransportFactory clients = ClientTransportFactory.create(client(clientEngine,
+            SaslChannelBinding.REQUIRE).toBuilder().keyStore(clientStore, StoreType.PKCS12, Secret.of(PASSWORD))
+            .build())) {
+      for (boolean resumed : new boolean[] {false, true}) {
+        try (SecuredTransport transport = clients.open(HOST, server.port())) {
+          String who = EchoServer.client(transport).whoAmI();
+          assertEquals(resumed, who.contains(" resumed"), who);
+        }
+      }
       assertEquals(0, server.counters().failures(), server.counters().toString());
     }
   }
