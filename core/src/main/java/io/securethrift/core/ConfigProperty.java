@@ -205,6 +205,15 @@ public enum ConfigProperty {
       (b, v) -> b.handshakeTimeout(Values.duration(keyOf("TIMEOUT_HANDSHAKE"), v)),
       c -> Values.formatDuration(c.timeouts().handshake())),
 
+  CLIENT_CONNECTION_MAX_AGE("securethrift.client.connection.max.age", Type.DURATION, "0s",
+      Validator.nonNegativeDuration(),
+      "How long a client uses a connection: the first call after this age opens a new connection (a new"
+          + " handshake) and sends the call there, before any byte of it went out on the old one. Set it below the"
+          + " server's securethrift.server.connection.max.age by more than a request takes to reach the server, so"
+          + " the client retires a connection before the server closes it. 0 keeps a connection for any age.",
+      (b, v) -> b.clientConnectionMaxAge(Values.duration(keyOf("CLIENT_CONNECTION_MAX_AGE"), v)),
+      c -> Values.formatDuration(c.timeouts().clientConnectionMaxAge())),
+
   LIMIT_MAX_FRAME_SIZE("securethrift.limit.max.frame.size", Type.SIZE, "16M",
       Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
       "Largest data frame either side accepts, checked before any allocation (1K to 2047M).",
@@ -253,14 +262,38 @@ public enum ConfigProperty {
           Values.count(keyOf("SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS"), v)),
       c -> Integer.toString(c.server().maxUnauthenticatedConnectionsPerAddress())),
   SERVER_IPV6_PREFIX("securethrift.server.address.ipv6.prefix", Type.COUNT, "64", Validator.countBetween(1, 128),
-      "Non-blocking server: how many leading bits of an IPv6 address the per-address limits count as one address"
-          + " (a host usually holds a whole /64, so counting single addresses would give it unlimited ones).",
+      "How many leading bits of an IPv6 address the per-address limits count as one address (a host usually holds a"
+          + " whole /64, so counting single addresses would give it unlimited ones).",
       (b, v) -> b.ipv6Prefix(Values.count(keyOf("SERVER_IPV6_PREFIX"), v)),
       c -> Integer.toString(c.server().ipv6Prefix())),
+  SERVER_CONNECTION_RATE_PER_ADDRESS("securethrift.server.connection.rate.per.address", Type.COUNT, "0",
+      Validator.countBetween(0, 1_000_000),
+      "Both server models: new connections per second from one remote address (IPv6 grouped by"
+          + " securethrift.server.address.ipv6.prefix), with bursts of up to one second's worth; one more is closed as"
+          + " it is accepted, before any TLS or SASL work, and audited as over-limit. Every new connection counts, as"
+          + " the server cannot tell a resumed TLS handshake from a full one before reading it. 0 turns it off.",
+      (b, v) -> b.connectionRatePerAddress(Values.count(keyOf("SERVER_CONNECTION_RATE_PER_ADDRESS"), v)),
+      c -> Integer.toString(c.server().connectionRatePerAddress())),
+  SERVER_CONNECTION_RATE_MAX("securethrift.server.connection.rate.max", Type.COUNT, "0",
+      Validator.countBetween(0, 1_000_000),
+      "Both server models: new connections per second from all addresses together, with bursts of up to one second's"
+          + " worth; one more is closed as it is accepted, before any TLS or SASL work, and audited as over-limit."
+          + " A connection refused by securethrift.server.connection.rate.per.address does not count here. 0 turns it"
+          + " off.",
+      (b, v) -> b.connectionRateMax(Values.count(keyOf("SERVER_CONNECTION_RATE_MAX"), v)),
+      c -> Integer.toString(c.server().connectionRateMax())),
   SERVER_IDLE_TIMEOUT("securethrift.server.idle.timeout", Type.DURATION, "600s", Validator.nonNegativeDuration(),
       "Non-blocking server: how long an authenticated connection may stay silent between calls; 0 keeps it open.",
       (b, v) -> b.serverIdleTimeout(Values.duration(keyOf("SERVER_IDLE_TIMEOUT"), v)),
       c -> Values.formatDuration(c.server().idleTimeout())),
+  SERVER_CONNECTION_MAX_AGE("securethrift.server.connection.max.age", Type.DURATION, "0s",
+      Validator.nonNegativeDuration(),
+      "Both server models: how long an authenticated connection may live, from its accept; once older it is closed"
+          + " at the next point no call is in progress (after the reply to the call under way is written, or while"
+          + " it waits for a call), never during a call, and audited with cause max-age. Clients then reconnect,"
+          + " authenticating afresh (re-reading certificates, CRLs and tickets). 0 keeps connections for any age.",
+      (b, v) -> b.serverConnectionMaxAge(Values.duration(keyOf("SERVER_CONNECTION_MAX_AGE"), v)),
+      c -> Values.formatDuration(c.server().connectionMaxAge())),
   SERVER_WRITE_BUFFER_LOW("securethrift.server.write.buffer.low", Type.SIZE, "32K",
       Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
       "Non-blocking server: pending reply bytes under which a connection is writable again (low watermark).",

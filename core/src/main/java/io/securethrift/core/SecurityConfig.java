@@ -192,6 +192,7 @@ public final class SecurityConfig {
     private Duration connectTimeout;
     private Duration readTimeout;
     private Duration handshakeTimeout;
+    private Duration clientConnectionMaxAge;
     private long maxFrameSize;
     private long maxNegotiationMessageSize;
     private AuditFormat auditFormat;
@@ -201,7 +202,10 @@ public final class SecurityConfig {
     private int maxConnectionsPerAddress;
     private int maxUnauthenticatedConnectionsPerAddress;
     private int ipv6Prefix;
+    private int connectionRatePerAddress;
+    private int connectionRateMax;
     private Duration serverIdleTimeout;
+    private Duration serverConnectionMaxAge;
     private long writeBufferLow;
     private long writeBufferHigh;
     private long writeBufferFatal;
@@ -254,6 +258,7 @@ public final class SecurityConfig {
       connectTimeout = c.timeouts.connect();
       readTimeout = c.timeouts.read();
       handshakeTimeout = c.timeouts.handshake();
+      clientConnectionMaxAge = c.timeouts.clientConnectionMaxAge();
       maxFrameSize = c.limits.maxFrameSize();
       maxNegotiationMessageSize = c.limits.maxNegotiationMessageSize();
       auditFormat = c.auditFormat;
@@ -263,7 +268,10 @@ public final class SecurityConfig {
       maxConnectionsPerAddress = c.server.maxConnectionsPerAddress();
       maxUnauthenticatedConnectionsPerAddress = c.server.maxUnauthenticatedConnectionsPerAddress();
       ipv6Prefix = c.server.ipv6Prefix();
+      connectionRatePerAddress = c.server.connectionRatePerAddress();
+      connectionRateMax = c.server.connectionRateMax();
       serverIdleTimeout = c.server.idleTimeout();
+      serverConnectionMaxAge = c.server.connectionMaxAge();
       writeBufferLow = c.server.writeBufferLow();
       writeBufferHigh = c.server.writeBufferHigh();
       writeBufferFatal = c.server.writeBufferFatal();
@@ -712,11 +720,29 @@ public final class SecurityConfig {
     }
 
     /**
-     * Non-blocking server: the leading bits of an IPv6 address its per-address limits count as one address
+     * The leading bits of an IPv6 address the per-address limits count as one address
      * ({@code securethrift.server.address.ipv6.prefix}); default 64.
      */
     public Builder ipv6Prefix(int bits) {
       this.ipv6Prefix = bits;
+      return this;
+    }
+
+    /**
+     * Both server models: new connections per second from one remote address, with bursts of one second's worth
+     * ({@code securethrift.server.connection.rate.per.address}); default 0, no limit.
+     */
+    public Builder connectionRatePerAddress(int perSecond) {
+      this.connectionRatePerAddress = perSecond;
+      return this;
+    }
+
+    /**
+     * Both server models: new connections per second in all, with bursts of one second's worth
+     * ({@code securethrift.server.connection.rate.max}); default 0, no limit.
+     */
+    public Builder connectionRateMax(int perSecond) {
+      this.connectionRateMax = perSecond;
       return this;
     }
 
@@ -726,6 +752,24 @@ public final class SecurityConfig {
      */
     public Builder serverIdleTimeout(Duration timeout) {
       this.serverIdleTimeout = Objects.requireNonNull(timeout);
+      return this;
+    }
+
+    /**
+     * Both server models: how long an authenticated connection may live before it is closed between calls
+     * ({@code securethrift.server.connection.max.age}); default zero, no limit.
+     */
+    public Builder serverConnectionMaxAge(Duration age) {
+      this.serverConnectionMaxAge = Objects.requireNonNull(age);
+      return this;
+    }
+
+    /**
+     * How long a client uses a connection before its next call opens a new one
+     * ({@code securethrift.client.connection.max.age}); default zero, no limit.
+     */
+    public Builder clientConnectionMaxAge(Duration age) {
+      this.clientConnectionMaxAge = Objects.requireNonNull(age);
       return this;
     }
 
@@ -784,7 +828,8 @@ public final class SecurityConfig {
           Optional.ofNullable(delegationToken), Optional.ofNullable(delegationTokenSecrets),
           userImpersonation, hostImpersonation);
       Timeouts timeouts = new Timeouts(ConfigProperty.TIMEOUT_CONNECT.valid(connectTimeout),
-          ConfigProperty.TIMEOUT_READ.valid(readTimeout), ConfigProperty.TIMEOUT_HANDSHAKE.valid(handshakeTimeout));
+          ConfigProperty.TIMEOUT_READ.valid(readTimeout), ConfigProperty.TIMEOUT_HANDSHAKE.valid(handshakeTimeout),
+          validClientConnectionMaxAge());
       int frame = (int) (long) ConfigProperty.LIMIT_MAX_FRAME_SIZE.valid(maxFrameSize);
       int negotiation = validNegotiationSize(frame);
       SecurityConfig config = new SecurityConfig(mode, tls, sasl, timeouts, new Limits(frame, negotiation),
@@ -970,6 +1015,22 @@ public final class SecurityConfig {
       return ConfigProperty.SASL_KERBEROS_KEYTAB.valid(kerberosKeytab);
     }
 
+    /**
+     * A client that keeps connections at least as long as its server does would send calls on connections the server
+     * is about to close; in one configuration for both sides that is a mistake.
+     */
+    private Duration validClientConnectionMaxAge() {
+      Duration client = ConfigProperty.CLIENT_CONNECTION_MAX_AGE.valid(clientConnectionMaxAge);
+      Duration server = ConfigProperty.SERVER_CONNECTION_MAX_AGE.valid(serverConnectionMaxAge);
+      if (!server.isZero() && !client.isZero() && client.compareTo(server) >= 0) {
+        throw new ConfigException(ConfigProperty.CLIENT_CONNECTION_MAX_AGE.key(), Values.formatDuration(client)
+            + " is not below " + ConfigProperty.SERVER_CONNECTION_MAX_AGE.key() + " (" + Values.formatDuration(server)
+            + "); set it lower by more than a request takes to reach the server, so clients retire connections"
+            + " before the server closes them");
+      }
+      return client;
+    }
+
     /** A negotiation message must also fit in a frame. */
     private ServerLimits validServerLimits() {
       long low = ConfigProperty.SERVER_WRITE_BUFFER_LOW.valid(writeBufferLow);
@@ -989,7 +1050,10 @@ public final class SecurityConfig {
           ConfigProperty.SERVER_MAX_PER_ADDRESS.valid(maxConnectionsPerAddress),
           ConfigProperty.SERVER_MAX_UNAUTHENTICATED_PER_ADDRESS.valid(maxUnauthenticatedConnectionsPerAddress),
           ConfigProperty.SERVER_IPV6_PREFIX.valid(ipv6Prefix),
-          ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout), (int) low, (int) high, fatal,
+          ConfigProperty.SERVER_CONNECTION_RATE_PER_ADDRESS.valid(connectionRatePerAddress),
+          ConfigProperty.SERVER_CONNECTION_RATE_MAX.valid(connectionRateMax),
+          ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout),
+          ConfigProperty.SERVER_CONNECTION_MAX_AGE.valid(serverConnectionMaxAge), (int) low, (int) high, fatal,
           ConfigProperty.SERVER_PENDING_REPLIES_MAX.valid(pendingRepliesMax));
     }
 

@@ -5,9 +5,9 @@ import java.time.Duration;
 /**
  * What a server admits and how long it keeps connections. The non-blocking server (securethrift's netty-server):
  * connection counts, the idle timeout after authentication, the write-buffer marks and the replies waiting. The
- * thread-pool server: its worker threads, which bound its connections. Immutable; only
- * {@link SecurityConfig.Builder#build()} creates one, after checking every value. The pre-authentication deadline is
- * {@link Timeouts#handshake()}.
+ * thread-pool server: its worker threads, which bound its connections. Both: the rate of new connections and the
+ * connections' maximum age. Immutable; only {@link SecurityConfig.Builder#build()} creates one, after checking every
+ * value. The pre-authentication deadline is {@link Timeouts#handshake()}.
  */
 public final class ServerLimits {
   private final int maxConnections;
@@ -16,22 +16,29 @@ public final class ServerLimits {
   private final int maxConnectionsPerAddress;
   private final int maxUnauthenticatedConnectionsPerAddress;
   private final int ipv6Prefix;
+  private final int connectionRatePerAddress;
+  private final int connectionRateMax;
   private final Duration idleTimeout;
+  private final Duration connectionMaxAge;
   private final int writeBufferLow;
   private final int writeBufferHigh;
   private final long writeBufferFatal;
   private final long pendingRepliesMax;
 
   ServerLimits(int maxConnections, int maxThreads, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
-      int maxUnauthenticatedConnectionsPerAddress, int ipv6Prefix,
-      Duration idleTimeout, int writeBufferLow, int writeBufferHigh, long writeBufferFatal, long pendingRepliesMax) {
+      int maxUnauthenticatedConnectionsPerAddress, int ipv6Prefix, int connectionRatePerAddress, int connectionRateMax,
+      Duration idleTimeout, Duration connectionMaxAge, int writeBufferLow, int writeBufferHigh, long writeBufferFatal,
+      long pendingRepliesMax) {
     this.maxConnections = maxConnections;
     this.maxThreads = maxThreads;
     this.maxUnauthenticatedConnections = maxUnauthenticatedConnections;
     this.maxConnectionsPerAddress = maxConnectionsPerAddress;
     this.maxUnauthenticatedConnectionsPerAddress = maxUnauthenticatedConnectionsPerAddress;
     this.ipv6Prefix = ipv6Prefix;
+    this.connectionRatePerAddress = connectionRatePerAddress;
+    this.connectionRateMax = connectionRateMax;
     this.idleTimeout = idleTimeout;
+    this.connectionMaxAge = connectionMaxAge;
     this.writeBufferLow = writeBufferLow;
     this.writeBufferHigh = writeBufferHigh;
     this.writeBufferFatal = writeBufferFatal;
@@ -71,9 +78,30 @@ public final class ServerLimits {
     return ipv6Prefix;
   }
 
+  /**
+   * New connections per second from one remote address at most, 0 for no limit
+   * ({@link ConfigProperty#SERVER_CONNECTION_RATE_PER_ADDRESS}).
+   */
+  public int connectionRatePerAddress() {
+    return connectionRatePerAddress;
+  }
+
+  /** New connections per second in all at most, 0 for no limit ({@link ConfigProperty#SERVER_CONNECTION_RATE_MAX}). */
+  public int connectionRateMax() {
+    return connectionRateMax;
+  }
+
   /** How long an authenticated connection may stay silent between calls; zero keeps it forever. */
   public Duration idleTimeout() {
     return idleTimeout;
+  }
+
+  /**
+   * Both server models: how long an authenticated connection may live before it is closed at its next point
+   * without a call in progress ({@link ConfigProperty#SERVER_CONNECTION_MAX_AGE}); zero keeps it for any age.
+   */
+  public Duration connectionMaxAge() {
+    return connectionMaxAge;
   }
 
   /** Pending reply bytes under which a connection counts as writable again. */

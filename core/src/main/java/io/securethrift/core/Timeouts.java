@@ -9,17 +9,20 @@ import java.time.Duration;
  *
  * <p>Defaults: {@linkplain #connect() connect} 10s ({@link ConfigProperty#TIMEOUT_CONNECT}), {@linkplain #read()
  * read} 120s ({@link ConfigProperty#TIMEOUT_READ}), {@linkplain #handshake() handshake} 10s
- * ({@link ConfigProperty#TIMEOUT_HANDSHAKE}).
+ * ({@link ConfigProperty#TIMEOUT_HANDSHAKE}), client connection age none
+ * ({@link ConfigProperty#CLIENT_CONNECTION_MAX_AGE}).
  */
 public final class Timeouts {
   private final Duration connect;
   private final Duration read;
   private final Duration handshake;
+  private final Duration clientConnectionMaxAge;
 
-  Timeouts(Duration connect, Duration read, Duration handshake) {
+  Timeouts(Duration connect, Duration read, Duration handshake, Duration clientConnectionMaxAge) {
     this.connect = connect;
     this.read = read;
     this.handshake = handshake;
+    this.clientConnectionMaxAge = clientConnectionMaxAge;
   }
 
   /** How long a client waits for TCP to connect; greater than zero. */
@@ -35,5 +38,13 @@ public final class Timeouts {
   /** The deadline for TLS handshake plus SASL negotiation; greater than zero. */
   public Duration handshake() {
     return handshake;
+  }
+
+  /**
+   * How long a client uses a connection before its next call opens a new one
+   * ({@link ConfigProperty#CLIENT_CONNECTION_MAX_AGE}); zero keeps it for any age.
+   */
+  public Duration clientConnectionMaxAge() {
+    return clientConnectionMaxAge;
   }
 }

@@ -30,7 +30,13 @@ public record Measurement(String group, String variant, int round, Map<String, N
 
   /** The median of {@code column} over {@code rows}; NaN when there are none or one lacks it (a side not sampled). */
   public static double median(List<Measurement> rows, ToDoubleFunction<Measurement> column) {
-    double[] v = rows.stream().mapToDouble(column).sorted().toArray();
+    return median(rows.stream().mapToDouble(column).toArray());
+  }
+
+  /** The median of {@code values}; NaN when there are none or one is NaN. */
+  public static double median(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
     if (v.length == 0 || Arrays.stream(v).anyMatch(Double::isNaN)) {
       return Double.NaN;
     }

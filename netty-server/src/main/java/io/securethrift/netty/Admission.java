@@ -1,16 +1,18 @@
 package io.securethrift.netty;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.ServerLimits;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.audit.HandshakeAudit.Stage;
 import io.securethrift.core.audit.HandshakeAudit;
+import io.securethrift.core.internal.ConnectionRate;
 import io.securethrift.core.spi.HandshakeFailure;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -21,11 +23,11 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Counts connections against the server's limits: all of them, those not yet authenticated, and those of each remote
- * address (an IPv4 address, or an IPv6 prefix of {@code securethrift.server.address.ipv6.prefix} bits, 64 by default:
- * one host usually holds a whole /64). A connection over the total, per-address or per-address unauthenticated limit
- * is closed at once and audited as {@code over-limit} with the limit's key; the audit's rate limit keeps a flood from
- * flooding the main log too.
+ * Counts connections against the server's limits: the rate of new ones ({@link ConnectionRate}), all of them, those not
+ * yet authenticated, and those of each remote address (grouped by {@link ConnectionRate#group}: an IPv4 address, or
+ * an IPv6 prefix of {@code securethrift.server.address.ipv6.prefix} bits). A connection over the rate, total,
+ * per-address or per-address unauthenticated limit is closed at once and audited as {@code over-limit} with the
+ * limit's key; the audit's rate limit keeps a flood from flooding the main log too.
  *
  * <p>At the unauthenticated limit the new connection is admitted and the oldest connection still in its handshakes,
  * from the address that holds the most of them, is closed instead. Refusing the newcomer would let peers that open
@@ -44,6 +46,8 @@ final class Admission {
   };
 
   private final ServerLimits limits;
+  /** The connection rate limits; null when both are off. */
+  private final ConnectionRate rate;
   private final AtomicInteger connections = new AtomicInteger();
   /** Open connections per address; an entry exists only while its count is positive. */
   private final ConcurrentMap<InetAddress, Integer> perAddress = new ConcurrentHashMap<>();
@@ -57,8 +61,31 @@ final class Admission {
 
   Admission(ServerLimits limits, HandshakeAudit audit, Stage stage) {
     this.limits = limits;
+    this.rate = ConnectionRate.of(limits);
     this.audit = audit;
     this.stage = stage;
+  }
+
+  /**
+   * The connection rate limits, on the listening channel: each accepted connection is checked there, on the accept
+   * thread, before it is registered with an event loop, and one over the rate is closed and audited without ever
+   * reaching the loops that run handshakes. A flood over the rate costs a lookup and a compare-and-set per connection,
+   * and the audit line.
+   */
+  ChannelHandler rateGate() {
+    return new ChannelInboundHandlerAdapter() {
+      @Override
+      public void channelRead(ChannelHandlerContext ctx, Object accepted) {
+        Channel channel = (Channel) accepted;
+        ConfigProperty over = rate == null ? null : rate.admit(addressOf(channel));
+        if (over == null) {
+          ctx.fireChannelRead(accepted);
+        } else {
+          channel.unsafe().closeForcibly();
+          refused(over, channel);
+        }
+      }
+    };
   }
 
   /**
@@ -157,23 +184,7 @@ final class Admission {
 
   /** The address a connection counts under: an IPv4 address, or the configured prefix of an IPv6 one. */
   private InetAddress addressOf(Channel channel) {
-    return group(((InetSocketAddress) channel.remoteAddress()).getAddress(), limits.ipv6Prefix());
-  }
-
-  /** {@code address}, or for IPv6 its first {@code prefix} bits with the rest zero. */
-  static InetAddress group(InetAddress address, int prefix) {
-    if (!(address instanceof Inet6Address) || prefix >= 128) {
-      return address;
-    }
-    byte[] bytes = address.getAddress();
-    for (int bit = prefix; bit < 128; bit++) {
-      bytes[bit / 8] &= (byte) ~(0x80 >>> (bit % 8));
-    }
-    try {
-      return InetAddress.getByAddress(bytes);
-    } catch (UnknownHostException e) {
-      throw new IllegalStateException("16 bytes are an IPv6 address", e);
-    }
+    return ConnectionRate.group(((InetSocketAddress) channel.remoteAddress()).getAddress(), limits.ipv6Prefix());
   }
 
   int connections() {
@@ -194,8 +205,7 @@ final class Admission {
   }
 
   private boolean refused(ConfigProperty limit, Channel channel) {
-    audit.failed(channel.remoteAddress(), stage, new HandshakeFailure(AuthFailure.OVER_LIMIT, limit.key()
-        + " reached; the connection was closed at once", null), Duration.ZERO);
+    audit.failed(channel.remoteAddress(), stage, ConnectionRate.refusal(limit), Duration.ZERO);
     return false;
   }
 }

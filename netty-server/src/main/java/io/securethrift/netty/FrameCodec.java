@@ -18,7 +18,8 @@ import org.apache.thrift.TException;
  * replies keep their order, and a header is checked when its frame's turn comes. Reads go on while a call runs, up to
  * what {@link ReadBuffer} allows to wait behind it.
  *
- * <p>The dispatcher's "answered", the SASL layer and the idle timer ({@link IdleTimer}) are method calls, not pipeline
+ * <p>The dispatcher's "answered", the SASL layer, the idle timer ({@link IdleTimer}) and the maximum age
+ * ({@link AgeLimit}, which closes the connection here, between calls) are method calls, not pipeline
  * events or handlers of their own: per call, the one step the pipeline adds over a single handler is this handler's
  * {@code fireChannelRead} to the dispatcher, with the {@code byte[]} the call needs anyway.
  *
@@ -31,6 +32,8 @@ final class FrameCodec extends ChannelInboundHandlerAdapter {
   private ChannelHandlerContext ctx;
   /** Null until authenticated. */
   private IdleTimer idle;
+  /** Null until authenticated, and without a maximum age. */
+  private AgeLimit age;
   /** Null without SASL. */
   private SaslStream sasl;
   private boolean serving;
@@ -55,8 +58,11 @@ final class FrameCodec extends ChannelInboundHandlerAdapter {
     // The dispatcher after this handler learns the peer first: the first message may go to it at once.
     ctx.fireUserEventTriggered(event);
     if (event instanceof HandshakeGuard.Authenticated) {
-      sasl = ((HandshakeGuard.Authenticated) event).sasl;
+      HandshakeGuard.Authenticated authenticated = (HandshakeGuard.Authenticated) event;
+      sasl = authenticated.sasl;
       idle = new IdleTimer(ctx.channel(), server.idleTimeout(), () -> callRunning);
+      age = AgeLimit.start(ctx.channel(), authenticated.identity, authenticated.acceptedNanos,
+          server.connectionMaxAge(), server.factory().audit(), this::pump);
       serving = true;
       idle.touch();
       pump();
@@ -105,6 +111,12 @@ final class FrameCodec extends ChannelInboundHandlerAdapter {
           close();
           return;
         }
+        if (age != null && age.reached() && !closed && nothingReceived()) {
+          // Old enough, and between calls: the last reply is written and no byte of a next call has come.
+          age.closing();
+          close();
+          return;
+        }
         if (closed || !serving || !channel.isActive() || !nextMessage()) {
           break;
         }
@@ -115,6 +127,11 @@ final class FrameCodec extends ChannelInboundHandlerAdapter {
       return;
     }
     buffer.settle(channel, callRunning, closed, 4, server.limits().maxFrameSize());
+  }
+
+  /** Whether no byte of a next call is held, received or unwrapped. */
+  private boolean nothingReceived() {
+    return buffer.available() == 0 && (sasl == null || !sasl.hasPlain());
   }
 
   /** Takes the next frame if it is whole: passes on a message, or with SASL adds a token to the stream. */
@@ -175,6 +192,9 @@ final class FrameCodec extends ChannelInboundHandlerAdapter {
     closed = true;
     if (idle != null) {
       idle.stop();
+    }
+    if (age != null) {
+      age.stop();
     }
     buffer.release();
     ctx.fireChannelInactive();

@@ -45,10 +45,13 @@ final class HandshakeGuard extends ChannelInboundHandlerAdapter {
     final PeerIdentity identity;
     /** Null without SASL. */
     final SaslStream sasl;
+    /** When the connection was accepted ({@link System#nanoTime}), which its maximum age counts from. */
+    final long acceptedNanos;
 
-    Authenticated(PeerIdentity identity, SaslStream sasl) {
+    Authenticated(PeerIdentity identity, SaslStream sasl, long acceptedNanos) {
       this.identity = identity;
       this.sasl = sasl;
+      this.acceptedNanos = acceptedNanos;
     }
   }
 
@@ -151,7 +154,7 @@ final class HandshakeGuard extends ChannelInboundHandlerAdapter {
     deadline.cancel(false);
     server.admission().authenticated(channel());
     audit().succeeded(identity, Duration.ofNanos(System.nanoTime() - acceptedNanos));
-    ctx.fireUserEventTriggered(new Authenticated(identity, sasl));
+    ctx.fireUserEventTriggered(new Authenticated(identity, sasl, acceptedNanos));
     ctx.pipeline().remove(this);
   }
 

@@ -94,6 +94,7 @@ public final class NettyThriftServer implements AutoCloseable {
     ServerBootstrap bootstrap = new ServerBootstrap().group(boss, loops).channel(NioServerSocketChannel.class)
         .option(ChannelOption.SO_BACKLOG, 128)
         .option(ChannelOption.SO_REUSEADDR, true)
+        .handler(context.admission().rateGate())
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_KEEPALIVE, true)
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK,

@@ -131,6 +131,10 @@ final class ServerContext {
     return factory.config().server().idleTimeout();
   }
 
+  Duration connectionMaxAge() {
+    return factory.config().server().connectionMaxAge();
+  }
+
   /**
    * Negotiation steps that may wait for the authentication pool: one per unauthenticated connection, and as many
    * again for connections evicted (see {@link Admission}) while their step waited, which end at once when it runs.

@@ -80,7 +80,7 @@ class FrameCodecTest {
   }
 
   private void authenticate() {
-    channel.pipeline().fireUserEventTriggered(new HandshakeGuard.Authenticated(null, null));
+    channel.pipeline().fireUserEventTriggered(new HandshakeGuard.Authenticated(null, null, System.nanoTime()));
   }
 
   private static byte[] frame(int length, int fill) {

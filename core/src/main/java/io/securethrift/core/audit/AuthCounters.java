@@ -10,13 +10,15 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * How many connections one server factory accepted, by protection, and refused, by {@link AuthFailure}, since it was
- * created. Read-only and live: every call reads the current counts; each count is exact, a set of them read together
- * is not one atomic snapshot. Get it from {@link ServerTransportFactory#counters()}.
+ * How many connections one server factory accepted, by protection, refused, by {@link AuthFailure}, and closed after
+ * authentication on its own account, by {@link CloseCause}, since it was created. Read-only and live: every call reads
+ * the current counts; each count is exact, a set of them read together is not one atomic snapshot. Get it from
+ * {@link ServerTransportFactory#counters()}.
  */
 public final class AuthCounters {
   private final Map<String, LongAdder> successes = new ConcurrentHashMap<>();
   private final AtomicLongArray failures = new AtomicLongArray(AuthFailure.values().length);
+  private final AtomicLongArray closes = new AtomicLongArray(CloseCause.values().length);
 
   AuthCounters() {}
 
@@ -26,6 +28,15 @@ public final class AuthCounters {
 
   void failed(AuthFailure cause) {
     failures.incrementAndGet(cause.ordinal());
+  }
+
+  void closed(CloseCause cause) {
+    closes.incrementAndGet(cause.ordinal());
+  }
+
+  /** Authenticated connections the server closed on its own account for {@code cause}. */
+  public long closes(CloseCause cause) {
+    return closes.get(cause.ordinal());
   }
 
   /** Connections that completed their handshake. */

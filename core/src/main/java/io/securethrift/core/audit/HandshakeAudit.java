@@ -209,6 +209,27 @@ public final class HandshakeAudit {
     }
   }
 
+  /**
+   * Records that the server closed an authenticated connection on its own account, between calls: one audit line
+   * ({@code event=close}, the peer, principal, cause and the connection's age) and the count; the main log has it at
+   * DEBUG only, since with a maximum age every connection ends like this.
+   */
+  public void closed(PeerIdentity identity, CloseCause cause, Duration age) {
+    if (AUDIT.isInfoEnabled()) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      fields.put("event", "close");
+      fields.put("peer", String.valueOf(identity.remoteAddress()));
+      fields.put("mode", identity.mode().token());
+      fields.put("principal", identity.principal().orElse(null));
+      fields.put("cause", cause.token());
+      fields.put("age_ms", age.toMillis());
+      AUDIT.info(line(fields));
+    }
+    LOG.debug("closing connection with {} between calls [{}]", PeerText.sanitize(String.valueOf(
+        identity.remoteAddress())), cause.token());
+    counters.closed(cause);
+  }
+
   /** How many warnings of window {@code i} were left out since the last one, or -1 if this one is left out too. */
   private synchronized long admitWarning(int i) {
     long now = nanoClock.getAsLong();

@@ -23,6 +23,12 @@ public interface ServerCountersMXBean {
   /** Refusals by cause ({@link AuthFailure#token()}: {@code timeout}, {@code over-limit}, ...), every cause present. */
   Map<String, Long> getHandshakeFailuresByCause();
 
+  /**
+   * Authenticated connections the server closed on its own account, by cause ({@link CloseCause#token()}:
+   * {@code max-age}), every cause present.
+   */
+  Map<String, Long> getConnectionsClosedByCause();
+
   /** Open connections; -1 where the server does not count them (the thread-pool server counts its threads). */
   int getOpenConnections();
 

@@ -1,6 +1,7 @@
 package io.securethrift.core.internal;
 
 import io.securethrift.core.audit.AuthCounters;
+import io.securethrift.core.audit.CloseCause;
 import io.securethrift.core.audit.ServerCountersMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
@@ -80,6 +81,15 @@ public final class ServerCountersJmx implements ServerCountersMXBean, AutoClosea
   public Map<String, Long> getHandshakeFailuresByCause() {
     Map<String, Long> byToken = new LinkedHashMap<>();
     counters.failuresByCause().forEach((cause, count) -> byToken.put(cause.token(), count));
+    return byToken;
+  }
+
+  @Override
+  public Map<String, Long> getConnectionsClosedByCause() {
+    Map<String, Long> byToken = new LinkedHashMap<>();
+    for (CloseCause cause : CloseCause.values()) {
+      byToken.put(cause.token(), counters.closes(cause));
+    }
     return byToken;
   }
 

@@ -9,6 +9,7 @@ import io.securethrift.core.spi.ReconnectForFallback;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import org.apache.thrift.transport.TTransportException;
 
 /**
@@ -41,9 +42,16 @@ public final class ClientTransportFactory implements AutoCloseable {
 
   /**
    * Connects to {@code host:port} within the connect timeout, completes the handshake within the handshake timeout,
-   * and returns an open transport ready for a Thrift protocol.
+   * and returns an open transport ready for a Thrift protocol. With {@code securethrift.client.connection.max.age}
+   * set, the transport replaces its connection by a new one at the first call after that age, before the call's
+   * first byte is sent; a call is never sent twice.
    */
   public SecuredTransport open(String host, int port) throws TTransportException {
+    Duration maxAge = layers.config().timeouts().clientConnectionMaxAge();
+    return maxAge.isZero() ? openOnce(host, port) : new RenewingTransport(() -> openOnce(host, port), maxAge);
+  }
+
+  private SecuredTransport openOnce(String host, int port) throws TTransportException {
     try {
       return connect(host, port);
     } catch (ReconnectForFallback e) {

@@ -1,5 +1,7 @@
 package io.securethrift.core.transport;
 
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.audit.CloseCause;
 import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.identity.PeerText;
@@ -14,7 +16,8 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * Runs each call with the connection's {@link PeerIdentity} as the {@link PeerIdentity#current()} one, reading the
  * call through a {@link FrameBoundedProtocol} so nothing the caller declares is allocated before it has arrived. A
- * connection closed for what its peer sent is reported once, through the server's rate-limited warning.
+ * connection closed for what its peer sent is reported once, through the server's rate-limited warning. Before each
+ * call, a connection with a maximum age ({@link ConnectionAge}) that has reached it is closed instead.
  */
 final class IdentityProcessor implements TProcessor {
   private static final SharedAccess.IdentityOperations IDENTITY = SharedAccess.identity();
@@ -34,6 +37,15 @@ final class IdentityProcessor implements TProcessor {
       return;
     }
     SecuredTransport transport = (SecuredTransport) in.getTransport();
+    ConnectionAge age = transport.age;
+    if (age != null && !age.nextCallArrives()) {
+      // Between calls: the last reply has been written and no byte of a next call has come.
+      audit.closed(transport.peerIdentity(), CloseCause.MAX_AGE, age.age());
+      transport.close();
+      throw new TTransportException(TTransportException.END_OF_FILE, "closed the connection with "
+          + PeerText.sanitize(String.valueOf(transport.peerIdentity().remoteAddress())) + " between calls: "
+          + ConfigProperty.SERVER_CONNECTION_MAX_AGE.key() + " reached");
+    }
     TProtocol bounded = FrameBoundedProtocol.wrap(in);
     try {
       transport.beforeCall();

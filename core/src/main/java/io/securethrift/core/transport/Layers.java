@@ -112,6 +112,7 @@ final class Layers implements AutoCloseable {
         secured.socket().setSoTimeout(millis(timeouts.read()));
         socketTransport.established(peer, timeouts.read(), replies);
         if (audit != null) {
+          transport.age = ConnectionAge.of(socketTransport, start, config.server().connectionMaxAge());
           audit.succeeded(transport.peerIdentity(), Duration.ofNanos(System.nanoTime() - start));
         }
         return transport;

@@ -11,6 +11,12 @@ import org.apache.thrift.transport.TTransportException;
  * mode, so code can ask how a connection was secured without knowing the layers.
  */
 public abstract class SecuredTransport extends TTransport {
+  /**
+   * A thread-pool server connection's maximum age, which its worker keeps between calls; null without one (clients,
+   * the non-blocking server's per-call transports).
+   */
+  ConnectionAge age;
+
   /** Public, as it always was: core's internal framing and netty-server's transports extend it from other packages. */
   public SecuredTransport() {}
 

@@ -109,7 +109,8 @@ public final class ServerTransportFactory implements AutoCloseable {
         socket.close();
         throw e;
       }
-      return new ListeningSocket(socket, counters());
+      return new ListeningSocket(socket, audit, layers.config().server(),
+          layers.config().mode().usesTls() ? HandshakeAudit.Stage.TLS : HandshakeAudit.Stage.SASL);
     } catch (IOException e) {
       throw new TTransportException(TTransportException.NOT_OPEN, "cannot listen on " + address + ": "
           + e.getMessage(), e);

@@ -11,6 +11,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.TTransportException;
 
@@ -66,6 +67,50 @@ final class SocketTransport extends TSocket {
       tcp.close();
     } catch (IOException ignored) {
       // Closing is the whole effect; the blocked writer sees the socket closed.
+    }
+  }
+
+  /**
+   * Whether bytes are received, or arrive within {@code nanos}, without taking any (the byte waited for stays for the
+   * read that follows); also true when the peer closed or the socket failed, which that read then reports. False only
+   * when the time passed with nothing received. A read timeout no longer than the wait is left to that read: bytes
+   * that arrive within it arrive within the wait.
+   */
+  boolean receivesWithin(long nanos) {
+    Socket socket = getSocket();
+    try {
+      if (!inputStream_.markSupported() || inputStream_.available() > 0) {
+        return true;
+      }
+      if (nanos <= 0) {
+        return false;
+      }
+      long waitMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
+      int readTimeout = socket.getSoTimeout();
+      if (readTimeout != 0 && readTimeout <= waitMillis) {
+        return true;
+      }
+      socket.setSoTimeout((int) waitMillis);
+      try {
+        inputStream_.mark(1);
+        inputStream_.read();
+        inputStream_.reset();
+        return true;
+      } catch (SocketTimeoutException e) {
+        return false;
+      } finally {
+        restoreTimeout(socket, readTimeout);
+      }
+    } catch (IOException e) {
+      return true;
+    }
+  }
+
+  private static void restoreTimeout(Socket socket, int millis) {
+    try {
+      socket.setSoTimeout(millis);
+    } catch (SocketException closed) {
+      // A closed socket has no timeout to restore; the next read reports it closed.
     }
   }
 

@@ -5,6 +5,8 @@ import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.PairedAnalysis;
+import io.securethrift.harness.RecordCost;
 import io.securethrift.harness.ReportFiles;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
@@ -12,6 +14,7 @@ import io.securethrift.harness.StoppingRule;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,14 +40,16 @@ final class BenchReport {
   private final List<ModeSummary> summaries;
   private final List<Overhead> overheads;
   private final List<Measurement> rows;
+  private final Map<String, RecordCost> recordCosts;
 
   /**
    * @param stopMetric the metric whose intervals the stopping rule judged ({@link IngestBenchmark#CPU} or
    *     {@link IngestBenchmark#WALL})
+   * @param recordCosts the record cost of each TLS mode's engine, by mode, measured in the same run
    */
   BenchReport(String description, Map<String, Object> settings, RunInfo info, StoppingRule rule,
       StoppingRule.Decision decision, String stopMetric, String baseline, List<ModeSummary> summaries,
-      List<Overhead> overheads, List<Measurement> rows) {
+      List<Overhead> overheads, List<Measurement> rows, Map<String, RecordCost> recordCosts) {
     this.description = description;
     this.settings = settings;
     this.info = info;
@@ -55,6 +60,7 @@ final class BenchReport {
     this.summaries = List.copyOf(summaries);
     this.overheads = List.copyOf(overheads);
     this.rows = List.copyOf(rows);
+    this.recordCosts = Map.copyOf(recordCosts);
   }
 
   /** The overheads on the stopping metric wider than the precision target (none for a fixed number of rounds). */
@@ -94,7 +100,88 @@ final class BenchReport {
           cell("%.1f", m.clientWireMb())));
     }
     s.append(stopLine()).append('\n');
+    s.append(tlsCost());
     return s.toString();
+  }
+
+  private RecordCost recordCost(ModeSummary m) {
+    return recordCosts.getOrDefault(m.mode(), RecordCost.NONE);
+  }
+
+  private ModeSummary baselineOf(ModeSummary m) {
+    return summaries.stream().filter(b -> b.server().equals(m.server()) && b.mode().equals(baseline)).findFirst()
+        .orElse(null);
+  }
+
+  /**
+   * CPU per MB of payload a mode's side spends beyond the baseline's: the median over rounds of the difference to the
+   * baseline's turn in the mode's own processes where it has them (as its CPU overhead is paired), else to the
+   * baseline's processes in the same round on the same server model.
+   */
+  private double extraUsPerMb(ModeSummary m, boolean client) {
+    if (m.mode().equals(baseline)) {
+      return 0;
+    }
+    String own = PairedAnalysis.ownBaseline(m.mode(), baseline);
+    boolean paired = rows.stream().anyMatch(r -> r.group().equals(m.server()) && r.variant().equals(own));
+    Map<Integer, Double> mode = usPerMbByRound(m.server(), m.mode(), client);
+    Map<Integer, Double> base = usPerMbByRound(m.server(), paired ? own : baseline, client);
+    return Measurement.median(mode.keySet().stream().filter(base::containsKey)
+        .mapToDouble(round -> mode.get(round) - base.get(round)).toArray());
+  }
+
+  private Map<Integer, Double> usPerMbByRound(String server, String variant, boolean client) {
+    Map<Integer, Double> byRound = new HashMap<>();
+    rows.stream().filter(r -> !r.warmUp() && r.group().equals(server) && r.variant().equals(variant))
+        .forEach(r -> byRound.put(r.round(), IterationRow.workCpuMs(r, client ? IterationRow.CLIENT
+            : IterationRow.SERVER) * 1e3 / (r.value(IterationRow.PAYLOAD_BYTES) / 1e6)));
+    byRound.values().removeIf(v -> !Double.isFinite(v));
+    return byRound;
+  }
+
+  /**
+   * The Thrift bytes a megabyte of payload travels in: the records seal the messages, framing and keys included, so
+   * the engine's floor per MB of payload is its record cost times this. The baseline's client writes nothing else.
+   */
+  private double thriftBytesPerPayloadByte(ModeSummary m) {
+    ModeSummary base = baselineOf(m);
+    return base == null ? Double.NaN : base.clientWireMb() / base.payloadMb();
+  }
+
+  /** The engine's record cost per MB of payload for the side that sends it ({@code client}) or receives it. */
+  private double floorUsPerMb(ModeSummary m, boolean client) {
+    return recordCost(m).usPerMb(client) * thriftBytesPerPayloadByte(m);
+  }
+
+  /**
+   * Each TLS mode's extra CPU per MB of payload on each side beside its engine's record cost for the Thrift bytes of
+   * that payload: the client seals them and the server opens them, so those are the floors, and the ratio says how far
+   * above them the mode runs.
+   */
+  private String tlsCost() {
+    List<ModeSummary> tls = summaries.stream().filter(m -> recordCost(m).measured()).collect(Collectors.toList());
+    if (tls.isEmpty()) {
+      return "";
+    }
+    StringBuilder s = new StringBuilder("TLS cost per MB of payload against the engine's own records (measured after"
+        + " the rounds, in memory):\n");
+    String row = "%-11s %-15s %10s %8s %6s %10s %8s %6s  %s%n";
+    s.append(String.format(Locale.ROOT, row, "server", "mode", "cli extra", "seal", "ratio", "srv extra", "open",
+        "ratio", "suite"));
+    for (ModeSummary m : tls) {
+      double client = extraUsPerMb(m, true);
+      double server = extraUsPerMb(m, false);
+      double seal = floorUsPerMb(m, true);
+      double open = floorUsPerMb(m, false);
+      s.append(String.format(Locale.ROOT, row, m.server(), m.mode(), cell("%.0f", client), cell("%.0f", seal),
+          cell("%.2f", client / seal), cell("%.0f", server), cell("%.0f", open), cell("%.2f", server / open),
+          recordCost(m).cipherSuite()));
+    }
+    return s.append(String.format(Locale.ROOT, "(us per MB of payload; extra: over %s's turns, in the level's own"
+        + " processes where it has them; seal/open: the engine's records for the %.2f MB of Thrift messages each MB"
+        + " of payload travels in)%n",
+        baseline, tls.stream().mapToDouble(this::thriftBytesPerPayloadByte).average().orElse(Double.NaN)))
+        .toString();
   }
 
   private static String cell(String format, double value) {
@@ -131,7 +218,15 @@ final class BenchReport {
 
   private List<Map<String, Object>> summaryMaps() {
     List<Map<String, Object>> maps = new ArrayList<>();
-    summaries.forEach(m -> maps.add(m.toMap(met(m))));
+    for (ModeSummary m : summaries) {
+      Map<String, Object> map = m.toMap(met(m));
+      map.put("client_extra_us_per_mb", extraUsPerMb(m, true));
+      map.put("server_extra_us_per_mb", extraUsPerMb(m, false));
+      map.put("record_seal_us_per_mb", floorUsPerMb(m, true));
+      map.put("record_open_us_per_mb", floorUsPerMb(m, false));
+      map.put("record_cipher_suite", recordCost(m).cipherSuite());
+      maps.add(map);
+    }
     return maps;
   }
 

@@ -17,8 +17,10 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The embedded backend's fault runs: the ingest server in its own JVM with its write-ahead log, the ingest client in
@@ -32,6 +34,8 @@ final class EmbeddedFaults implements FaultBackend {
   static final Duration RELOAD = Duration.ofMillis(200);
   /** The client's read timeout in fault runs, shorter than the {@code net} run's stall so the stall times out. */
   static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
+  /** Backend options with this prefix are securethrift settings for both the server and the client. */
+  static final String SETTING_PREFIX = "securethrift.";
 
   @Override
   public Optional<String> notApplicable(String mode, Fault fault) {
@@ -47,13 +51,18 @@ final class EmbeddedFaults implements FaultBackend {
 
   @Override
   public FaultTarget start(String mode, Fault fault, Environment environment) throws IOException {
-    BenchEnvironment.requireOnly("embedded", environment.options(), Set.of());
+    Map<String, String> settings = new TreeMap<>(environment.options());
+    settings.keySet().removeIf(key -> !key.startsWith(SETTING_PREFIX));
+    Map<String, String> others = new TreeMap<>(environment.options());
+    others.keySet().removeAll(settings.keySet());
+    BenchEnvironment.requireOnly("embedded", others, Set.of(SETTING_PREFIX + "*"));
     BenchMode level = EmbeddedBackend.MODES.parse("--modes", mode);
     BenchSecurity security = environment.security();
     Path dir = environment.dir();
     Path serverProps = EmbeddedBackend.writeConfig(dir.resolve("server.properties"),
-        tune(security.config(level, true).build(), fault).build());
-    SecurityConfig client = tune(security.config(level, false).build(), fault).readTimeout(READ_TIMEOUT).build();
+        tune(security.config(level, true).build(), fault, settings).build());
+    SecurityConfig client = tune(security.config(level, false).build(), fault, settings).readTimeout(READ_TIMEOUT)
+        .build();
     ServerProcess server = new ServerProcess(security, serverProps, environment.settings().server(), dir);
     FaultProxy proxy = null;
     try {
@@ -70,9 +79,13 @@ final class EmbeddedFaults implements FaultBackend {
     }
   }
 
-  /** The fault run's additions to a mode's configuration. */
-  private static SecurityConfig.Builder tune(SecurityConfig config, Fault fault) {
+  /**
+   * The fault run's additions to a mode's configuration, then {@code settings}: {@code securethrift.*} keys given as
+   * backend options, set on both sides (a short {@code securethrift.server.connection.max.age}, for example).
+   */
+  private static SecurityConfig.Builder tune(SecurityConfig config, Fault fault, Map<String, String> settings) {
     SecurityConfig.Builder b = config.toBuilder();
+    settings.forEach(b::set);
     if (fault == Fault.ROTATE && config.mode().usesTls()) {
       b.tlsReloadInterval(RELOAD);
     }

@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.Forks;
 import io.securethrift.harness.MachineMemory;
@@ -9,6 +10,7 @@ import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
 import io.securethrift.harness.ProgressLog;
+import io.securethrift.harness.RecordCost;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.TargetSample;
@@ -22,6 +24,7 @@ import io.securethrift.ingest.workload.VerifyResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -138,7 +141,7 @@ public final class IngestBenchmark {
             }
           }
         }
-        return measure(targets, start);
+        return measure(targets, start, security);
       } finally {
         targets.values().forEach(forks -> forks.forEach(IngestBackend.Target::close));
       }
@@ -155,8 +158,8 @@ public final class IngestBenchmark {
     }
   }
 
-  private String measure(Map<TargetKey, List<IngestBackend.Target>> targets, RunInfo.Start start)
-      throws IOException {
+  private String measure(Map<TargetKey, List<IngestBackend.Target>> targets, RunInfo.Start start,
+      BenchSecurity security) throws IOException {
     StoppingRule rule = settings.stoppingRule();
     MeasuredRounds.Outcome outcome = MeasuredRounds.run(new Ingests(targets, start), rule, () -> spent(start),
         progress);
@@ -174,12 +177,33 @@ public final class IngestBenchmark {
     }
     Map<String, Object> settingsMap = settings.toMap();
     settingsMap.put("precisionMetric", stopMetric);
+    Map<String, RecordCost> recordCosts = recordCosts(security);
     BenchReport report = new BenchReport(backend.name() + " backend: " + settings.describe(), settingsMap,
-        start.finish(), rule, decision, stopMetric, baseline(), summaries, all, rows);
+        start.finish(), rule, decision, stopMetric, baseline(), summaries, all, rows, recordCosts);
     List<Path> files = report.write(settings.output());
     StringBuilder out = new StringBuilder(report.table());
     files.forEach(f -> out.append("wrote ").append(f).append('\n'));
     return out.toString();
+  }
+
+  /**
+   * Each TLS mode's engine record cost, measured after the rounds so that it takes no CPU from them. A mode whose
+   * engines cannot be set up here is reported without one, and says why.
+   */
+  private Map<String, RecordCost> recordCosts(BenchSecurity security) {
+    Map<String, RecordCost> costs = new LinkedHashMap<>();
+    for (String mode : settings.modes()) {
+      try {
+        RecordCost cost = RecordCost.of(security, BenchMode.parse("--modes", mode));
+        if (cost.measured()) {
+          costs.put(mode, cost);
+          progress.step(mode + " record cost: " + cost);
+        }
+      } catch (IOException | GeneralSecurityException e) {
+        progress.step(mode + " record cost not measured: " + e.getMessage());
+      }
+    }
+    return costs;
   }
 
   /**

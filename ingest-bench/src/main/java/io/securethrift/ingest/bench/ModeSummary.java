@@ -8,14 +8,14 @@ import java.util.Map;
 
 /**
  * One server model's security level reduced to the report's columns: medians over its measured rounds of wall time,
- * throughput and each side's CPU per entry and per MB (its JIT compilers' left out, as in the CPU metric), GC and wire
- * bytes, with its overheads against the baseline in wall time and in CPU per entry (the baseline's are zero, without
- * bounds).
+ * throughput and each side's CPU per entry and per MB of payload (its JIT compilers' left out, as in the CPU metric),
+ * GC, wire bytes and payload, with its overheads against the baseline in wall time and in CPU per entry (the
+ * baseline's are zero, without bounds).
  */
 record ModeSummary(String server, String mode, int rounds, double wallMs, double entries, double entriesPerSecond,
     double megabytesPerSecond, double clientUsPerEntry, double serverUsPerEntry, double clientUsPerMb,
     double serverUsPerMb, double clientGcMs, double serverGcMs, double clientWireMb, double serverWireMb,
-    Interval wallOverhead, Interval cpuOverhead) {
+    double payloadMb, Interval wallOverhead, Interval cpuOverhead) {
 
   /** The summary of {@code rows} (one server model and mode, warm-up excluded). */
   static ModeSummary of(String server, String mode, List<Measurement> rows, Interval wall, Interval cpu) {
@@ -35,7 +35,8 @@ record ModeSummary(String server, String mode, int rounds, double wallMs, double
         Measurement.median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.GC_MS)),
         Measurement.median(rows, m -> m.value(IterationRow.SERVER + IterationRow.GC_MS)),
         Measurement.median(rows, m -> m.value(IterationRow.CLIENT + IterationRow.WRITTEN_BYTES) / 1e6),
-        Measurement.median(rows, m -> m.value(IterationRow.SERVER + IterationRow.READ_BYTES) / 1e6), wall, cpu);
+        Measurement.median(rows, m -> m.value(IterationRow.SERVER + IterationRow.READ_BYTES) / 1e6),
+        Measurement.median(rows, m -> m.value(IterationRow.PAYLOAD_BYTES) / 1e6), wall, cpu);
   }
 
   /** The summary's columns, in the order of the CSV and of the JSON summary objects. */
@@ -62,6 +63,7 @@ record ModeSummary(String server, String mode, int rounds, double wallMs, double
     m.put("server_gc_ms", serverGcMs);
     m.put("client_wire_mb", clientWireMb);
     m.put("server_wire_mb", serverWireMb);
+    m.put("payload_mb", payloadMb);
     m.put("precision_met", precisionMet);
     return m;
   }

@@ -3,10 +3,12 @@ package io.securethrift.ingest.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
 import io.securethrift.harness.ProcessSample;
+import io.securethrift.harness.RecordCost;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
@@ -66,7 +68,7 @@ class BenchReportTest {
     }
     RunInfo info = new RunInfo("abc123", "jdk", 2, 0.1, 0.2, Instant.EPOCH, Duration.ofSeconds(90));
     return new BenchReport("test settings", Map.of("seed", 1), info, rule, decision, stopMetric, "none", summaries,
-        overheads, rows);
+        overheads, rows, Map.of("tls-jsse", new RecordCost(500, 400, "TLS_AES_128_GCM_SHA256")));
   }
 
   @Test
@@ -83,12 +85,31 @@ class BenchReportTest {
     assertEquals("mode,server,rounds,median_wall_ms,median_entries,entries_per_s,mb_per_s,wall_overhead_pct,"
         + "wall_overhead_low,wall_overhead_high,cpu_overhead_pct,cpu_overhead_low,cpu_overhead_high,"
         + "client_cpu_us_per_entry,server_cpu_us_per_entry,client_cpu_us_per_mb,server_cpu_us_per_mb,client_gc_ms,"
-        + "server_gc_ms,client_wire_mb,server_wire_mb,precision_met", csv.get(0));
+        + "server_gc_ms,client_wire_mb,server_wire_mb,payload_mb,precision_met,client_extra_us_per_mb,"
+        + "server_extra_us_per_mb,record_seal_us_per_mb,record_open_us_per_mb,record_cipher_suite", csv.get(0));
     // none: 1,000 ms client CPU for 1,000,000 entries of 100 MB = 1 us per entry, 10,000 us per MB; server twice.
     assertTrue(csv.get(1).startsWith("none,threadpool,4,1250.000,1000000.000,"), csv.get(1));
     assertTrue(csv.get(1).endsWith(",0.000,,,0.000,,,1.000,2.000,10000.000,20000.000,30.000,40.000,120.000,120.000,"
-        + "true"), csv.get(1));
+        + "100.000,true,0.000,0.000,,,"), csv.get(1));
     assertTrue(csv.get(2).contains(",10.000,10.000,10.000,20.000,20.000,20.000,1.200,2.400,"), csv.get(2));
+    // tls-jsse: 12,000 and 24,000 us per MB against none's 10,000 and 20,000, beside seal 500 and open 400 us per MB
+    // of records, for the 1.2 MB of Thrift messages (none's client writes 120 MB for 100 MB of payload).
+    assertTrue(csv.get(2).endsWith(",2000.000,4000.000,600.000,480.000,TLS_AES_128_GCM_SHA256"), csv.get(2));
+    assertTrue(csv.get(3).endsWith(",,,"), csv.get(3));
+  }
+
+  @Test
+  void eachTlsModesExtraCpuPerMegabyteStandsBesideItsEnginesRecordCost() {
+    String table = report(new StoppingRule(3, Duration.ofMinutes(4), 3, 0), StoppingRule.Decision.PRECISE,
+        IngestBenchmark.CPU).table();
+    List<String> lines = table.lines().toList();
+    int head = lines.indexOf(lines.stream().filter(l -> l.startsWith("TLS cost per MB")).findFirst().orElseThrow());
+    // Only the mode with TLS: the client's 2,000 us/MB over none is 3.33x the seal of 1.2 MB of messages, the
+    // server's 4,000 8.33x the open.
+    assertTrue(lines.get(head + 2).matches("threadpool +tls-jsse +2000 +600 +3\\.33 +4000 +480 +8\\.33 +"
+        + "TLS_AES_128_GCM_SHA256"), lines.get(head + 2));
+    assertTrue(lines.get(head + 3).startsWith("(us per MB of payload; extra: over none's turns, in the level's own"
+        + " processes where it has them; seal/open: the engine's records for the 1.20 MB"), lines.get(head + 3));
   }
 
   @Test
@@ -107,7 +128,7 @@ class BenchReportTest {
     }
     RunInfo info = new RunInfo("abc123", "jdk", 2, 0.1, 0.2, Instant.EPOCH, Duration.ofSeconds(9));
     BenchReport report = new BenchReport("settings", Map.of(), info, new StoppingRule(3, Duration.ofMinutes(4), 1, 0),
-        StoppingRule.Decision.ROUNDS_DONE, IngestBenchmark.CPU, "none", summaries, overheads, rows);
+        StoppingRule.Decision.ROUNDS_DONE, IngestBenchmark.CPU, "none", summaries, overheads, rows, Map.of());
     List<String> lines = report.table().lines().toList();
     String header = lines.get(1);
     String none = lines.get(2);
@@ -120,6 +141,29 @@ class BenchReportTest {
   }
 
   @Test
+  void aModesExtraCpuIsTakenAgainstTheBaselineTurnsInItsOwnProcessesWhereItHasThem() {
+    List<Measurement> rows = new ArrayList<>();
+    for (int round = 1; round <= 3; round++) {
+      rows.add(row("none", round, 1000, 1000));
+      rows.add(row("tls-jsse", round, 1000, 1200));
+      rows.add(row("tls-jsse/none", round, 1000, 1100));
+    }
+    List<ModeSummary> summaries = new ArrayList<>();
+    for (String m : List.of("none", "tls-jsse")) {
+      summaries.add(ModeSummary.of("threadpool", m, rows.stream().filter(r -> r.variant().equals(m)).toList(),
+          Interval.unbounded(0), Interval.unbounded(0)));
+    }
+    RunInfo info = new RunInfo("abc123", "jdk", 2, 0.1, 0.2, Instant.EPOCH, Duration.ofSeconds(9));
+    BenchReport report = new BenchReport("settings", Map.of(), info, StoppingRule.fixed(3),
+        StoppingRule.Decision.ROUNDS_DONE, IngestBenchmark.CPU, "none", summaries, List.of(), rows,
+        Map.of("tls-jsse", new RecordCost(500, 400, "TLS_AES_128_GCM_SHA256")));
+    // 12,000 us/MB against the 11,000 of none's turns in tls-jsse's own JVMs, not the 10,000 of none's own JVMs.
+    String line = report.results().summaryCsv().lines().filter(l -> l.startsWith("tls-jsse,")).findFirst()
+        .orElseThrow();
+    assertTrue(line.endsWith(",1000.000,2000.000,600.000,480.000,TLS_AES_128_GCM_SHA256"), line);
+  }
+
+  @Test
   void modesOutsideThePrecisionAreNamedWhenTimeRunsOut() {
     // A backend that cannot read a side's CPU stops on wall time, where sasl-auth's varying cost misses the target.
     BenchReport report = report(new StoppingRule(3, Duration.ofMinutes(4), 3, 0), StoppingRule.Decision.OUT_OF_TIME,
@@ -129,7 +173,7 @@ class BenchReportTest {
         + " wall-time not within +/-3.0 points: threadpool sasl-auth (+/-"), table);
     assertEquals(List.of("sasl-auth"), report.unmet().stream().map(Overhead::variant).toList());
     assertTrue(report.results().summaryCsv().lines().filter(l -> l.startsWith("sasl-auth,")).findFirst().orElseThrow()
-        .endsWith(",false"));
+        .contains(",false,"));
   }
 
   @Test

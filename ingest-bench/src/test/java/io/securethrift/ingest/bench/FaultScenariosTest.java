@@ -41,10 +41,7 @@ class FaultScenariosTest {
       "net, sasl-over-tls, nonblocking",
   })
   void faultEndsWithNothingLostOrDamaged(String fault, String mode, String server) throws Exception {
-    Fault f = Fault.parseList("fault", List.of(fault)).get(0);
-    FaultBench.Settings shortRun = new FaultBench.Settings(Duration.ofSeconds(5), 500, 128 * 1024, 3,
-        FaultBench.Settings.DEFAULT.retry(), ServerModel.parse("server", server));
-    Outcome outcome = FaultBench.run(new EmbeddedFaults(), mode, f, dir, shortRun, 42, Map.of());
+    Outcome outcome = shortRun(fault, mode, server, Map.of());
     assertTrue(outcome.passed(), outcome.line());
     // Every fault cuts or kills the connections in use, so once one has landed mid-run the client must have retried
     // on new ones. (On a machine starved enough that the run ended before its first fault, there is nothing to see.)
@@ -52,5 +49,30 @@ class FaultScenariosTest {
         || outcome.cost().retries().getAsLong() > 0 && outcome.cost().reconnects().getAsLong() > 0,
         "the fault must have cost retries: " + outcome.line());
     System.out.println(outcome.line());
+  }
+
+  /**
+   * {@code ingest-bench --faults net --backend-option securethrift.server.connection.max.age=1s --backend-option
+   * securethrift.client.connection.max.age=600ms}: every connection is replaced several times in the run, on top of
+   * the fault, and still every acknowledged entry is there, once.
+   */
+  @ParameterizedTest(name = "{0} in {1} on {2}")
+  @CsvSource({
+      "net, sasl-auth-conf, threadpool",
+      "net, tls-jsse, nonblocking",
+  })
+  void aShortConnectionMaxAgeLosesNothing(String fault, String mode, String server) throws Exception {
+    Outcome outcome = shortRun(fault, mode, server, Map.of(
+        "securethrift.server.connection.max.age", "1s", "securethrift.client.connection.max.age", "600ms"));
+    assertTrue(outcome.passed(), outcome.line());
+    System.out.println(outcome.line());
+  }
+
+  /** A five-second run of {@code fault} with {@code options} as backend options. */
+  private Outcome shortRun(String fault, String mode, String server, Map<String, String> options) throws Exception {
+    Fault f = Fault.parseList("fault", List.of(fault)).get(0);
+    FaultBench.Settings settings = new FaultBench.Settings(Duration.ofSeconds(5), 500, 128 * 1024, 3,
+        FaultBench.Settings.DEFAULT.retry(), ServerModel.parse("server", server));
+    return FaultBench.run(new EmbeddedFaults(), mode, f, dir, settings, 42, options);
   }
 }

@@ -55,6 +55,7 @@ class ModeSummaryTest {
     assertEquals(40, s.serverGcMs());
     assertEquals(120, s.clientWireMb(), 1e-9, "what the client wrote");
     assertEquals(120, s.serverWireMb(), 1e-9, "what the server read");
+    assertEquals(100, s.payloadMb(), 1e-9, "1,000,000 entries of 100 bytes");
     assertEquals(new Interval(10, 8, 12), s.wallOverhead());
     assertEquals(new Interval(20, 18, 22), s.cpuOverhead());
   }
@@ -109,7 +110,7 @@ class ModeSummaryTest {
         "mb_per_s", "wall_overhead_pct", "wall_overhead_low", "wall_overhead_high", "cpu_overhead_pct",
         "cpu_overhead_low", "cpu_overhead_high", "client_cpu_us_per_entry", "server_cpu_us_per_entry",
         "client_cpu_us_per_mb", "server_cpu_us_per_mb", "client_gc_ms", "server_gc_ms", "client_wire_mb",
-        "server_wire_mb", "precision_met"), List.copyOf(m.keySet()));
+        "server_wire_mb", "payload_mb", "precision_met"), List.copyOf(m.keySet()));
     assertEquals("tls-jsse", m.get("mode"));
     assertEquals("threadpool", m.get("server"));
     assertEquals(1, m.get("rounds"));

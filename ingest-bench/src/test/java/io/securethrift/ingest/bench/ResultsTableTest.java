@@ -30,14 +30,14 @@ class ResultsTableTest {
   private static ModeSummary summary(String server, String mode, int rounds, Interval wall, Interval cpu,
       double serverUsPerEntry, double serverGcMs) {
     return new ModeSummary(server, mode, rounds, 1250, 1_000_000, 800_000, 76.5, 1.234, serverUsPerEntry, 12_340,
-        serverUsPerEntry * 10_000, 31.6, serverGcMs, 120.04, 119.96, wall, cpu);
+        serverUsPerEntry * 10_000, 31.6, serverGcMs, 120.04, 119.96, 100, wall, cpu);
   }
 
   private static BenchReport report(List<ModeSummary> summaries, StoppingRule.Decision decision) {
     RunInfo info = new RunInfo("0123abc", "17.0.9+9", 2, 0.25, 1.75, Instant.parse("2024-05-01T10:00:00Z"),
         Duration.ofSeconds(283));
     return new BenchReport("settings", Map.of("seed", 42), info, StoppingRule.fixed(5), decision,
-        IngestBenchmark.CPU, "none", summaries, List.of(), List.<Measurement>of());
+        IngestBenchmark.CPU, "none", summaries, List.of(), List.<Measurement>of(), Map.of());
   }
 
   /** The table as {@code ingest-bench docs} prints it: from the file on disk, not from the objects that wrote it. */

@@ -1,0 +1,138 @@
+package io.securethrift.core.transport;
+
+import io.securethrift.core.identity.PeerIdentity;
+import java.time.Duration;
+import org.apache.thrift.TConfiguration;
+import org.apache.thrift.transport.TTransportException;
+
+/**
+ * A client connection replaced by a new one once it is older than {@code securethrift.client.connection.max.age}:
+ * the first write of a call on an old connection opens the new one (a new handshake) and the whole call goes there,
+ * after the old one is closed. Nothing is ever sent twice: a call is written to one connection only, so a call that
+ * fails on it fails to the caller, which alone knows whether repeating it is safe. Its age counts from before the
+ * connect, so it is never younger than the server's count of the same connection: a client whose limit is below the
+ * server's by more than a request takes to arrive sends no call on a connection the server is closing for its age.
+ */
+final class RenewingTransport extends SecuredTransport {
+  /** Opens a connection to the same server. */
+  @FunctionalInterface
+  interface Connector {
+    SecuredTransport open() throws TTransportException;
+  }
+
+  private final Connector connector;
+  private final long maxAgeNanos;
+  private SecuredTransport current;
+  private long openedNanos;
+  /** Bytes of a call have been written since the last flush: the call is under way on {@link #current}. */
+  private boolean calling;
+
+  /** Opens the first connection; {@code maxAge} is greater than zero. */
+  RenewingTransport(Connector connector, Duration maxAge) throws TTransportException {
+    this.connector = connector;
+    this.maxAgeNanos = maxAge.toNanos();
+    this.openedNanos = System.nanoTime();
+    this.current = connector.open();
+  }
+
+  @Override
+  public void write(byte[] buf, int off, int len) throws TTransportException {
+    if (!calling) {
+      renewIfOld();
+      calling = true;
+    }
+    current.write(buf, off, len);
+  }
+
+  /** Between calls: replaces a connection past its age. A failure to connect fails this call, sent nowhere. */
+  private void renewIfOld() throws TTransportException {
+    long now = System.nanoTime();
+    if (now - openedNanos < maxAgeNanos) {
+      return;
+    }
+    current.close();
+    openedNanos = now;
+    current = connector.open();
+  }
+
+  @Override
+  public void flush() throws TTransportException {
+    calling = false;
+    current.flush();
+  }
+
+  @Override
+  public int read(byte[] buf, int off, int len) throws TTransportException {
+    return current.read(buf, off, len);
+  }
+
+  @Override
+  public PeerIdentity peerIdentity() {
+    return current.peerIdentity();
+  }
+
+  @Override
+  public boolean isOpen() {
+    return current.isOpen();
+  }
+
+  @Override
+  public void open() throws TTransportException {
+    current.open();
+  }
+
+  @Override
+  public void close() {
+    current.close();
+  }
+
+  @Override
+  protected void messageBegins() {
+    current.messageBegins();
+  }
+
+  @Override
+  protected void messageEnds() {
+    current.messageEnds();
+  }
+
+  @Override
+  public byte[] getBuffer() {
+    return current.getBuffer();
+  }
+
+  @Override
+  public int getBufferPosition() {
+    return current.getBufferPosition();
+  }
+
+  @Override
+  public int getBytesRemainingInBuffer() {
+    return current.getBytesRemainingInBuffer();
+  }
+
+  @Override
+  public void consumeBuffer(int len) {
+    current.consumeBuffer(len);
+  }
+
+  @Override
+  public TConfiguration getConfiguration() {
+    return current.getConfiguration();
+  }
+
+  @Override
+  public void updateKnownMessageSize(long size) throws TTransportException {
+    current.updateKnownMessageSize(size);
+  }
+
+  @Override
+  public void checkReadBytesAvailable(long numBytes) throws TTransportException {
+    current.checkReadBytesAvailable(numBytes);
+  }
+
+  /** libthrift 0.18 and later; without {@code @Override}, so the class also builds against 0.17. */
+  public void resetMessageSizeAndConsumedBytes(long newSize) throws TTransportException {
+    current.resetMessageSizeAndConsumedBytes(newSize);
+  }
+}
