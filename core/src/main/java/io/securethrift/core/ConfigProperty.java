@@ -146,6 +146,15 @@ public enum ConfigProperty {
           + " aes-gcm-preferred (aes-gcm when the peer speaks it, else gss; a DIGEST-MD5 client reconnects once to"
           + " fall back). Needs auth-conf in securethrift.sasl.qop; see docs/sasl-privacy.md.",
       (b, v) -> b.saslPrivacy(SaslPrivacy.parse(keyOf("SASL_PRIVACY"), v)), c -> c.sasl().privacy().token()),
+  SASL_CHANNEL_BINDING("securethrift.sasl.channel.binding", Type.CHOICE, "prefer",
+      Validator.oneOf(SaslChannelBinding.values(), SaslChannelBinding::token),
+      "Whether Kerberos (GSSAPI) in mode sasl-over-tls is bound to the TLS connection under it, so a man in the middle"
+          + " holding another trusted certificate cannot relay a client's Kerberos authentication to the real server:"
+          + " prefer (bind with a securethrift peer, still accept a peer that cannot bind), require (refuse a peer"
+          + " that does not bind) or off. A binding that differs from this side's is refused unless off. DIGEST-MD5"
+          + " is not bound. See docs/tls.md.",
+      (b, v) -> b.saslChannelBinding(SaslChannelBinding.parse(keyOf("SASL_CHANNEL_BINDING"), v)),
+      c -> c.sasl().channelBinding().token()),
   SASL_DIGEST_MIN_STRENGTH("securethrift.sasl.digest.min.strength", Type.CHOICE, "high",
       Validator.oneOf(CipherStrength.values(), CipherStrength::token),
       "Weakest cipher a DIGEST-MD5 auth-conf connection may use, on either side: high (3des only), medium (adds des"

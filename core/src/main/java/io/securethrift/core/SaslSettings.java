@@ -22,6 +22,7 @@ public final class SaslSettings {
   private final SaslMechanism mechanism;
   private final List<QualityOfProtection> qop;
   private final SaslPrivacy privacy;
+  private final SaslChannelBinding channelBinding;
   private final Optional<Provider> privacyProvider;
   private final CipherStrength digestMinStrength;
   private final String serverPrimary;
@@ -36,7 +37,7 @@ public final class SaslSettings {
   private final String hostImpersonation;
 
   SaslSettings(SaslMechanism mechanism, List<QualityOfProtection> qop, SaslPrivacy privacy,
-      Optional<Provider> privacyProvider, CipherStrength digestMinStrength,
+      SaslChannelBinding channelBinding, Optional<Provider> privacyProvider, CipherStrength digestMinStrength,
       String serverPrimary, Optional<String> serverHost, boolean canonicalizeHostName,
       Optional<String> kerberosPrincipal, Optional<Path> kerberosKeytab, Duration renewalPeriod,
       Optional<DelegationToken> delegationToken, Optional<DelegationTokenSecrets> delegationTokenSecrets,
@@ -44,6 +45,7 @@ public final class SaslSettings {
     this.mechanism = mechanism;
     this.qop = List.copyOf(qop);
     this.privacy = privacy;
+    this.channelBinding = channelBinding;
     this.privacyProvider = privacyProvider;
     this.digestMinStrength = digestMinStrength;
     this.serverPrimary = serverPrimary;
@@ -71,6 +73,11 @@ public final class SaslSettings {
   /** How {@code auth-conf} encrypts the data phase: the mechanism's wrap, or AES-GCM keyed through it. */
   public SaslPrivacy privacy() {
     return privacy;
+  }
+
+  /** Whether Kerberos negotiations over TLS bind to the TLS connection: off, prefer or require. */
+  public SaslChannelBinding channelBinding() {
+    return channelBinding;
   }
 
   /**

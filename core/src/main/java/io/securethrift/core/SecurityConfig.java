@@ -177,6 +177,7 @@ public final class SecurityConfig {
     private SaslMechanism saslMechanism;
     private List<QualityOfProtection> qop;
     private SaslPrivacy saslPrivacy;
+    private SaslChannelBinding saslChannelBinding;
     private Provider saslPrivacyProvider;
     private CipherStrength digestMinStrength;
     private String serverPrimary;
@@ -244,6 +245,7 @@ public final class SecurityConfig {
       saslMechanism = a.mechanism();
       qop = a.qop();
       saslPrivacy = a.privacy();
+      saslChannelBinding = a.channelBinding();
       saslPrivacyProvider = a.privacyProvider().orElse(null);
       digestMinStrength = a.digestMinStrength();
       serverPrimary = a.serverPrimary();
@@ -525,6 +527,15 @@ public final class SecurityConfig {
      */
     public Builder saslPrivacy(SaslPrivacy privacy) {
       this.saslPrivacy = Objects.requireNonNull(privacy);
+      return this;
+    }
+
+    /**
+     * Whether Kerberos negotiations in mode {@code sasl-over-tls} bind to the TLS connection under them
+     * ({@code securethrift.sasl.channel.binding}); default {@link SaslChannelBinding#PREFER}.
+     */
+    public Builder saslChannelBinding(SaslChannelBinding channelBinding) {
+      this.saslChannelBinding = Objects.requireNonNull(channelBinding);
       return this;
     }
 
@@ -831,7 +842,7 @@ public final class SecurityConfig {
           ConfigProperty.TLS_REVOCATION_CRL_FILES.valid(crlFiles), ocsp, Optional.ofNullable(validOcspResponder()),
           Optional.ofNullable(sslContextFactory));
       SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), validPrivacy(),
-          Optional.ofNullable(validPrivacyProvider()), digestMinStrength,
+          validChannelBinding(), Optional.ofNullable(validPrivacyProvider()), digestMinStrength,
           ConfigProperty.SASL_SERVER_PRIMARY.valid(serverPrimary),
           Optional.ofNullable(ConfigProperty.SASL_SERVER_HOST.valid(serverHost)), canonicalizeHostName,
           Optional.ofNullable(ConfigProperty.SASL_KERBEROS_PRINCIPAL.valid(kerberosPrincipal)),
@@ -917,6 +928,16 @@ public final class SecurityConfig {
         return "its key exchange is not ECDHE";
       }
       return "not on the approved list";
+    }
+
+    /** {@code require} has nothing to bind to without TLS under the SASL negotiation. */
+    private SaslChannelBinding validChannelBinding() {
+      if (saslChannelBinding == SaslChannelBinding.REQUIRE && mode == SecurityMode.SASL) {
+        throw new ConfigException(ConfigProperty.SASL_CHANNEL_BINDING.key(), "'require' binds Kerberos to the TLS"
+            + " connection under it, but " + ConfigProperty.MODE.key() + " is sasl, which has no TLS; set the mode to"
+            + " sasl-over-tls, or set " + ConfigProperty.SASL_CHANNEL_BINDING.key() + "=prefer");
+      }
+      return saslChannelBinding;
     }
 
     /** AES-GCM replaces the wrap of auth-conf; at the other levels there is nothing for it to replace. */

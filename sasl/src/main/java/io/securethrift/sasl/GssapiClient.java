@@ -1,6 +1,7 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslChannelBinding;
 import io.securethrift.core.SaslPrivacy;
 import java.security.KeyPair;
 import java.security.SecureRandom;
@@ -113,21 +114,39 @@ final class GssapiClient extends GssapiMechanism implements SaslClient {
     SecurityLayer.Offer parsed = SecurityLayer.parseOffer(offer);
     serverMaxBuffer = parsed.maxBuffer;
     int chosen = chooseLayer(parsed.layers);
+    byte[] binding = binding(parsed.layers);
     if (chosen == SecurityLayer.AES_GCM) {
       keyPair = GcmKeys.generate();
       secret = new byte[SecurityLayer.SECRET];
       RANDOM.nextBytes(secret);
-      byte[] plain = SecurityLayer.gcmChoice(props.maxBuffer, GcmKeys.share(keyPair), secret, authorizationId);
+      byte[] plain = SecurityLayer.gcmChoice(props.maxBuffer, GcmKeys.share(keyPair), secret, binding,
+          authorizationId);
       choice = plain;
       stage = Stage.KEY_REPLY;
       // Encrypted: the secret must stay as secret as the session key.
       return wrapNegotiation(plain, true);
     }
     int ownMax = chosen == SecurityLayer.NONE ? 0 : props.maxBuffer;
-    byte[] plain = SecurityLayer.choice(chosen, ownMax, authorizationId);
+    byte[] plain = SecurityLayer.choice(chosen, ownMax, binding, authorizationId);
     complete(GssLayer.standard(context, chosen, ownMax, serverMaxBuffer));
     stage = Stage.COMPLETE;
     return wrapNegotiation(plain, false);
+  }
+
+  /**
+   * The channel binding this client sends: its own when the server offers to check one, which its offer, wrapped by
+   * the Kerberos context, says unalterably. Under {@code require} a server that does not check is refused, since
+   * this client's authentication could then be relayed to it.
+   */
+  private byte[] binding(int offered) throws SaslException {
+    boolean checked = (offered & SecurityLayer.CHANNEL_BINDING) != 0;
+    if (props.channelBinding == SaslChannelBinding.REQUIRE && (!checked || props.binding == null)) {
+      String key = GssapiProperties.CHANNEL_BINDING;
+      throw new ChannelBindingException("the server does not check channel binding (it is not securethrift, or runs"
+          + " with " + key + "=off or without TLS), and " + key + "=require on this client; set prefer here, or"
+          + " enable binding on the server");
+    }
+    return checked ? props.binding : null;
   }
 
   /** The first of this client's levels the server offers and the context supports; AES-GCM for auth-conf if it may. */

@@ -1,12 +1,17 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslChannelBinding;
 import io.securethrift.core.SaslPrivacy;
 import java.security.Provider;
 import java.security.Security;
+import java.security.cert.X509Certificate;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.security.sasl.Sasl;
 import javax.security.sasl.SaslException;
 
@@ -17,24 +22,35 @@ import javax.security.sasl.SaslException;
  * (default 65536). securethrift adds {@code securethrift.sasl.privacy}: {@code aes-gcm-preferred} (the default, as
  * installing the provider is the opt-in), {@code aes-gcm} or {@code gss}; absent from the properties, as it is for
  * Accumulo, Hadoop or ZooKeeper, it is read from the security property of that name (the provider's security file
- * can set it), and the provider for the AES-GCM cipher from {@link #CIPHER_PROVIDER}.
+ * can set it), and the provider for the AES-GCM cipher from {@link #CIPHER_PROVIDER}. securethrift's own transports
+ * in mode {@code sasl-over-tls} also pass {@link #CHANNEL_BINDING} and its {@link #BINDING_DATA}; without them (as
+ * through {@code Sasl}) nothing is bound.
  */
 final class GssapiProperties {
   /** A {@link Provider} object for AES/GCM/NoPadding; securethrift's own transports pass their configured one. */
   static final String CIPHER_PROVIDER = "securethrift.sasl.privacy.provider";
   static final int DEFAULT_MAX_BUFFER = 65536;
+  /** A {@link SaslChannelBinding}: whether this side binds, and whether it refuses a peer that does not. */
+  static final String CHANNEL_BINDING = ConfigProperty.SASL_CHANNEL_BINDING.key();
+  /** This connection's {@link TlsServerEndPoint} binding, a byte array. */
+  static final String BINDING_DATA = "securethrift.sasl.channel.binding.data";
 
   final List<QualityOfProtection> qop;
   final int maxBuffer;
   final SaslPrivacy privacy;
   final Provider cipherProvider;
+  final SaslChannelBinding channelBinding;
+  /** The binding this side sends or checks; null when it binds nothing ({@code off}, or no TLS under it). */
+  final byte[] binding;
 
   private GssapiProperties(List<QualityOfProtection> qop, int maxBuffer, SaslPrivacy privacy,
-      Provider cipherProvider) {
+      Provider cipherProvider, SaslChannelBinding channelBinding, byte[] binding) {
     this.qop = qop;
     this.maxBuffer = maxBuffer;
     this.privacy = privacy;
     this.cipherProvider = cipherProvider;
+    this.channelBinding = channelBinding;
+    this.binding = channelBinding == SaslChannelBinding.OFF ? null : binding;
   }
 
   static GssapiProperties of(Map<String, ?> props) throws SaslException {
@@ -44,11 +60,16 @@ final class GssapiProperties {
       Object privacy = p.containsKey(GssLayer.PRIVACY) ? p.get(GssLayer.PRIVACY)
           : Security.getProperty(GssLayer.PRIVACY);
       Object provider = p.get(CIPHER_PROVIDER);
+      Object channelBinding = p.get(CHANNEL_BINDING);
+      Object binding = p.get(BINDING_DATA);
       return new GssapiProperties(
           QualityOfProtection.parseList(Sasl.QOP, qop == null ? "auth" : qop.toString()),
           maxBuffer(p.get(Sasl.MAX_BUFFER)),
           privacy == null ? SaslPrivacy.AES_GCM_PREFERRED : SaslPrivacy.parse(GssLayer.PRIVACY, privacy.toString()),
-          provider instanceof Provider ? (Provider) provider : null).checked();
+          provider instanceof Provider ? (Provider) provider : null,
+          channelBinding == null ? SaslChannelBinding.PREFER
+              : SaslChannelBinding.parse(CHANNEL_BINDING, channelBinding.toString()),
+          binding instanceof byte[] ? ((byte[]) binding).clone() : null).checked();
     } catch (ConfigException e) {
       throw new SaslException(e.getMessage(), e);
     }
@@ -77,6 +98,20 @@ final class GssapiProperties {
     }
     throw new SaslException(Sasl.MAX_BUFFER + " is '" + value + "'; give a whole number of bytes from 0 to "
         + SecurityLayer.MAX_BUFFER_LIMIT + " (the most 3 bytes can state)");
+  }
+
+  /**
+   * A copy of {@code properties} with this connection's channel binding: the setting, and the binding of the TLS
+   * server's certificate when there is one.
+   */
+  static Map<String, Object> withBinding(Map<String, Object> properties, SaslChannelBinding setting,
+      Optional<X509Certificate> tlsServer) {
+    Map<String, Object> bound = new HashMap<>(properties);
+    bound.put(CHANNEL_BINDING, setting.token());
+    if (setting != SaslChannelBinding.OFF) {
+      tlsServer.ifPresent(certificate -> bound.put(BINDING_DATA, TlsServerEndPoint.of(certificate)));
+    }
+    return bound;
   }
 
   /** Whether AES-GCM may be offered or chosen at all on this side. */

@@ -1,9 +1,11 @@
 package io.securethrift.sasl;
 
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslChannelBinding;
 import io.securethrift.core.SaslPrivacy;
 import java.io.IOException;
 import java.security.KeyPair;
+import java.security.MessageDigest;
 import java.util.List;
 import java.util.Map;
 import javax.security.auth.callback.Callback;
@@ -134,7 +136,7 @@ final class GssapiServer extends GssapiMechanism implements SaslServer {
     if (bits == 0) {
       throw new SaslException("the Kerberos context supports none of this server's levels " + levels);
     }
-    return bits;
+    return props.binding == null ? bits : bits | SecurityLayer.CHANNEL_BINDING;
   }
 
   private byte[] takeChoice(byte[] token) throws SaslException {
@@ -146,6 +148,7 @@ final class GssapiServer extends GssapiMechanism implements SaslServer {
       throw new SaslException("the client's security layer choice failed its GSS check: " + e.getMessage(), e);
     }
     SecurityLayer.Choice choice = SecurityLayer.parseChoice(plain, offered);
+    checkBinding(choice.binding);
     authorize(choice.authorizationId);
     if (choice.layer != SecurityLayer.AES_GCM) {
       complete(GssLayer.standard(context, choice.layer, choice.layer == SecurityLayer.NONE ? 0 : props.maxBuffer,
@@ -167,6 +170,27 @@ final class GssapiServer extends GssapiMechanism implements SaslServer {
       return context.wrap(reply, 0, reply.length, new MessageProp(0, false));
     } catch (GSSException e) {
       throw new SaslException("GSSAPI wrap of the AES-GCM key reply failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Refuses a client bound to another TLS connection, whatever the setting (its authentication was relayed: the TLS
+   * server it reached presented another certificate than this one's), and under {@code require} one that sent no
+   * binding. The choice is wrapped by the Kerberos context, so a relay can neither alter nor strip the binding.
+   */
+  private void checkBinding(byte[] clientBinding) throws SaslException {
+    if (clientBinding != null) {
+      if (!MessageDigest.isEqual(clientBinding, props.binding)) {
+        throw new ChannelBindingException("channel binding mismatch: " + peer + " authenticated over a TLS connection"
+            + " to another certificate than this server's, so a man in the middle is relaying its Kerberos"
+            + " authentication");
+      }
+    } else if (props.channelBinding == SaslChannelBinding.REQUIRE) {
+      throw new ChannelBindingException(peer + " sent no channel binding: it did not bind its Kerberos authentication"
+          + " to the TLS connection"
+          + (props.binding == null ? " (this server's TLS session shows no certificate to bind to)" : "")
+          + ", and " + GssapiProperties.CHANNEL_BINDING + "=require on this server; upgrade the client to a"
+          + " securethrift that binds, or set prefer here");
     }
   }
 

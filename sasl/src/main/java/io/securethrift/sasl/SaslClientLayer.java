@@ -10,6 +10,7 @@ import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.CallerSubject;
 import io.securethrift.core.internal.EscapedTransportException;
+import io.securethrift.core.internal.SharedAccess;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.transport.SecuredTransport;
@@ -74,10 +75,12 @@ final class SaslClientLayer implements MessageLayer {
       throw new TTransportException(TTransportException.UNKNOWN, "handshake with " + host + ":"
           + streamIdentity.remoteAddress().getPort() + " failed: " + e.getMessage(), e);
     }
+    Map<String, Object> connection = !mechanism.kerberos() ? properties : GssapiProperties.withBinding(properties,
+        settings.channelBinding(), SharedAccess.tlsServerCertificate().of(streamIdentity));
     SaslClient client;
     try {
       client = SaslEndpoint.as(subject, () -> factory.createSaslClient(new String[] {mechanism.name()},
-          null, settings.serverPrimary(), serverName, properties, callbacks));
+          null, settings.serverPrimary(), serverName, connection, callbacks));
     } catch (SaslException e) {
       throw new EscapedTransportException(TTransportException.UNKNOWN, "cannot start SASL " + mechanism + " for "
           + serverName + ": " + PeerText.describe(e), e);

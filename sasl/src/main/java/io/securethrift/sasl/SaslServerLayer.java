@@ -12,6 +12,7 @@ import io.securethrift.core.identity.ImpersonationRules;
 import io.securethrift.core.identity.KerberosName;
 import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.identity.PeerText;
+import io.securethrift.core.internal.SharedAccess;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.MessageLayer;
 import io.securethrift.core.spi.SaslDataCodec;
@@ -95,7 +96,7 @@ final class SaslServerLayer implements MessageLayer {
    */
   private void checkAcceptor() {
     try {
-      gssServer(acceptorSubject()).dispose();
+      gssServer(acceptorSubject(), properties.get(MechanismSupport.GSSAPI)).dispose();
     } catch (SaslException e) {
       throw ConfigException.escaped(ConfigProperty.SASL_KERBEROS_PRINCIPAL.key(), PeerText.sanitize(login.principal()
           + " cannot accept Kerberos connections as " + gssProtocol + "/" + gssHost) + ": " + PeerText.describe(e)
@@ -104,24 +105,24 @@ final class SaslServerLayer implements MessageLayer {
     }
   }
 
-  private SaslServer gssServer(Subject subject) throws SaslException {
+  private SaslServer gssServer(Subject subject, Map<String, Object> gssProperties) throws SaslException {
     MechanismSupport gssapi = MechanismSupport.GSSAPI;
     return SaslEndpoint.as(subject, () -> gssapi.serverFactory().createSaslServer(gssapi.name(), gssProtocol,
-        gssHost, properties.get(gssapi), new ServerCallbacks(null)));
+        gssHost, gssProperties, new ServerCallbacks(null)));
   }
 
   @Override
   public SecuredTransport open(TTransport stream, PeerIdentity streamIdentity, String host)
       throws TTransportException {
     String client = String.valueOf(streamIdentity.remoteAddress());
-    Negotiated result = negotiation(new Negotiation(stream, limits), client).run();
+    Negotiated result = negotiation(new Negotiation(stream, limits), streamIdentity, client).run();
     return new SaslTransport(stream, data(result, streamIdentity, client), limits, Role.SERVER);
   }
 
   @Override
   public Optional<SaslNegotiator> negotiator(PeerIdentity streamIdentity, TTransport replies) {
     String client = String.valueOf(streamIdentity.remoteAddress());
-    ServerNegotiation negotiation = negotiation(new Negotiation(replies, limits), client);
+    ServerNegotiation negotiation = negotiation(new Negotiation(replies, limits), streamIdentity, client);
     return Optional.of(new SaslNegotiator() {
       @Override
       public SaslDataCodec receive(byte status, byte[] payload) throws TTransportException {
@@ -147,8 +148,9 @@ final class SaslServerLayer implements MessageLayer {
     });
   }
 
-  private ServerNegotiation negotiation(Negotiation negotiation, String client) {
-    return new ServerNegotiation(negotiation, settings.qop(), settings.digestMinStrength(), client, this::create);
+  private ServerNegotiation negotiation(Negotiation negotiation, PeerIdentity streamIdentity, String client) {
+    return new ServerNegotiation(negotiation, settings.qop(), settings.digestMinStrength(), client,
+        name -> create(name, streamIdentity));
   }
 
   /**
@@ -177,15 +179,19 @@ final class SaslServerLayer implements MessageLayer {
     }
   }
 
-  /** The server mechanism the client named, or null when this server does not offer it. */
-  private SaslEndpoint create(String name) throws SaslException {
+  /**
+   * The server mechanism the client named, or null when this server does not offer it; GSSAPI bound to the TLS
+   * connection of {@code streamIdentity}, if it has one.
+   */
+  private SaslEndpoint create(String name, PeerIdentity streamIdentity) throws SaslException {
     MechanismSupport mechanism = MechanismSupport.named(name).orElse(null);
     if (mechanism == null || (mechanism.kerberos() ? login == null : secrets == null)) {
       return null;
     }
     if (mechanism.kerberos()) {
       Subject subject = acceptorSubject();
-      return SaslEndpoint.server(gssServer(subject), subject);
+      return SaslEndpoint.server(gssServer(subject, GssapiProperties.withBinding(properties.get(mechanism),
+          settings.channelBinding(), SharedAccess.tlsServerCertificate().of(streamIdentity))), subject);
     }
     SaslServerFactory factory = mechanism.serverFactory();
     if (factory == null) {

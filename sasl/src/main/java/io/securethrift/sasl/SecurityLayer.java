@@ -26,6 +26,12 @@ import javax.security.sasl.SaslException;
  * is set and ignores the others ({@code GssKrb5Client.findPreferredMask}); Cyrus SASL's and pure-sasl's test bits 4, 2
  * and 1 one by one; so a server may offer it to every client, and only a securethrift client chooses it. The offer
  * stays exactly 4 bytes: Cyrus refuses any other length.
+ *
+ * <p>A server that checks channel binding (mode {@code sasl-over-tls}, {@code securethrift.sasl.channel.binding} not
+ * {@code off}) adds {@link #CHANNEL_BINDING} to its offer; a client that binds answers with the same bit beside its
+ * one layer bit, and its binding (length byte, then the {@link TlsServerEndPoint} hash) after the AES-GCM fields and
+ * before the authorization id. A client binds only when the offer has the bit, so only securethrift servers, which
+ * offer it, ever receive the field.
  */
 final class SecurityLayer {
   static final int NONE = 1;
@@ -33,6 +39,8 @@ final class SecurityLayer {
   static final int CONFIDENTIALITY = 4;
   /** securethrift's AES-GCM privacy: {@code auth-conf} whose data phase is AES-GCM records ({@link GcmKeys}). */
   static final int AES_GCM = 0x10;
+  /** securethrift's channel binding: offered by a server that checks it, set in the choice of a client that binds. */
+  static final int CHANNEL_BINDING = 0x20;
   /** Version of the AES-GCM extension fields. */
   static final int VERSION = 1;
   /** The one cipher of version 1, AES-256-GCM; an id field keeps room for others. */
@@ -45,7 +53,7 @@ final class SecurityLayer {
   private static final int HEADER = 4;
   private static final int EXTENSION = 2 + SHARE + SECRET;
   static final int KEY_REPLY = 1 + SHARE + CONFIRM;
-  private static final int KNOWN = NONE | INTEGRITY | CONFIDENTIALITY | AES_GCM;
+  private static final int KNOWN = NONE | INTEGRITY | CONFIDENTIALITY | AES_GCM | CHANNEL_BINDING;
 
   private SecurityLayer() {}
 
@@ -62,17 +70,27 @@ final class SecurityLayer {
     return new Offer(plain[0] & 0xff, maxBuffer(plain));
   }
 
-  /** A client's choice of a standard layer. */
-  static byte[] choice(int layer, int maxBuffer, String authorizationId) {
-    byte[] authz = utf8(authorizationId);
-    return ByteBuffer.allocate(HEADER + authz.length).put(header(layer, maxBuffer).array()).put(authz).array();
+  /** A client's choice of a standard layer, with its channel binding when not null. */
+  static byte[] choice(int layer, int maxBuffer, byte[] binding, String authorizationId) {
+    return choice(layer, maxBuffer, new byte[0], binding, authorizationId);
   }
 
-  /** A client's choice of {@link #AES_GCM}, with its key share and secret. */
-  static byte[] gcmChoice(int maxBuffer, byte[] share, byte[] secret, String authorizationId) {
+  /** A client's choice of {@link #AES_GCM}, with its key share and secret, and its channel binding when not null. */
+  static byte[] gcmChoice(int maxBuffer, byte[] share, byte[] secret, byte[] binding, String authorizationId) {
+    byte[] extension = ByteBuffer.allocate(EXTENSION).put((byte) VERSION).put((byte) AES_256_GCM).put(share)
+        .put(secret).array();
+    return choice(AES_GCM, maxBuffer, extension, binding, authorizationId);
+  }
+
+  private static byte[] choice(int layer, int maxBuffer, byte[] extension, byte[] binding, String authorizationId) {
     byte[] authz = utf8(authorizationId);
-    return ByteBuffer.allocate(HEADER + EXTENSION + authz.length).put(header(AES_GCM, maxBuffer).array())
-        .put((byte) VERSION).put((byte) AES_256_GCM).put(share).put(secret).put(authz).array();
+    int bound = binding == null ? 0 : 1 + binding.length;
+    ByteBuffer choice = ByteBuffer.allocate(HEADER + extension.length + bound + authz.length)
+        .put(header(binding == null ? layer : layer | CHANNEL_BINDING, maxBuffer).array()).put(extension);
+    if (binding != null) {
+      choice.put((byte) binding.length).put(binding);
+    }
+    return choice.put(authz).array();
   }
 
   /**
@@ -84,7 +102,11 @@ final class SecurityLayer {
       throw new SaslException("GSSAPI security layer choice of " + plain.length + " bytes, shorter than its 4-byte"
           + " header");
     }
-    int layer = plain[0] & 0xff;
+    int layer = plain[0] & 0xff & ~CHANNEL_BINDING;
+    boolean bound = (plain[0] & CHANNEL_BINDING) != 0;
+    if (bound && (offered & CHANNEL_BINDING) == 0) {
+      throw new SaslException("the client sent a channel binding this server did not offer to check");
+    }
     if (Integer.bitCount(layer) != 1 || (layer & offered) == 0) {
       throw new SaslException("the client chose security layer 0x" + Integer.toHexString(layer) + ", which is not"
           + " one of the layers offered (0x" + Integer.toHexString(offered) + ")");
@@ -107,7 +129,17 @@ final class SecurityLayer {
       secret = Arrays.copyOfRange(plain, HEADER + 2 + SHARE, HEADER + EXTENSION);
       authz = HEADER + EXTENSION;
     }
-    return new Choice(layer, maxBuffer(plain), share, secret, authorizationId(plain, authz));
+    byte[] binding = null;
+    if (bound) {
+      int length = authz < plain.length ? plain[authz] & 0xff : -1;
+      if (length < 0 || authz + 1 + length > plain.length) {
+        throw new SaslException("the client's channel binding is cut short: " + (plain.length - authz)
+            + " bytes after the security layer fields");
+      }
+      binding = Arrays.copyOfRange(plain, authz + 1, authz + 1 + length);
+      authz += 1 + length;
+    }
+    return new Choice(layer, maxBuffer(plain), share, secret, binding, authorizationId(plain, authz));
   }
 
   /** A server's answer to an {@link #AES_GCM} choice. */
@@ -217,13 +249,16 @@ final class SecurityLayer {
     /** The client's X25519 share and secret under {@link #AES_GCM}; null otherwise. */
     final byte[] share;
     final byte[] secret;
+    /** The client's {@link TlsServerEndPoint} binding; null when it sent none. */
+    final byte[] binding;
     final String authorizationId;
 
-    Choice(int layer, int maxBuffer, byte[] share, byte[] secret, String authorizationId) {
+    Choice(int layer, int maxBuffer, byte[] share, byte[] secret, byte[] binding, String authorizationId) {
       this.layer = layer;
       this.maxBuffer = maxBuffer;
       this.share = share;
       this.secret = secret;
+      this.binding = binding;
       this.authorizationId = authorizationId;
     }
   }

@@ -92,6 +92,7 @@ final class ServerNegotiation {
       dispose();
       String reason = PeerText.describe(e);
       AuthFailure cause = has(e, UnknownTokenException.class) ? AuthFailure.UNKNOWN_PRINCIPAL
+          : has(e, ChannelBindingException.class) ? AuthFailure.CHANNEL_BINDING
           : mentionsProtection(reason) ? AuthFailure.QOP_REFUSED_BY_SERVER : AuthFailure.SASL_BAD;
       // Why a delegation token failed is not told to the client, so that an unauthenticated peer cannot tell a live
       // token identifier from a dead one; the audit line keeps the reason. A level the sides do not share is named,

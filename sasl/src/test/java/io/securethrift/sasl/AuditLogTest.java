@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.DelegationToken;
 import io.securethrift.core.QualityOfProtection;
+import io.securethrift.core.SaslChannelBinding;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
@@ -23,6 +24,7 @@ import io.securethrift.core.transport.SecuredTransport;
 import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
+import io.securethrift.testkit.KerberosIdentity;
 import io.securethrift.testkit.KerberosLogin;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
@@ -249,6 +251,21 @@ class AuditLogTest {
             TTransportException.class, () -> LibthriftPeers.client(null, SaslMechanism.DIGEST_MD5,
                 QualityOfProtection.AUTH_CONF, relay.port()).close()));
         assertTrue(byServer.contains("client chose cipher rc4-40 (strength low)"), byServer);
+      }
+      KerberosIdentity service = SaslConfigs.service(kdc);
+      KerberosIdentity caller = SaslConfigs.client(kdc);
+      try (ServerTransportFactory bound = ServerTransportFactory.create(tlsServer(TlsEngine.JSSE, ClientAuth.NONE)
+              .toBuilder().mode(SecurityMode.SASL_OVER_TLS).saslMechanism(SaslMechanism.GSSAPI)
+              .qop(QualityOfProtection.AUTH).kerberosLogin(service.principal(), service.keytab())
+              .saslChannelBinding(SaslChannelBinding.REQUIRE).build());
+          EchoServer boundServer = EchoServer.start(bound);
+          ClientTransportFactory unbound = ClientTransportFactory.create(tlsClient(TlsEngine.JSSE).toBuilder()
+              .mode(SecurityMode.SASL_OVER_TLS).saslMechanism(SaslMechanism.GSSAPI).qop(QualityOfProtection.AUTH)
+              .kerberosLogin(caller.principal(), caller.keytab()).saslChannelBinding(SaslChannelBinding.OFF)
+              .build())) {
+        String binding = expect(log, bound, AuthFailure.CHANNEL_BINDING, () -> assertThrows(
+            TTransportException.class, () -> unbound.open(SaslConfigs.HOST, boundServer.port())));
+        assertTrue(binding.contains("sent no channel binding"), binding);
       }
       List<String> warnings = mainLogWarnings(log).stream().filter(l -> !l.contains("ProtectionWarnings"))
           .collect(Collectors.toList());

@@ -27,8 +27,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A client that authenticates with Kerberos for real (its own GSS context, so every token is genuinely wrapped) and
- * then sends a security layer choice no mechanism would: too short, two layers, a layer not offered, an AES-GCM choice
- * cut short, of an unknown version or cipher, sent without encryption, or with an authorization id that is not UTF-8.
+ * then sends a security layer choice no mechanism would: too short, two layers, a layer not offered, a channel
+ * binding the server did not offer to check, an AES-GCM choice cut short, of an unknown version or cipher, sent
+ * without encryption, or with an authorization id that is not UTF-8.
  * The securethrift server refuses each with BAD naming what was wrong, and serves the next client with AES-GCM.
  */
 @ExtendWith(KdcExtension.class)
@@ -41,7 +42,8 @@ class GssapiHostileChoiceTest {
   @CsvSource(delimiter = '|', value = {
       "short         | 0402                          | true  | shorter than its 4-byte header",
       "two layers    | 06010000                      | false | chose security layer 0x6, which is not one of",
-      "not offered   | 20010000                      | false | chose security layer 0x20",
+      "not offered   | 40010000                      | false | chose security layer 0x40",
+      "binding sent  | 21010000 20*00                | false | a channel binding this server did not offer to check",
       "gcm cut short | 1001000001020000              | true  | shorter than the 70 its key share needs",
       "gcm version 9 | 10010000 0902 64*00           | true  | of version 9 and cipher 2",
       "gcm cipher 7  | 10010000 0107 64*00           | true  | of version 1 and cipher 7",

@@ -41,7 +41,7 @@ class GssapiHostileServerTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', value = {
       "offer too long  | 1401000000 | -        | security layer offer of 5 bytes, where RFC 4752 sends 4",
-      "offer of 0x20   | 20010000   | -        | server offers [0x20]",
+      "offer of 0x40   | 40010000   | -        | server offers [0x40]",
       "reply cut short | 14010000   | 01aa     | AES-GCM key reply of 2 bytes and version 1",
       "reply version 2 | 14010000   | 02 48*00 | AES-GCM key reply of 49 bytes and version 2",
       "forged confirm  | 14010000   | 01 09 31*00 16*00 | key confirmation does not match"})

@@ -4,6 +4,7 @@ import io.securethrift.core.CipherSuites;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.internal.SharedAccess;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.SecureStream;
 import io.securethrift.core.spi.StreamLayer;
@@ -94,7 +95,21 @@ final class TlsStreamLayer implements StreamLayer {
     if (!chain.isEmpty()) {
       PrincipalMapper.map(settings.principalMapping(), chain.get(0)).ifPresent(identity::principal);
     }
+    serverCertificate(session, chain).ifPresent(c -> SharedAccess.tlsServerCertificate().record(identity, c));
     return identity.build();
+  }
+
+  /**
+   * The certificate the connection's server presented, which SASL binds Kerberos to: the peer's first on a client,
+   * this server's own on a server.
+   */
+  private Optional<X509Certificate> serverCertificate(SSLSession session, List<X509Certificate> peerChain) {
+    if (role == Role.CLIENT) {
+      return peerChain.stream().findFirst();
+    }
+    Certificate[] own = session.getLocalCertificates();
+    return own == null || own.length == 0 || !(own[0] instanceof X509Certificate) ? Optional.empty()
+        : Optional.of((X509Certificate) own[0]);
   }
 
   @Override

@@ -24,6 +24,11 @@ public enum AuthFailure {
   QOP_REFUSED_BY_SERVER("qop-refused-by-server"),
   /** The peer presented a name the server does not know (an unknown or expired delegation token). */
   UNKNOWN_PRINCIPAL("unknown-principal"),
+  /**
+   * The peer's Kerberos authentication is bound to another TLS connection than the one it arrived on (a relay by a
+   * man in the middle), or the peer did not bind where {@code securethrift.sasl.channel.binding=require}.
+   */
+  CHANNEL_BINDING("channel-binding"),
   /** A handshake message declared more bytes than {@code securethrift.limit.max.negotiation.message.size}. */
   OVER_LIMIT("over-limit");
 

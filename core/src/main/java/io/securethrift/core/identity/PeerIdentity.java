@@ -38,6 +38,20 @@ public final class PeerIdentity {
         PeerIdentity.runAs(peer, call);
       }
     });
+    // The TLS layer records the certificate its connection's server presented, the SASL layer binds Kerberos to it;
+    // neither is API.
+    SharedAccess.installTlsServerCertificate(new SharedAccess.TlsServerCertificateOperations() {
+      @Override
+      public Builder record(Builder identity, X509Certificate certificate) {
+        identity.tlsServerCertificate = certificate;
+        return identity;
+      }
+
+      @Override
+      public Optional<X509Certificate> of(PeerIdentity identity) {
+        return Optional.ofNullable(identity.tlsServerCertificate);
+      }
+    });
   }
 
   private final SecurityMode mode;
@@ -52,6 +66,8 @@ public final class PeerIdentity {
   private final String tlsCipherSuite;
   private final boolean tlsSessionResumed;
   private final List<X509Certificate> peerCertificates;
+  /** The certificate the TLS server presented: the peer's on a client, this server's own on a server. */
+  private final X509Certificate tlsServerCertificate;
 
   private PeerIdentity(Builder b) {
     this.mode = b.mode;
@@ -66,6 +82,7 @@ public final class PeerIdentity {
     this.tlsCipherSuite = b.tlsCipherSuite;
     this.tlsSessionResumed = b.tlsSessionResumed;
     this.peerCertificates = List.copyOf(b.peerCertificates);
+    this.tlsServerCertificate = b.tlsServerCertificate;
   }
 
   /**
@@ -105,6 +122,7 @@ public final class PeerIdentity {
     b.tlsCipherSuite = tlsCipherSuite;
     b.tlsSessionResumed = tlsSessionResumed;
     b.peerCertificates = peerCertificates;
+    b.tlsServerCertificate = tlsServerCertificate;
     return b;
   }
 
@@ -233,6 +251,7 @@ public final class PeerIdentity {
     private String tlsCipherSuite;
     private boolean tlsSessionResumed;
     private List<X509Certificate> peerCertificates = List.of();
+    private X509Certificate tlsServerCertificate;
 
     private Builder(SecurityMode mode, InetSocketAddress remoteAddress) {
       this.mode = Objects.requireNonNull(mode);

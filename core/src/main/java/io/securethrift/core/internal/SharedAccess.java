@@ -3,6 +3,8 @@ package io.securethrift.core.internal;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.identity.PeerIdentity;
+import java.security.cert.X509Certificate;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
 
@@ -21,6 +23,7 @@ public final class SharedAccess {
 
   private static volatile IdentityOperations identity;
   private static volatile AuditOperations audit;
+  private static volatile TlsServerCertificateOperations tlsServerCertificate;
 
   private SharedAccess() {}
 
@@ -37,6 +40,18 @@ public final class SharedAccess {
   public interface AuditOperations {
     /** A new audit of the servers of {@code config}, timing on {@code nanoClock}. */
     HandshakeAudit create(SecurityConfig config, LongSupplier nanoClock);
+  }
+
+  /**
+   * The certificate a connection's TLS server presented, which the TLS layer records in the identity it builds and
+   * the SASL layer binds Kerberos to (channel binding); hidden so that it adds nothing to {@link PeerIdentity}'s API.
+   */
+  public interface TlsServerCertificateOperations {
+    /** Records {@code certificate} in {@code identity}; a builder comes only from the identity issuer. */
+    PeerIdentity.Builder record(PeerIdentity.Builder identity, X509Certificate certificate);
+
+    /** The certificate recorded in {@code identity}; empty for a connection without TLS, or none presented. */
+    Optional<X509Certificate> of(PeerIdentity identity);
   }
 
   /** A call that may throw {@code E}. */
@@ -61,6 +76,24 @@ public final class SharedAccess {
       throw new IllegalStateException("audit operations already installed");
     }
     audit = operations;
+  }
+
+  /** Called once, by {@link PeerIdentity}'s static initializer. */
+  public static void installTlsServerCertificate(TlsServerCertificateOperations operations) {
+    requireCaller(PeerIdentity.class);
+    if (tlsServerCertificate != null) {
+      throw new IllegalStateException("TLS server certificate operations already installed");
+    }
+    tlsServerCertificate = operations;
+  }
+
+  /**
+   * The TLS server certificate of identities, for securethrift's TLS and SASL layers (this package is exported to
+   * securethrift's modules only). Recording needs a builder, which only the identity issuer makes.
+   */
+  public static TlsServerCertificateOperations tlsServerCertificate() {
+    initialize(PeerIdentity.class);
+    return tlsServerCertificate;
   }
 
   /** {@link PeerIdentity}'s operations, for a class of the transport package. */
