@@ -4,16 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.securethrift.core.ClientAuth;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.DelegationToken;
 import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
-import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.audit.CloseCause;
@@ -27,7 +24,6 @@ import io.securethrift.core.transport.SecuredTransport;
 import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
-import io.securethrift.testkit.ca.KeyStoreFormat;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
@@ -69,18 +65,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ConnectionAgeTest {
   private static final Duration MAX_AGE = Duration.ofMillis(300);
   private static final Duration WAIT = Duration.ofSeconds(30);
-  private static final char[] PASSWORD = "changeit".toCharArray();
   private static final DelegationToken TOKEN = new DelegationToken(
       "token-of-bob".getBytes(StandardCharsets.UTF_8), "secret".getBytes(StandardCharsets.UTF_8));
-  private static Path serverStore;
-  private static Path clientStore;
-  private static Path trustStore;
+  private static TlsEchoServer.Stores stores;
 
   @BeforeAll
   static void certificates(TestCertificateAuthority ca, @CertificateDirectory Path dir) {
-    serverStore = ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, PASSWORD);
-    clientStore = ca.leaf().commonName("bob").issue().writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, PASSWORD);
-    trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD);
+    stores = TlsEchoServer.Stores.write(ca, dir);
   }
 
   /** The mode's settings for one side; the test adds the ages. */
@@ -90,11 +81,7 @@ class ConnectionAgeTest {
         return SecurityConfig.builder();
       case "tls":
       case "conscrypt":
-        return SecurityConfig.builder().mode(SecurityMode.TLS)
-            .tlsEngine(mode.equals("tls") ? TlsEngine.JSSE : TlsEngine.CONSCRYPT)
-            .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD))
-            .keyStore(server ? serverStore : clientStore, StoreType.PKCS12, Secret.of(PASSWORD))
-            .clientAuth(ClientAuth.NEED);
+        return stores.mutual(mode.equals("tls") ? TlsEngine.JSSE : TlsEngine.CONSCRYPT, server);
       case "digest":
         SecurityConfig.Builder digest = SecurityConfig.builder().mode(SecurityMode.SASL)
             .saslMechanism(SaslMechanism.DIGEST_MD5).qop(QualityOfProtection.AUTH_CONF)

@@ -41,20 +41,32 @@ final class TlsEchoServer implements AutoCloseable {
     this.stop = stop;
   }
 
-  /** A key store for the server and a trust store holding the test CA, both PKCS#12 with {@link #PASSWORD}. */
+  /**
+   * Key stores for the server and for a client named bob, and a trust store holding the test CA, all PKCS#12 with
+   * {@link #PASSWORD}.
+   */
   static final class Stores {
     private final Path serverStore;
+    private final Path clientStore;
     private final Path trustStore;
 
-    private Stores(Path serverStore, Path trustStore) {
+    private Stores(Path serverStore, Path clientStore, Path trustStore) {
       this.serverStore = serverStore;
+      this.clientStore = clientStore;
       this.trustStore = trustStore;
     }
 
-    /** Issues the server's certificate from {@code ca} and writes both stores into {@code dir}. */
+    /** Issues the server's and bob's certificates from {@code ca} and writes the stores into {@code dir}. */
     static Stores write(TestCertificateAuthority ca, Path dir) {
       return new Stores(ca.leaf().issue().writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, PASSWORD),
+          ca.leaf().commonName("bob").issue().writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, PASSWORD),
           ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD));
+    }
+
+    /** One side of mutual TLS on {@code engine}: its own key store, client certificates required. */
+    SecurityConfig.Builder mutual(TlsEngine engine, boolean server) {
+      return client(engine).keyStore(server ? serverStore : clientStore, StoreType.PKCS12, Secret.of(PASSWORD))
+          .clientAuth(ClientAuth.NEED);
     }
 
     /** A client's settings: TLS on {@code engine}, trusting the test CA. */
