@@ -20,15 +20,15 @@ import java.util.Optional;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
-import javax.net.ssl.SSLSocket;
 import org.conscrypt.Conscrypt;
 
 /**
- * TLS over a connected TCP socket, for one role. The handshake runs explicitly in {@link #open}, on the caller's
- * thread (a server's worker thread, never the accept thread), so core's handshake deadline covers it;
- * without the explicit call the handshake would happen lazily on the first read, under the read timeout.
+ * TLS over a connected TCP socket, for one role, through an {@link EngineSocket} on either engine. The handshake runs
+ * explicitly in {@link #open}, on the caller's thread (a server's worker thread, never the accept thread), so core's
+ * handshake deadline covers it; without the explicit call the handshake would happen lazily on the first read, under
+ * the read timeout.
  *
- * <p>Conscrypt sockets and engines get session tickets turned on, on both sides. Conscrypt leaves BoringSSL's
+ * <p>Conscrypt engines get session tickets turned on, on both sides. Conscrypt leaves BoringSSL's
  * {@code SSL_OP_NO_TICKET} set unless told otherwise, and BoringSSL reads that option for both versions: a client
  * offers no TLS 1.2 ticket (and a Conscrypt server, which keeps no session-id cache of its own, then cannot resume TLS
  * 1.2), and a server sends no TLS 1.3 NewSessionTicket, its only way to resume TLS 1.3 (it implements no stateful TLS
@@ -52,21 +52,14 @@ final class TlsStreamLayer implements StreamLayer {
 
   @Override
   public SecureStream open(Socket socket, String host) throws IOException {
-    ReloadingContext.Snapshot current = context.current();
     InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
-    // The (socket, host, port, autoClose) form: Conscrypt does not implement the (socket, consumed, autoClose) one.
-    SSLSocket tls = (SSLSocket) current.context().getSocketFactory()
-        .createSocket(socket, role == Role.CLIENT ? host : null, socket.getPort(), true);
-    tls.setUseClientMode(role == Role.CLIENT);
-    if (Conscrypt.isConscrypt(tls)) {
-      Conscrypt.setUseSessionTickets(tls, true);
-    }
-    tls.setSSLParameters(current.parameters());
+    SSLEngine engine = engine(role == Role.CLIENT ? host : null, socket.getPort());
+    EngineSocket tls = new EngineSocket(socket, engine);
     String peer = role == Role.CLIENT ? host + ":" + socket.getPort() : String.valueOf(remote);
     boolean verified;
     HandshakeTrustManager.beginHandshake();
     try {
-      tls.startHandshake();
+      tls.handshake();
     } catch (IOException e) {
       Optional<X509Certificate> rejected = HandshakeTrustManager.rejectedCertificate();
       throw role == Role.SERVER ? HandshakeErrors.serverFailure(e, settings, peer, rejected)
@@ -74,12 +67,23 @@ final class TlsStreamLayer implements StreamLayer {
     } finally {
       verified = HandshakeTrustManager.endHandshake();
     }
-    PeerIdentity identity = identify(tls.getSession(), remote, verified);
-    if (role == Role.SERVER && renegotiable(tls.getSession())) {
-      tls.setEnableSessionCreation(false);
+    PeerIdentity identity = identify(engine.getSession(), remote, verified);
+    if (role == Role.SERVER && renegotiable(engine.getSession())) {
+      engine.setEnableSessionCreation(false);
     }
-    boolean conscryptServer = role == Role.SERVER && Conscrypt.isConscrypt(tls);
-    return new SecureStream(new TlsSocket(tls, conscryptServer), identity);
+    return new SecureStream(tls, identity);
+  }
+
+  /** An engine for this layer's role, from the current context, with its parameters and session tickets on. */
+  private SSLEngine engine(String host, int port) {
+    ReloadingContext.Snapshot current = context.current();
+    SSLEngine engine = current.context().createSSLEngine(host, port);
+    engine.setUseClientMode(role == Role.CLIENT);
+    if (Conscrypt.isConscrypt(engine)) {
+      Conscrypt.setUseSessionTickets(engine, true);
+    }
+    engine.setSSLParameters(current.parameters());
+    return engine;
   }
 
   /**
@@ -121,14 +125,7 @@ final class TlsStreamLayer implements StreamLayer {
   private final class Engines implements TlsEngines {
     @Override
     public SSLEngine serverEngine(InetSocketAddress remote) {
-      ReloadingContext.Snapshot current = context.current();
-      SSLEngine engine = current.context().createSSLEngine(remote.getHostString(), remote.getPort());
-      engine.setUseClientMode(false);
-      if (Conscrypt.isConscrypt(engine)) {
-        Conscrypt.setUseSessionTickets(engine, true);
-      }
-      engine.setSSLParameters(current.parameters());
-      return engine;
+      return engine(remote.getHostString(), remote.getPort());
     }
 
     @Override
