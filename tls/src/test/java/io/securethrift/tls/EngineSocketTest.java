@@ -44,7 +44,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link EngineSocket} on real loopback connections made by the TLS layer, with the TCP sockets' reads and writes
@@ -69,7 +69,7 @@ class EngineSocketTest {
 
   /** The server writes first: a Conscrypt TLS 1.3 server's first write carries its session tickets as well. */
   @ParameterizedTest
-  @CsvSource({"JSSE, TLSv1.3", "CONSCRYPT, TLSv1.3", "JSSE, TLSv1.2", "CONSCRYPT, TLSv1.2"})
+  @CsvSource({"jsse, TLSv1.3", "conscrypt, TLSv1.3", "jsse, TLSv1.2", "conscrypt, TLSv1.2"})
   void eachFlushLeavesInOneWrite(TlsEngine engine, String protocol, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     connect(engine, protocol, ca.leaf().issue(), ca, dir);
@@ -97,7 +97,7 @@ class EngineSocketTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void aWriteLargerThanTheBatchLeavesInBatches(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -109,7 +109,7 @@ class EngineSocketTest {
 
   /** Four records that arrived together are opened from one read of the socket, for large reads and 1-byte ones. */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void recordsReceivedTogetherTakeOneRead(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -135,7 +135,7 @@ class EngineSocketTest {
 
   /** A peer's bytes arriving a few at a time: records span many reads of the socket and are opened whole. */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void recordsSpanningReads(TlsEngine engine, TestCertificateAuthority ca, @CertificateDirectory Path dir)
       throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -146,7 +146,7 @@ class EngineSocketTest {
   }
 
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void closeSendsCloseNotifyAndThePeerReadsTheEnd(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -159,7 +159,7 @@ class EngineSocketTest {
 
   /** A read timeout leaves the connection as it was: the next read gets what the peer sends later. */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void readTimeoutKeepsTheConnection(TlsEngine engine, TestCertificateAuthority ca, @CertificateDirectory Path dir)
       throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -173,7 +173,7 @@ class EngineSocketTest {
 
   /** The client refuses the server's certificate; its alert reaches the server, whose failure names it. */
   @ParameterizedTest
-  @EnumSource(value = TlsEngine.class, names = {"JSSE", "CONSCRYPT"})
+  @ValueSource(strings = {"jsse", "conscrypt"})
   void handshakeFailuresAreExplainedOnBothSides(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     ExecutionException server = assertThrows(ExecutionException.class,
