@@ -17,6 +17,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.transport.ClientTransportFactory;
+import io.securethrift.tls.internal.ConscryptProvider;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,7 +67,10 @@ class Accumulo30TlsInteropTest {
         // 16M refuses the frame.
         .tabletServer(PLAIN, Map.of(Property.INSTANCE_RPC_SSL_ENABLED.getKey(), "false",
             Property.TSERV_MAX_MESSAGE_SIZE.getKey(), "16M"), Map.of())
-        .classPath(Accumulo30.codeSource(ConscryptFirstProvider.class), Accumulo30.codeSource(Conscrypt.class))
+        // The drop-in, the securethrift-tls jar holding the JVM's one Conscrypt provider, and Conscrypt's jar: what an
+        // operator puts in Accumulo's lib/ (docs/accumulo.md).
+        .classPath(Accumulo30.codeSource(ConscryptFirstProvider.class), Accumulo30.codeSource(ConscryptProvider.class),
+            Accumulo30.codeSource(Conscrypt.class))
         .start();
     LOG.warn("Accumulo 3.0 MiniAccumuloCluster (ssl with client auth; Conscrypt and plain tablet servers) started"
         + " in {} ms", mac.startTime().toMillis());
