@@ -9,9 +9,9 @@ import io.securethrift.core.TlsEngine;
 import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.audit.ServerCountersMXBean;
-import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.EchoFailure;
+import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.core.transport.ClientTransportFactory;
@@ -136,6 +136,7 @@ class RollingEnablementTest {
 
   /** The service of the cluster: stores every payload it is sent (a store that outlives restarts), echoes it. */
   private static final class StoringEcho implements EchoService.Iface {
+    private final EchoHandler echo = new EchoHandler();
     private final Set<Long> stored;
 
     StoringEcho(Set<Long> stored) {
@@ -145,17 +146,17 @@ class RollingEnablementTest {
     @Override
     public ByteBuffer echo(ByteBuffer payload) {
       stored.add(payload.duplicate().getLong());
-      return payload;
+      return echo.echo(payload);
     }
 
     @Override
     public String whoAmI() {
-      return PeerIdentity.current().map(PeerIdentity::toString).orElse("unknown");
+      return echo.whoAmI();
     }
 
     @Override
     public void fail(String message) throws EchoFailure {
-      throw new EchoFailure(message);
+      echo.fail(message);
     }
   }
 

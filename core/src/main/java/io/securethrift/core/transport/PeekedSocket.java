@@ -1,31 +1,29 @@
 package io.securethrift.core.transport;
 
+import io.securethrift.core.internal.LayeredSocket;
 import io.securethrift.core.internal.PortUnification;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.SequenceInputStream;
-import java.net.InetAddress;
 import java.net.Socket;
-import java.net.SocketAddress;
-import java.net.SocketException;
 
 /**
  * A connected TCP socket whose first byte was read to choose the connection's layers, and which gives that byte back:
- * its input stream replays it before the socket's own. Everything else is the TCP socket's, which the handshake
- * deadline closes.
+ * its input stream replays it before the socket's own. Everything else is the TCP socket's.
  */
-final class PeekedSocket extends Socket {
-  private final Socket tcp;
+final class PeekedSocket extends LayeredSocket {
   private final int firstByte;
   private final InputStream input;
+  private final OutputStream output;
 
   private PeekedSocket(Socket tcp, int firstByte) throws IOException {
-    this.tcp = tcp;
+    super(tcp);
     this.firstByte = firstByte;
     this.input = new SequenceInputStream(new ByteArrayInputStream(new byte[] {(byte) firstByte}),
         tcp.getInputStream());
+    this.output = tcp.getOutputStream();
   }
 
   /**
@@ -51,67 +49,7 @@ final class PeekedSocket extends Socket {
   }
 
   @Override
-  public OutputStream getOutputStream() throws IOException {
-    return tcp.getOutputStream();
-  }
-
-  @Override
-  public void setSoTimeout(int timeout) throws SocketException {
-    tcp.setSoTimeout(timeout);
-  }
-
-  @Override
-  public int getSoTimeout() throws SocketException {
-    return tcp.getSoTimeout();
-  }
-
-  @Override
-  public void setTcpNoDelay(boolean on) throws SocketException {
-    tcp.setTcpNoDelay(on);
-  }
-
-  @Override
-  public void setKeepAlive(boolean on) throws SocketException {
-    tcp.setKeepAlive(on);
-  }
-
-  @Override
-  public void setSoLinger(boolean on, int linger) throws SocketException {
-    tcp.setSoLinger(on, linger);
-  }
-
-  @Override
-  public boolean isConnected() {
-    return tcp.isConnected();
-  }
-
-  @Override
-  public boolean isClosed() {
-    return tcp.isClosed();
-  }
-
-  @Override
-  public InetAddress getInetAddress() {
-    return tcp.getInetAddress();
-  }
-
-  @Override
-  public int getPort() {
-    return tcp.getPort();
-  }
-
-  @Override
-  public SocketAddress getRemoteSocketAddress() {
-    return tcp.getRemoteSocketAddress();
-  }
-
-  @Override
-  public SocketAddress getLocalSocketAddress() {
-    return tcp.getLocalSocketAddress();
-  }
-
-  @Override
-  public void close() throws IOException {
-    tcp.close();
+  public OutputStream getOutputStream() {
+    return output;
   }
 }
