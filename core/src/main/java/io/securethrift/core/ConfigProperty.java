@@ -297,6 +297,17 @@ public enum ConfigProperty {
           + " authenticating afresh (re-reading certificates, CRLs and tickets). 0 keeps connections for any age.",
       (b, v) -> b.serverConnectionMaxAge(Values.duration(keyOf("SERVER_CONNECTION_MAX_AGE"), v)),
       c -> Values.formatDuration(c.server().connectionMaxAge())),
+  SERVER_PORT_UNIFICATION("securethrift.server.port.unification", Type.BOOLEAN, "false", Validator.ANY,
+      "Both server models, modes tls and sasl-over-tls: whether the TLS port also serves plaintext clients (framed"
+          + " Thrift, no TLS, no SASL), told apart by each connection's first byte (every TLS handshake starts 0x16),"
+          + " read under securethrift.timeout.handshake; for turning TLS on without downtime (docs/tls.md). Each"
+          + " plaintext connection is served as anonymous (its identity's mode is none), audited and counted with"
+          + " cause plaintext. The port turns TLS-only without a restart: JMX attribute PlaintextAccepted of"
+          + " io.securethrift:type=Server,port=<port> set to false, or refusePlaintext() on the server; from then on a"
+          + " plaintext connection is refused, cause plaintext. Refused with modes none and sasl, and with"
+          + " securethrift.limit.max.frame.size of 352M or more, where a frame's length could start 0x16.",
+      (b, v) -> b.portUnification(Values.bool(keyOf("SERVER_PORT_UNIFICATION"), v)),
+      c -> Boolean.toString(c.server().portUnification())),
   SERVER_WRITE_BUFFER_LOW("securethrift.server.write.buffer.low", Type.SIZE, "32K",
       Validator.sizeBetween(SecurityConfig.MIN_FRAME_SIZE, SecurityConfig.MAX_FRAME_SIZE),
       "Non-blocking server: pending reply bytes under which a connection is writable again (low watermark).",

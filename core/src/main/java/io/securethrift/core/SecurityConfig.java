@@ -31,6 +31,11 @@ public final class SecurityConfig {
   static final int MIN_FRAME_SIZE = 1024;
   /** Leaves room for the 4-byte header in a Java array. */
   static final long MAX_FRAME_SIZE = Integer.MAX_VALUE - 8;
+  /**
+   * Port unification's largest frame plus one, 352M: every smaller frame's length starts below 0x16, the first byte
+   * of a TLS handshake.
+   */
+  static final long PLAINTEXT_FRAME_BOUND = 0x16L << 24;
 
   private final SecurityMode mode;
   private final TlsSettings tls;
@@ -208,6 +213,7 @@ public final class SecurityConfig {
     private int connectionRateMax;
     private Duration serverIdleTimeout;
     private Duration serverConnectionMaxAge;
+    private boolean portUnification;
     private long writeBufferLow;
     private long writeBufferHigh;
     private long writeBufferFatal;
@@ -275,6 +281,7 @@ public final class SecurityConfig {
       connectionRateMax = c.server.connectionRateMax();
       serverIdleTimeout = c.server.idleTimeout();
       serverConnectionMaxAge = c.server.connectionMaxAge();
+      portUnification = c.server.portUnification();
       writeBufferLow = c.server.writeBufferLow();
       writeBufferHigh = c.server.writeBufferHigh();
       writeBufferFatal = c.server.writeBufferFatal();
@@ -784,6 +791,15 @@ public final class SecurityConfig {
     }
 
     /**
+     * Both server models: whether the TLS port also serves plaintext clients, told apart by their first byte, until
+     * it is switched to TLS only ({@code securethrift.server.port.unification}); default false.
+     */
+    public Builder portUnification(boolean unify) {
+      this.portUnification = unify;
+      return this;
+    }
+
+    /**
      * How long a client uses a connection before its next call opens a new one
      * ({@code securethrift.client.connection.max.age}); default zero, no limit.
      */
@@ -1076,8 +1092,31 @@ public final class SecurityConfig {
           ConfigProperty.SERVER_CONNECTION_RATE_PER_ADDRESS.valid(connectionRatePerAddress),
           ConfigProperty.SERVER_CONNECTION_RATE_MAX.valid(connectionRateMax),
           ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout),
-          ConfigProperty.SERVER_CONNECTION_MAX_AGE.valid(serverConnectionMaxAge), (int) low, (int) high, fatal,
-          ConfigProperty.SERVER_PENDING_REPLIES_MAX.valid(pendingRepliesMax));
+          ConfigProperty.SERVER_CONNECTION_MAX_AGE.valid(serverConnectionMaxAge), validPortUnification(), (int) low,
+          (int) high, fatal, ConfigProperty.SERVER_PENDING_REPLIES_MAX.valid(pendingRepliesMax));
+    }
+
+    /**
+     * Port unification tells a connection's layers by its first byte: 0x16 starts every TLS handshake, and a
+     * plaintext frame starts with its length's top byte. Only combinations where the two can never meet are taken.
+     */
+    private boolean validPortUnification() {
+      String key = ConfigProperty.SERVER_PORT_UNIFICATION.key();
+      if (!portUnification) {
+        return false;
+      }
+      if (!mode.usesTls()) {
+        throw new ConfigException(key, "true needs a mode with TLS (tls or sasl-over-tls), but "
+            + ConfigProperty.MODE.key() + " is " + mode + (mode.usesSasl() ? ": a Thrift SASL START (first byte 1)"
+            + " and a plaintext frame of 16M or more (first byte 1) cannot be told apart; turn TLS on with mode"
+            + " sasl-over-tls and unify that port" : ", which serves plaintext already") + ", or set it to false");
+      }
+      if (maxFrameSize >= PLAINTEXT_FRAME_BOUND) {
+        throw new ConfigException(ConfigProperty.LIMIT_MAX_FRAME_SIZE.key(), Values.formatSize(maxFrameSize)
+            + " lets a plaintext frame's length start with 0x16, as a TLS handshake does, so " + key + "=true cannot"
+            + " tell them apart; set it below " + Values.formatSize(PLAINTEXT_FRAME_BOUND));
+      }
+      return true;
     }
 
     private int validNegotiationSize(int frame) {

@@ -20,6 +20,7 @@ public final class ServerLimits {
   private final int connectionRateMax;
   private final Duration idleTimeout;
   private final Duration connectionMaxAge;
+  private final boolean portUnification;
   private final int writeBufferLow;
   private final int writeBufferHigh;
   private final long writeBufferFatal;
@@ -27,8 +28,8 @@ public final class ServerLimits {
 
   ServerLimits(int maxConnections, int maxThreads, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
       int maxUnauthenticatedConnectionsPerAddress, int ipv6Prefix, int connectionRatePerAddress, int connectionRateMax,
-      Duration idleTimeout, Duration connectionMaxAge, int writeBufferLow, int writeBufferHigh, long writeBufferFatal,
-      long pendingRepliesMax) {
+      Duration idleTimeout, Duration connectionMaxAge, boolean portUnification, int writeBufferLow, int writeBufferHigh,
+      long writeBufferFatal, long pendingRepliesMax) {
     this.maxConnections = maxConnections;
     this.maxThreads = maxThreads;
     this.maxUnauthenticatedConnections = maxUnauthenticatedConnections;
@@ -39,6 +40,7 @@ public final class ServerLimits {
     this.connectionRateMax = connectionRateMax;
     this.idleTimeout = idleTimeout;
     this.connectionMaxAge = connectionMaxAge;
+    this.portUnification = portUnification;
     this.writeBufferLow = writeBufferLow;
     this.writeBufferHigh = writeBufferHigh;
     this.writeBufferFatal = writeBufferFatal;
@@ -102,6 +104,14 @@ public final class ServerLimits {
    */
   public Duration connectionMaxAge() {
     return connectionMaxAge;
+  }
+
+  /**
+   * Both server models: whether the TLS port also serves plaintext clients until it is switched to TLS only
+   * ({@link ConfigProperty#SERVER_PORT_UNIFICATION}).
+   */
+  public boolean portUnification() {
+    return portUnification;
   }
 
   /** Pending reply bytes under which a connection counts as writable again. */

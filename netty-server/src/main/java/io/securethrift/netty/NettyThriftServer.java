@@ -2,6 +2,7 @@ package io.securethrift.netty;
 
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -108,23 +109,15 @@ public final class NettyThriftServer implements AutoCloseable {
             }
             channels.add(channel);
             TlsEngines engines = context.tlsEngines();
-            TlsEngines.HandshakeRecord record = null;
-            if (engines != null) {
-              record = engines.record();
-              SSLEngine engine = engines.serverEngine(channel.remoteAddress());
-              // Engine tasks run inline on the event loop, where HandshakeWatch can see them.
-              SslHandler ssl = new SslHandler(engine);
-              // HandshakeGuard's deadline covers TLS and SASL together, as on the blocking server.
-              ssl.setHandshakeTimeoutMillis(0);
-              // Records are gathered by copying, as for JSSE, on every engine: the composite Netty picks for
-              // Conscrypt keeps each read's whole receive buffer, so a peer trickling a record a byte at a time
-              // would make the server hold a hundred times what it sent.
-              ssl.setCumulator(ByteToMessageDecoder.MERGE_CUMULATOR);
-              channel.pipeline().addLast(new HandshakeWatch(record), ssl, new FirstWriteSplit());
-            }
+            TlsEngines.HandshakeRecord record = engines == null ? null : engines.record();
             // One concern a handler (docs/nonblocking-server.md). The guard and the SASL negotiation leave once the
             // peer is authenticated, so a call's bytes pass only the codec and the dispatcher.
             HandshakeGuard guard = new HandshakeGuard(context, record);
+            if (engines != null && limits.portUnification()) {
+              channel.pipeline().addLast(new PortUnifier(context, guard, () -> tlsHandlers(channel, engines, record)));
+            } else if (engines != null) {
+              channel.pipeline().addLast(tlsHandlers(channel, engines, record));
+            }
             channel.pipeline().addLast(new WriteLimit(limits.writeBufferFatal(), context.factory().audit()), guard);
             if (context.usesSasl()) {
               channel.pipeline().addLast(new SaslNegotiation(context, guard));
@@ -134,9 +127,43 @@ public final class NettyThriftServer implements AutoCloseable {
           }
         });
     listening = bootstrap.bind(address).sync().channel();
-    jmx = ServerCountersJmx.register(factory.counters(), port(), this::connections, this::unauthenticatedConnections);
+    jmx = ServerCountersJmx.register(factory, port(), this::connections, this::unauthenticatedConnections);
     LOG.info("serving {} on {}", factory.config().mode().token(), listening.localAddress());
     return this;
+  }
+
+  /** The TLS handlers of a connection, head first: the handshake watch, the engine's, the first write's split. */
+  private static ChannelHandler[] tlsHandlers(SocketChannel channel, TlsEngines engines,
+      TlsEngines.HandshakeRecord record) {
+    SSLEngine engine = engines.serverEngine(channel.remoteAddress());
+    // Engine tasks run inline on the event loop, where HandshakeWatch can see them.
+    SslHandler ssl = new SslHandler(engine);
+    // HandshakeGuard's deadline covers TLS and SASL together, as on the blocking server.
+    ssl.setHandshakeTimeoutMillis(0);
+    // Records are gathered by copying, as for JSSE, on every engine: the composite Netty picks for Conscrypt keeps
+    // each read's whole receive buffer, so a peer trickling a record a byte at a time would make the server hold a
+    // hundred times what it sent.
+    ssl.setCumulator(ByteToMessageDecoder.MERGE_CUMULATOR);
+    return new ChannelHandler[] {new HandshakeWatch(record), ssl, new FirstWriteSplit()};
+  }
+
+  /**
+   * Whether plaintext connections are served now: true on a port started with
+   * {@code securethrift.server.port.unification=true} until {@link #plaintextAccepted(boolean)} turns it off.
+   */
+  public boolean plaintextAccepted() {
+    return factory.plaintextAccepted();
+  }
+
+  /**
+   * Switches a unified port's plaintext on or off while it runs ({@link ServerTransportFactory#plaintextAccepted(
+   * boolean)}): false makes the port TLS only without a restart; open connections carry on. JMX attribute
+   * {@code PlaintextAccepted} of {@code io.securethrift:type=Server,port=<port>} is the same switch.
+   *
+   * @throws IllegalStateException if the configuration has no {@code securethrift.server.port.unification}
+   */
+  public void plaintextAccepted(boolean accepted) {
+    factory.plaintextAccepted(accepted);
   }
 
   /** The bound port. */

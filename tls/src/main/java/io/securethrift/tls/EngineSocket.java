@@ -1,12 +1,11 @@
 package io.securethrift.tls;
 
+import io.securethrift.core.internal.LayeredSocket;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.Socket;
-import java.net.SocketAddress;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -40,12 +39,11 @@ import javax.net.ssl.SSLException;
  * <p>Timeouts are the TCP socket's: its read timeout applies to every read of the socket, and closing it (core's
  * handshake and write deadlines) ends a blocked read or write.
  */
-final class EngineSocket extends Socket {
+final class EngineSocket extends LayeredSocket {
   /** Records per socket read or write at most: 64 KiB of plaintext, a whole Thrift frame of typical size. */
   static final int RECORDS_PER_BATCH = 4;
   private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
-  private final Socket tcp;
   private final SSLEngine engine;
   private final InputStream tcpIn;
   private final OutputStream tcpOut;
@@ -68,7 +66,7 @@ final class EngineSocket extends Socket {
   private int plainSize;
 
   EngineSocket(Socket tcp, SSLEngine engine) throws IOException {
-    this.tcp = tcp;
+    super(tcp);
     this.engine = engine;
     this.tcpIn = tcp.getInputStream();
     this.tcpOut = tcp.getOutputStream();
@@ -421,61 +419,6 @@ final class EngineSocket extends Socket {
     return output;
   }
 
-  @Override
-  public void setSoTimeout(int timeout) throws SocketException {
-    tcp.setSoTimeout(timeout);
-  }
-
-  @Override
-  public int getSoTimeout() throws SocketException {
-    return tcp.getSoTimeout();
-  }
-
-  @Override
-  public void setTcpNoDelay(boolean on) throws SocketException {
-    tcp.setTcpNoDelay(on);
-  }
-
-  @Override
-  public void setKeepAlive(boolean on) throws SocketException {
-    tcp.setKeepAlive(on);
-  }
-
-  @Override
-  public void setSoLinger(boolean on, int linger) throws SocketException {
-    tcp.setSoLinger(on, linger);
-  }
-
-  @Override
-  public boolean isConnected() {
-    return tcp.isConnected();
-  }
-
-  @Override
-  public boolean isClosed() {
-    return tcp.isClosed();
-  }
-
-  @Override
-  public InetAddress getInetAddress() {
-    return tcp.getInetAddress();
-  }
-
-  @Override
-  public int getPort() {
-    return tcp.getPort();
-  }
-
-  @Override
-  public SocketAddress getRemoteSocketAddress() {
-    return tcp.getRemoteSocketAddress();
-  }
-
-  @Override
-  public SocketAddress getLocalSocketAddress() {
-    return tcp.getLocalSocketAddress();
-  }
-
   /**
    * Sends what is sealed and close_notify, then closes the TCP socket. A writer blocked on a peer that reads nothing
    * keeps the write lock; close then skips close_notify rather than wait, and closing the socket ends that write.
@@ -486,7 +429,7 @@ final class EngineSocket extends Socket {
       try {
         sendClosure();
       } finally {
-        tcp.close();
+        super.close();
       }
     }
   }

@@ -54,6 +54,12 @@ public final class ZooKeeperServerConfig {
   static final String SASL_PROVIDER = "org.apache.zookeeper.server.auth.SASLAuthenticationProvider";
   /** The zoo.cfg key that turns quorum SASL on; {@link SecureZooKeeperServerMain} then adds the learner's login. */
   static final String QUORUM_SASL = "quorum.auth.enableSasl";
+  /**
+   * The zoo.cfg key of ZooKeeper's port unification, written from {@code securethrift.server.port.unification}: the
+   * plaintext client port takes TLS clients too. ZooKeeper reads it at start only; its TLS-only switch is a rolling
+   * restart without it.
+   */
+  static final String PORT_UNIFICATION = "client.portUnification";
   /** The zoo.cfg key of ZooKeeper's FIPS mode, {@code zookeeper.fips-mode} without the prefix zoo.cfg keys lose. */
   static final String FIPS_MODE = "fips-mode";
 
@@ -122,8 +128,15 @@ public final class ZooKeeperServerConfig {
     if (b.clientPort > 0) {
       e.put("clientPort", Integer.toString(b.clientPort));
     }
+    // ZooKeeper's port unification lets the plaintext client port take TLS too, with the client port's TLS keys.
+    boolean unified = b.clientPort > 0 && security.server().portUnification();
+    if (unified) {
+      e.put(PORT_UNIFICATION, "true");
+    }
     if (b.secureClientPort > 0) {
       e.put("secureClientPort", Integer.toString(b.secureClientPort));
+    }
+    if (b.secureClientPort > 0 || unified) {
       if (ConscryptDefaultTls.chosen(security.tls())) {
         ConscryptDefaultTls.requireTls12Only(security.tls());
       }
@@ -264,7 +277,8 @@ public final class ZooKeeperServerConfig {
         throw new ConfigException(ConfigProperty.MODE.key(), "'" + security.mode()
             + "' has no TLS, but a secure client port or quorum TLS was asked for; use tls or sasl-over-tls");
       }
-      if ((secureClientPort > 0 || quorumTls) && security.tls().keyStore().isEmpty()) {
+      boolean unified = clientPort > 0 && security.server().portUnification();
+      if ((secureClientPort > 0 || quorumTls || unified) && security.tls().keyStore().isEmpty()) {
         throw new ConfigException(ConfigProperty.TLS_KEYSTORE_PATH.key(), "empty; a ZooKeeper TLS server needs its"
             + " certificate and key");
       }

@@ -109,6 +109,25 @@ class ServerConfigAndSupplierTest {
     assertTrue(e.getMessage().contains("ZooKeeper 3.9 reads no CRL files"), e.getMessage());
   }
 
+  /**
+   * securethrift.server.port.unification maps to ZooKeeper's client.portUnification: the plaintext client port takes
+   * TLS too, with the client port's TLS keys; off by default.
+   */
+  @Test
+  void portUnificationIsZooKeepersOnThePlaintextClientPort() {
+    Properties unified = ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE).toBuilder().portUnification(true).build())
+        .confDir(certs.directory().resolve("u")).clientPort(2181).build().toProperties();
+    assertEquals("true", unified.getProperty("client.portUnification"));
+    assertEquals("2181", unified.getProperty("clientPort"));
+    assertFalse(unified.containsKey("secureClientPort"));
+    assertEquals("PKCS12", unified.getProperty("ssl.trustStore.type"));
+    assertEquals("TLSv1.2", unified.getProperty("ssl.enabledProtocols"));
+    Properties plain = ZooKeeperServerConfig.builder(tls(TlsEngine.JSSE)).confDir(certs.directory().resolve("p"))
+        .clientPort(2181).build().toProperties();
+    assertFalse(plain.containsKey("client.portUnification"));
+    assertFalse(plain.containsKey("ssl.trustStore.type"));
+  }
+
   @Test
   void secureClientPortWithoutTlsIsRejectedNamingTheMode() {
     ConfigException e = assertThrows(ConfigException.class, () -> ZooKeeperServerConfig

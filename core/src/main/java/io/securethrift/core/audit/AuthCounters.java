@@ -19,11 +19,25 @@ public final class AuthCounters {
   private final Map<String, LongAdder> successes = new ConcurrentHashMap<>();
   private final AtomicLongArray failures = new AtomicLongArray(AuthFailure.values().length);
   private final AtomicLongArray closes = new AtomicLongArray(CloseCause.values().length);
+  private final LongAdder plaintext = new LongAdder();
 
   AuthCounters() {}
 
   void succeeded(String protection) {
     successes.computeIfAbsent(protection, p -> new LongAdder()).increment();
+  }
+
+  void servedPlaintext() {
+    plaintext.increment();
+  }
+
+  /**
+   * Plaintext connections a unified TLS port ({@code securethrift.server.port.unification}) served, audited with cause
+   * {@code plaintext}; also among the {@link #successes()} as protection {@code none}. When it stops growing with
+   * every client moved, the port can be switched to TLS only.
+   */
+  public long plaintext() {
+    return plaintext.sum();
   }
 
   void failed(AuthFailure cause) {

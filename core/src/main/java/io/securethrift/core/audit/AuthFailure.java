@@ -30,7 +30,12 @@ public enum AuthFailure {
    */
   CHANNEL_BINDING("channel-binding"),
   /** A handshake message declared more bytes than {@code securethrift.limit.max.negotiation.message.size}. */
-  OVER_LIMIT("over-limit");
+  OVER_LIMIT("over-limit"),
+  /**
+   * A plaintext connection on a unified port ({@code securethrift.server.port.unification}) switched to TLS only.
+   * Plaintext connections it served are counted by {@link AuthCounters#plaintext()}, under the same token.
+   */
+  PLAINTEXT("plaintext");
 
   private final String token;
 

@@ -120,22 +120,31 @@ public final class HandshakeAudit {
 
   /**
    * Records a completed handshake: one audit line with the peer, principal, certificate subject, mechanism, QOP, TLS
-   * version and suite, and how long the handshake took.
+   * version and suite, and how long the handshake took; a plaintext connection on a unified TLS port gets
+   * {@code cause=plaintext} and is counted by {@link AuthCounters#plaintext()} too.
    */
   public void succeeded(PeerIdentity identity, Duration handshake) {
+    // A connection without protection on a port whose mode has some is the plaintext a unified port serves.
+    boolean plaintext = identity.mode() == SecurityMode.NONE && mode != SecurityMode.NONE;
     if (AUDIT.isInfoEnabled()) {
-      AUDIT.info(successLine(identity, handshake));
+      AUDIT.info(successLine(identity, handshake, plaintext));
     }
     // Counted after the line is written, so whoever sees the count also finds the line.
     counters.succeeded(protection(identity));
+    if (plaintext) {
+      counters.servedPlaintext();
+    }
   }
 
-  private String successLine(PeerIdentity identity, Duration handshake) {
+  private String successLine(PeerIdentity identity, Duration handshake, boolean plaintext) {
     Map<String, Object> fields = new LinkedHashMap<>();
     fields.put("event", "auth");
     fields.put("outcome", "success");
     fields.put("peer", String.valueOf(identity.remoteAddress()));
     fields.put("mode", identity.mode().token());
+    if (plaintext) {
+      fields.put("cause", AuthFailure.PLAINTEXT.token());
+    }
     fields.put("principal", identity.principal().orElse(null));
     fields.put("subject", identity.peerCertificates().stream().findFirst()
         .map(leaf -> leaf.getSubjectX500Principal().getName()).orElse(null));

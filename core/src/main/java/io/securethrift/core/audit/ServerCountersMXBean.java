@@ -8,7 +8,7 @@ import java.util.Map;
  * {@code io.securethrift:type=Server,port=<port>} for as long as the server listens: registered by
  * {@link ServerTransportFactory#listen} (until its socket is closed) and by the non-blocking server's {@code start}
  * (until it shuts down). The handshake counts are {@link AuthCounters}'; a refusal at an admission limit counts as
- * {@code over-limit}.
+ * {@code over-limit}. On a unified port it also holds the switch that turns plaintext off.
  */
 public interface ServerCountersMXBean {
   /** Connections that completed their handshake. */
@@ -28,6 +28,22 @@ public interface ServerCountersMXBean {
    * {@code max-age}), every cause present.
    */
   Map<String, Long> getConnectionsClosedByCause();
+
+  /**
+   * Plaintext connections a unified TLS port served ({@code securethrift.server.port.unification}), each audited with
+   * cause {@code plaintext}; refused ones are among the failures under the same cause.
+   */
+  long getPlaintextConnections();
+
+  /** Whether the port serves plaintext connections now; false on a port without port unification. */
+  boolean isPlaintextAccepted();
+
+  /**
+   * Switches a unified port's plaintext on or off while it runs: set false once {@link #getPlaintextConnections()}
+   * stops growing and the port is TLS only, without a restart; connections already open carry on. Refused (an
+   * {@link IllegalStateException}) on a port started without port unification.
+   */
+  void setPlaintextAccepted(boolean accepted);
 
   /** Open connections; -1 where the server does not count them (the thread-pool server counts its threads). */
   int getOpenConnections();

@@ -3,6 +3,7 @@ package io.securethrift.core.internal;
 import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.audit.CloseCause;
 import io.securethrift.core.audit.ServerCountersMXBean;
+import io.securethrift.core.transport.ServerTransportFactory;
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,13 +24,15 @@ public final class ServerCountersJmx implements ServerCountersMXBean, AutoClosea
   private static final int NOT_COUNTED = -1;
 
   private final AuthCounters counters;
+  private final ServerTransportFactory factory;
   private final IntSupplier open;
   private final IntSupplier unauthenticated;
   private final ObjectName name;
   private volatile boolean registered;
 
-  private ServerCountersJmx(AuthCounters counters, int port, IntSupplier open, IntSupplier unauthenticated) {
-    this.counters = counters;
+  private ServerCountersJmx(ServerTransportFactory factory, int port, IntSupplier open, IntSupplier unauthenticated) {
+    this.counters = factory.counters();
+    this.factory = factory;
     this.open = open;
     this.unauthenticated = unauthenticated;
     this.name = name(port);
@@ -44,10 +47,13 @@ public final class ServerCountersJmx implements ServerCountersMXBean, AutoClosea
     }
   }
 
-  /** Registers the counters of a server on {@code port} that counts its connections with the suppliers. */
-  public static ServerCountersJmx register(AuthCounters counters, int port, IntSupplier open,
+  /**
+   * Registers the counters and plaintext switch of a server on {@code port} that counts its connections with the
+   * suppliers.
+   */
+  public static ServerCountersJmx register(ServerTransportFactory factory, int port, IntSupplier open,
       IntSupplier unauthenticated) {
-    ServerCountersJmx bean = new ServerCountersJmx(counters, port, open, unauthenticated);
+    ServerCountersJmx bean = new ServerCountersJmx(factory, port, open, unauthenticated);
     try {
       ManagementFactory.getPlatformMBeanServer().registerMBean(bean, bean.name);
       bean.registered = true;
@@ -57,9 +63,9 @@ public final class ServerCountersJmx implements ServerCountersMXBean, AutoClosea
     return bean;
   }
 
-  /** Registers the counters of a server that does not count its connections. */
-  public static ServerCountersJmx register(AuthCounters counters, int port) {
-    return register(counters, port, () -> NOT_COUNTED, () -> NOT_COUNTED);
+  /** Registers the counters and plaintext switch of a server that does not count its connections. */
+  public static ServerCountersJmx register(ServerTransportFactory factory, int port) {
+    return register(factory, port, () -> NOT_COUNTED, () -> NOT_COUNTED);
   }
 
   @Override
@@ -91,6 +97,23 @@ public final class ServerCountersJmx implements ServerCountersMXBean, AutoClosea
       byToken.put(cause.token(), counters.closes(cause));
     }
     return byToken;
+  }
+
+  @Override
+  public long getPlaintextConnections() {
+    return counters.plaintext();
+  }
+
+  @Override
+  public boolean isPlaintextAccepted() {
+    return factory.plaintextAccepted();
+  }
+
+  @Override
+  public void setPlaintextAccepted(boolean accepted) {
+    factory.plaintextAccepted(accepted);
+    LOG.info("port {}: plaintext connections {} from now on (JMX)", name.getKeyProperty("port"),
+        accepted ? "served" : "refused");
   }
 
   @Override

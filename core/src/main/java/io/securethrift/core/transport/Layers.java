@@ -10,6 +10,7 @@ import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.internal.Durations;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.internal.PendingReplies;
+import io.securethrift.core.internal.PortUnification;
 import io.securethrift.core.internal.SharedAccess;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.LayerProvider;
@@ -35,11 +36,19 @@ final class Layers implements AutoCloseable {
   private final SecurityConfig config;
   private final StreamLayer stream;
   private final MessageLayer message;
+  /** A server's choice between its layers and plaintext by the first byte; never unified on a client. */
+  private final PortUnification unification;
+  /** The layers of a unified port's plaintext connections; null unless the port is unified. */
+  private final StreamLayer plainStream;
+  private final MessageLayer plainMessage;
 
-  private Layers(SecurityConfig config, StreamLayer stream, MessageLayer message) {
+  private Layers(SecurityConfig config, StreamLayer stream, MessageLayer message, Role role) {
     this.config = config;
     this.stream = stream;
     this.message = message;
+    this.unification = PortUnification.of(config.server(), role == Role.SERVER);
+    this.plainStream = unification.unified() ? new PlainStreamLayer(SecurityMode.NONE, IDENTITY.issuer()) : null;
+    this.plainMessage = unification.unified() ? new FramedMessageLayer(config.limits(), role) : null;
   }
 
   static Layers resolve(SecurityConfig config, Role role) {
@@ -56,7 +65,7 @@ final class Layers implements AutoCloseable {
       stream.close();
       throw e;
     }
-    return new Layers(config, stream, message);
+    return new Layers(config, stream, message, role);
   }
 
   private static <L> L provided(SecurityConfig config, Function<LayerProvider, Optional<L>> pick, String module) {
@@ -72,6 +81,10 @@ final class Layers implements AutoCloseable {
 
   SecurityConfig config() {
     return config;
+  }
+
+  PortUnification unification() {
+    return unification;
   }
 
   StreamLayer stream() {
@@ -104,11 +117,25 @@ final class Layers implements AutoCloseable {
     try (SocketDeadline deadline = SocketDeadline.arm(socket, timeouts.handshake())) {
       try {
         socket.setSoTimeout(millis(timeouts.handshake()));
-        SecureStream secured = stream.open(socket, host);
+        StreamLayer streamLayer = stream;
+        MessageLayer messageLayer = message;
+        Socket opened = socket;
+        if (unification.unified()) {
+          PeekedSocket peeked = PeekedSocket.peek(socket);
+          opened = peeked;
+          if (!PortUnification.startsTls(peeked.firstByte())) {
+            if (!unification.plaintextAccepted()) {
+              throw PortUnification.refusal();
+            }
+            streamLayer = plainStream;
+            messageLayer = plainMessage;
+          }
+        }
+        SecureStream secured = streamLayer.open(opened, host);
         stage = HandshakeAudit.Stage.SASL;
         SocketTransport socketTransport = accepted != null && secured.socket() == socket ? accepted
             : new SocketTransport(secured.socket(), socket);
-        SecuredTransport transport = message.open(socketTransport, secured.identity(), host);
+        SecuredTransport transport = messageLayer.open(socketTransport, secured.identity(), host);
         secured.socket().setSoTimeout(millis(timeouts.read()));
         socketTransport.established(peer, timeouts.read(), replies);
         if (audit != null) {

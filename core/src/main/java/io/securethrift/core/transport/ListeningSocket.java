@@ -32,14 +32,14 @@ final class ListeningSocket extends TServerSocket {
   /** The first layer a connection meets, which a refusal is counted under. */
   private final HandshakeAudit.Stage stage;
 
-  ListeningSocket(ServerSocket socket, HandshakeAudit audit, ServerLimits limits, HandshakeAudit.Stage stage)
+  ListeningSocket(ServerSocket socket, ServerTransportFactory factory, ServerLimits limits, HandshakeAudit.Stage stage)
       throws TTransportException {
     super(socket);
-    this.audit = audit;
+    this.audit = factory.audit();
     this.rate = ConnectionRate.of(limits);
     this.ipv6Prefix = limits.ipv6Prefix();
     this.stage = stage;
-    this.jmx = ServerCountersJmx.register(audit.counters(), socket.getLocalPort());
+    this.jmx = ServerCountersJmx.register(factory, socket.getLocalPort());
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.securethrift.core.transport;
 
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.SecurityMode;
 import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.audit.HandshakeAudit;
@@ -109,7 +110,7 @@ public final class ServerTransportFactory implements AutoCloseable {
         socket.close();
         throw e;
       }
-      return new ListeningSocket(socket, audit, layers.config().server(),
+      return new ListeningSocket(socket, this, layers.config().server(),
           layers.config().mode().usesTls() ? HandshakeAudit.Stage.TLS : HandshakeAudit.Stage.SASL);
     } catch (IOException e) {
       throw new TTransportException(TTransportException.NOT_OPEN, "cannot listen on " + address + ": "
@@ -125,6 +126,34 @@ public final class ServerTransportFactory implements AutoCloseable {
   /** Turns an accepted plain socket into a secured transport: TLS handshake and SASL negotiation, as configured. */
   public TTransportFactory transportFactory() {
     return transportFactory;
+  }
+
+  /**
+   * Whether plaintext connections are served now: true on a port started with
+   * {@code securethrift.server.port.unification=true} until {@link #plaintextAccepted(boolean)} turns it off.
+   */
+  public boolean plaintextAccepted() {
+    return layers.unification().plaintextAccepted();
+  }
+
+  /**
+   * Switches a unified port's plaintext on or off while it runs, for every server this factory's connections come
+   * to: false makes the port TLS only, without a restart, once the audit's {@code plaintext} count stops growing;
+   * connections already open carry on. JMX attribute {@code PlaintextAccepted} of
+   * {@code io.securethrift:type=Server,port=<port>} is the same switch.
+   *
+   * @throws IllegalStateException if the configuration has no {@code securethrift.server.port.unification}
+   */
+  public void plaintextAccepted(boolean accepted) {
+    layers.unification().plaintextAccepted(accepted);
+  }
+
+  /**
+   * The identity of a plaintext connection a unified port serves, from {@code remote}: mode {@code none}, nobody
+   * authenticated, whatever the port's mode.
+   */
+  public PeerIdentity plaintextIdentity(InetSocketAddress remote) {
+    return IDENTITY.issuer().builder(SecurityMode.NONE, remote).build();
   }
 
   /** Wraps a processor so the service can read the caller's identity with {@link PeerIdentity#current()}. */
