@@ -81,11 +81,7 @@ public final class ServerBenchOptions {
 
   /** Which servers run the per-mode scenarios; a goal whose thread-pool figure is missing is marked missed. */
   public ServerBenchOptions servers(List<String> tokens) {
-    List<ServerKind> parsed = new ArrayList<>();
-    for (String token : tokens) {
-      parsed.add(ServerKind.parse("--servers", token));
-    }
-    servers = List.copyOf(parsed);
+    servers = kinds("--servers", tokens);
     return this;
   }
 
@@ -160,11 +156,7 @@ public final class ServerBenchOptions {
 
   /** The servers of the handshake scenario besides {@code openssl s_server}. */
   public ServerBenchOptions handshakeServers(List<String> tokens) {
-    List<ServerKind> parsed = new ArrayList<>();
-    for (String token : tokens) {
-      parsed.add(ServerKind.parse("--handshake-servers", token));
-    }
-    handshakeServers = List.copyOf(parsed);
+    handshakeServers = kinds("--handshake-servers", tokens);
     return this;
   }
 
@@ -200,6 +192,14 @@ public final class ServerBenchOptions {
   public ServerBenchOptions out(Path dir) {
     out = dir;
     return this;
+  }
+
+  private static List<ServerKind> kinds(String option, List<String> tokens) {
+    List<ServerKind> parsed = new ArrayList<>();
+    for (String token : tokens) {
+      parsed.add(ServerKind.parse(option, token));
+    }
+    return List.copyOf(parsed);
   }
 
   private static List<Integer> positive(String option, List<Integer> values) {
