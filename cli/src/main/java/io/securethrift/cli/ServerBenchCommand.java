@@ -66,8 +66,19 @@ final class ServerBenchCommand implements Callable<Integer> {
   @Option(names = "--window-ms", description = "Each measured window (default: 3000).")
   Long windowMs;
 
-  @Option(names = "--handshake-seconds", description = "openssl s_time run per server and handshake (default: 3).")
+  @Option(names = "--handshake-seconds", description = "openssl s_time run per server and handshake (default: 1).")
   Integer handshakeSeconds;
+
+  @Option(names = "--handshake-rounds", description = "Rounds of the handshakes, alternating servers (default: 4).")
+  Integer handshakeRounds;
+
+  @Option(names = "--handshake-servers", split = ",", paramLabel = "SERVER",
+      description = "Server models of the handshakes beside openssl s_server (default: nonblocking,threadpool).")
+  List<String> handshakeServers;
+
+  @Option(names = "--handshake-key-types", split = ",", paramLabel = "TYPE",
+      description = "Key types of the handshakes' certificates: rsa (2048), ec (P-256) (default: rsa,ec).")
+  List<String> handshakeKeyTypes;
 
   @Option(names = "--tls-engine", description = "Engine of mode tls in the other scenarios: jsse, conscrypt"
       + " (default: jsse).")
@@ -99,6 +110,9 @@ final class ServerBenchCommand implements Callable<Integer> {
     apply(warmUpMs, ms -> o.warmUp(Duration.ofMillis(ms)));
     apply(windowMs, ms -> o.window(Duration.ofMillis(ms)));
     apply(handshakeSeconds, o::handshakeSeconds);
+    apply(handshakeRounds, o::handshakeRounds);
+    apply(handshakeServers, o::handshakeServers);
+    apply(handshakeKeyTypes, o::handshakeKeyTypes);
     apply(engine, o::engine);
     apply(serverHeap, o::serverHeap);
     apply(openssl, o::openssl);

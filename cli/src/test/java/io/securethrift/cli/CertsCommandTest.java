@@ -11,8 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore;
+import java.security.PublicKey;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.ECKey;
+import java.security.interfaces.RSAKey;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -86,11 +90,29 @@ class CertsCommandTest {
         Files.readString(dir.resolve("pem/node1.key")).startsWith("-----BEGIN PRIVATE KEY-----"));
   }
 
+  /** ECDSA P-256 unless asked otherwise, the CA and the nodes alike; RSA 2048 on request. */
+  @ParameterizedTest
+  @CsvSource({"'', EC, 256", "rsa, RSA, 2048", "EC, EC, 256"})
+  void keysAreEcdsaP256ByDefaultAndRsa2048OnRequest(String option, String algorithm, int bits) throws Exception {
+    List<String> args = new ArrayList<>(List.of("--dir", dir.toString(), "--format", "pem"));
+    if (!option.isEmpty()) {
+      args.addAll(List.of("--key-type", option));
+    }
+    assertEquals(0, run(args.toArray(String[]::new)), err::toString);
+    for (String name : List.of("ca.crt", "node1.crt")) {
+      PublicKey key = readPem(dir.resolve(name)).getPublicKey();
+      assertEquals(algorithm, key.getAlgorithm(), name);
+      assertEquals(bits, key instanceof RSAKey rsa ? rsa.getModulus().bitLength()
+          : ((ECKey) key).getParams().getOrder().bitLength(), name);
+    }
+  }
+
   @ParameterizedTest
   @CsvSource({
     "--nodes, 0, --nodes must be at least 1",
     "--format, pfx, --format must be pkcs12, jks, pem or all",
-    "--key-type, dsa, --key-type must be rsa or ec",
+    "--key-type, dsa, --key-type must be ec or rsa",
+    "--key-type, rsa_1024, --key-type must be ec or rsa",
     "--days, 0, --days must be at least 1",
     "--nodes, many, --nodes",
   })

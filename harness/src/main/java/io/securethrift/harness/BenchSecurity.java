@@ -10,6 +10,7 @@ import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KerberosIdentity;
 import io.securethrift.testkit.ca.IssuedCertificate;
 import io.securethrift.testkit.ca.KeyStoreFormat;
+import io.securethrift.testkit.ca.KeyType;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -19,15 +20,18 @@ import java.util.List;
 
 /**
  * The real security material every benchmark's modes run on: an in-process Kerberos KDC with a service principal
- * ({@code accumulo/localhost}) and a client principal ({@code ingest}), and a test CA (RSA 2048) with server and
- * client certificates in PKCS12 stores sharing one random password, the CA's certificate and the server's as PEM too
- * ({@link #files}, which child JVMs read back); and each {@link BenchMode}'s configuration made of them
+ * ({@code accumulo/localhost}) and a client principal ({@code ingest}), and a test CA (RSA 2048 unless another
+ * {@link KeyType} is asked for, the CA and both leaves of the same type) with server and client certificates in
+ * PKCS12 stores sharing one random password, the CA's certificate and both leaves' as PEM too ({@link #files}, which
+ * child JVMs read back); and each {@link BenchMode}'s configuration made of them
  * ({@link #config}). The KDC starts when first needed; closing this stops it.
  */
 public final class BenchSecurity implements AutoCloseable {
   /** The host every server is addressed by, as named in its certificate and service principal. */
   public static final String HOST = EmbeddedKdc.HOST;
   public static final String SERVICE_PRIMARY = "accumulo";
+  /** The common name of the client certificate. */
+  private static final String CLIENT_NAME = "ingest";
 
   private final EmbeddedKdc.Builder kdcSettings;
   /** Started at the first use: a benchmark of TLS alone never waits for a KDC. */
@@ -41,16 +45,22 @@ public final class BenchSecurity implements AutoCloseable {
 
   /** Material from a KDC built as {@code kdc} says (the fault runs' short ticket lifetimes). */
   public BenchSecurity(Path dir, EmbeddedKdc.Builder kdcSettings) {
+    this(dir, kdcSettings, KeyType.RSA);
+  }
+
+  private BenchSecurity(Path dir, EmbeddedKdc.Builder kdcSettings, KeyType keyType) {
     this.kdcSettings = kdcSettings;
-    this.ca = TestCertificateAuthority.create();
+    this.ca = TestCertificateAuthority.create(TestCertificateAuthority.DEFAULT_COMMON_NAME, keyType);
     byte[] random = new byte[12];
     new SecureRandom().nextBytes(random);
     this.files = new CertificateFiles(dir, Secret.of(HexFormat.of().formatHex(random)));
     char[] password = files.password().chars();
-    IssuedCertificate server = serverCertificate(ca);
+    IssuedCertificate server = serverCertificate(ca, keyType);
     server.writeKeyStore(dir, "server", KeyStoreFormat.PKCS12, password);
     server.writePem(dir, "server", null);
-    clientCertificate(ca).writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, password);
+    IssuedCertificate client = clientCertificate(ca, keyType);
+    client.writeKeyStore(dir, "client", KeyStoreFormat.PKCS12, password);
+    client.writePem(dir, "client", null);
     ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, password);
     ca.writeCaPem(dir);
     Arrays.fill(password, '\0');
@@ -61,7 +71,12 @@ public final class BenchSecurity implements AutoCloseable {
    * of {@code new BenchSecurity(dir)}, with nothing left to close.
    */
   public static CertificateFiles certificates(Path dir) {
-    try (BenchSecurity security = new BenchSecurity(dir)) {
+    return certificates(dir, KeyType.RSA);
+  }
+
+  /** As {@link #certificates(Path)}, the CA and both leaves holding {@code keyType} keys. */
+  public static CertificateFiles certificates(Path dir, KeyType keyType) {
+    try (BenchSecurity security = new BenchSecurity(dir, EmbeddedKdc.builder(), keyType)) {
       return security.files();
     }
   }
@@ -107,12 +122,20 @@ public final class BenchSecurity implements AutoCloseable {
 
   /** A server certificate as the one in {@link #serverKeyStore()}, from {@code authority}. */
   public static IssuedCertificate serverCertificate(TestCertificateAuthority authority) {
-    return authority.leaf().commonName(HOST).issue();
+    return serverCertificate(authority, KeyType.RSA);
+  }
+
+  private static IssuedCertificate serverCertificate(TestCertificateAuthority authority, KeyType keyType) {
+    return authority.leaf().commonName(HOST).keyType(keyType).issue();
   }
 
   /** A client certificate as the one in {@link #clientKeyStore()}, from {@code authority}. */
   public static IssuedCertificate clientCertificate(TestCertificateAuthority authority) {
-    return authority.leaf().commonName("ingest").issue();
+    return clientCertificate(authority, KeyType.RSA);
+  }
+
+  private static IssuedCertificate clientCertificate(TestCertificateAuthority authority, KeyType keyType) {
+    return authority.leaf().commonName(CLIENT_NAME).keyType(keyType).issue();
   }
 
   /** The certificate files in the directory and their password, as a child JVM reads them back. */

@@ -76,6 +76,11 @@ public final class CertificateFiles {
     return new PemFiles(dir.resolve("server.crt"), dir.resolve("server.key"));
   }
 
+  /** The client's certificate chain and its unencrypted key as PEM, for clients such as {@code openssl s_time}. */
+  public PemFiles clientPem() {
+    return new PemFiles(dir.resolve("client.crt"), dir.resolve("client.key"));
+  }
+
   /** The password of every store above. */
   public Secret password() {
     return password;

@@ -13,6 +13,8 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreLocation;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.testkit.ca.KeyType;
+import io.securethrift.testkit.ca.PemFiles;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -46,6 +48,22 @@ import org.junit.jupiter.api.io.TempDir;
 class CertificateFilesTest {
   @TempDir
   Path dir;
+
+  /** The CA and both leaves of the key type asked for; both leaves as PEM too, for openssl's server and client. */
+  @Test
+  void ecdsaMaterialIsEcdsaThroughoutWithBothLeavesAsPem() throws Exception {
+    CertificateFiles files = BenchSecurity.certificates(dir, KeyType.EC);
+    X509Certificate ca = pem(files.caPem()).get(0);
+    assertEquals("SHA256withECDSA", ca.getSigAlgName());
+    for (PemFiles leaf : List.of(files.serverPem(), files.clientPem())) {
+      X509Certificate certificate = pem(leaf.certificateChain()).get(0);
+      assertEquals("EC", certificate.getPublicKey().getAlgorithm());
+      certificate.verify(ca.getPublicKey());
+      assertTrue(Files.readString(leaf.privateKey()).startsWith("-----BEGIN PRIVATE KEY-----"), leaf.toString());
+    }
+    assertEquals("CN=ingest", pem(files.clientPem().certificateChain()).get(0).getSubjectX500Principal().getName());
+    assertEquals("EC", store(files.clientKeyStore(), files).getCertificate("client").getPublicKey().getAlgorithm());
+  }
 
   @Test
   void everyFileIsWhereItIsNamedAndHoldsTheCertificateItShould() throws Exception {

@@ -5,6 +5,9 @@ import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.spec.ECGenParameterSpec;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * Key algorithms for test certificates: the two that TLS deployments actually use, and a weak RSA key for tests of
@@ -20,6 +23,16 @@ public enum KeyType {
    * JDK's default limits still accept it; for tests that check it is refused.
    */
   RSA_1024;
+
+  /** The name a command line gives this type: {@code rsa}, {@code ec}, {@code rsa_1024}. */
+  public String token() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The type {@link #token()} names, ignoring case, if one does. */
+  public static Optional<KeyType> byToken(String token) {
+    return Arrays.stream(values()).filter(t -> t.token().equalsIgnoreCase(token)).findFirst();
+  }
 
   KeyPair generate() {
     try {

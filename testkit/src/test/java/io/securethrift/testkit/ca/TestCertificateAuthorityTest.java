@@ -17,7 +17,9 @@ import java.security.cert.TrustAnchor;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,6 +32,15 @@ class TestCertificateAuthorityTest {
   @BeforeAll
   static void createCa() {
     ca = TestCertificateAuthority.create();
+  }
+
+  @Test
+  void keyTypesAreNamedByTheirTokensInAnyCase() {
+    assertEquals(List.of("rsa", "ec", "rsa_1024"), Arrays.stream(KeyType.values()).map(KeyType::token)
+        .collect(Collectors.toList()));
+    assertEquals(Optional.of(KeyType.EC), KeyType.byToken("EC"));
+    assertEquals(Optional.of(KeyType.RSA), KeyType.byToken("rsa"));
+    assertEquals(Optional.empty(), KeyType.byToken("dsa"));
   }
 
   @Test

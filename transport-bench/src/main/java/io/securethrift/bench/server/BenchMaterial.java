@@ -9,6 +9,7 @@ import io.securethrift.core.TlsEngine;
 import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.BenchSecurity;
 import io.securethrift.harness.CertificateFiles;
+import io.securethrift.testkit.ca.KeyType;
 import io.securethrift.testkit.ca.PemFiles;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -42,13 +43,18 @@ final class BenchMaterial {
 
   /** Writes fresh material into {@code dir}; the secrets file is readable by this user only. */
   static BenchMaterial create(Path dir) throws IOException {
+    return create(dir, KeyType.RSA);
+  }
+
+  /** As {@link #create(Path)}, the CA and its certificates holding {@code keyType} keys. */
+  static BenchMaterial create(Path dir, KeyType keyType) throws IOException {
     SecureRandom random = new SecureRandom();
     byte[] tokenId = new byte[16];
     byte[] tokenPassword = new byte[20];
     random.nextBytes(tokenId);
     random.nextBytes(tokenPassword);
     HexFormat hex = HexFormat.of();
-    CertificateFiles files = BenchSecurity.certificates(dir);
+    CertificateFiles files = BenchSecurity.certificates(dir, keyType);
     Properties token = new Properties();
     token.setProperty(TOKEN_ID, hex.formatHex(tokenId));
     token.setProperty(TOKEN_PASSWORD, hex.formatHex(tokenPassword));
@@ -73,16 +79,26 @@ final class BenchMaterial {
     return files.serverPem();
   }
 
+  /** The client certificate and its unencrypted key as PEM, for {@code openssl s_time}. */
+  PemFiles clientPem() {
+    return files.clientPem();
+  }
+
+  /** The CA's certificate as PEM. */
+  Path caPem() {
+    return files.caPem();
+  }
+
   /**
-   * The server side of {@code mode}. Every peer of the benchmark is on 127.0.0.1, so the connection and per-address
-   * limits are raised above the largest idle count; the unauthenticated limit and the handshake deadline keep their
-   * defaults, which the flood measures.
+   * The server side of {@code mode}, requiring client certificates in TLS if {@code mutual}. Every peer of the
+   * benchmark is on 127.0.0.1, so the connection and per-address limits are raised above the largest idle count; the
+   * unauthenticated limit and the handshake deadline keep their defaults, which the flood measures.
    */
-  SecurityConfig server(BenchMode mode, TlsEngine engine) {
+  SecurityConfig server(BenchMode mode, TlsEngine engine, boolean mutual) {
     SecurityConfig.Builder b = base(mode, engine).maxConnections(1_000_000).maxConnectionsPerAddress(1_000_000)
         .maxUnauthenticatedConnectionsPerAddress(1_000_000).serverIdleTimeout(Duration.ZERO);
     if (mode.tls()) {
-      files.pemTrustingTls(b, true);
+      files.tls(b, true, mutual);
     } else if (ServerModes.handshakes(mode)) {
       b.delegationTokenSecrets(id -> Arrays.equals(id, token.identifier()) ? Optional.of(token.password())
           : Optional.empty());

@@ -22,18 +22,20 @@ import org.apache.thrift.transport.TServerSocket;
  * with the heap in use after a full collection and the direct memory Netty's pool holds, until its standard input
  * closes.
  *
- * <p>Arguments: material directory, mode, TLS engine, server kind.
+ * <p>Arguments: material directory, mode, TLS engine, server kind, and {@value #MUTUAL} to require client
+ * certificates in TLS.
  */
 final class BenchServerProcess {
   static final String READY = "READY";
   static final String HEAP = "HEAP";
+  static final String MUTUAL = "mutual";
 
   private BenchServerProcess() {}
 
   public static void main(String[] args) throws Exception {
     BenchMaterial material = BenchMaterial.load(Path.of(args[0]));
     SecurityConfig config = material.server(ServerModes.MODES.parse("mode", args[1]), TlsEngine.parse("engine",
-        args[2]));
+        args[2]), args.length > 4 && args[4].equals(MUTUAL));
     ServerKind kind = ServerKind.parse(args[3]);
     long threadsBefore = ProcStatus.of(ProcessHandle.current().pid()).threads();
     AutoCloseable server;

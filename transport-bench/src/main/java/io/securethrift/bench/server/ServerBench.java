@@ -63,7 +63,7 @@ public final class ServerBench {
       if (o.scenarios.contains(HandshakeRates.SCENARIO)) {
         if (HandshakeRates.available(o.openssl)) {
           step.say("TLS handshakes beside openssl");
-          rows.addAll(HandshakeRates.measure(material, o, work));
+          rows.addAll(HandshakeRates.measure(o, work));
         } else {
           notes.add("handshakes: '" + o.openssl + "' does not run here, so TLS handshake rates were not measured"
               + " (--openssl names the command)");

@@ -3,6 +3,7 @@ package io.securethrift.bench.server;
 import io.securethrift.harness.BenchMode;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.testkit.ca.KeyType;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,11 +32,15 @@ public final class ServerBenchOptions {
   List<Integer> payloads = List.of(100, 64 * 1024);
   Duration warmUp = Duration.ofSeconds(3);
   Duration window = Duration.ofSeconds(3);
-  int handshakeSeconds = 3;
+  int handshakeSeconds = 1;
+  /** Rounds of the handshake scenario; each runs s_time once per server. */
+  int handshakeRounds = 4;
   /** A Java server's first handshakes run in the interpreter: an uncounted run first (not in the quick preset). */
   boolean handshakeWarmUp = true;
   TlsEngine engine = TlsEngine.JSSE;
   List<TlsEngine> handshakeEngines = List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT);
+  List<ServerKind> handshakeServers = List.of(ServerKind.NONBLOCKING, ServerKind.THREADPOOL);
+  List<KeyType> handshakeKeyTypes = List.of(KeyType.RSA, KeyType.EC);
   String serverHeap = "512m";
   String openssl = "openssl";
   Path out = Path.of("server-bench-results");
@@ -58,7 +63,10 @@ public final class ServerBenchOptions {
     o.warmUp = Duration.ofMillis(300);
     o.window = Duration.ofMillis(500);
     o.handshakeSeconds = 1;
+    o.handshakeRounds = 1;
     o.handshakeWarmUp = false;
+    o.handshakeServers = List.of(ServerKind.NONBLOCKING);
+    o.handshakeKeyTypes = List.of(KeyType.EC);
     return o;
   }
 
@@ -73,11 +81,7 @@ public final class ServerBenchOptions {
 
   /** Which servers run the per-mode scenarios; a goal whose thread-pool figure is missing is marked missed. */
   public ServerBenchOptions servers(List<String> tokens) {
-    List<ServerKind> parsed = new ArrayList<>();
-    for (String token : tokens) {
-      parsed.add(ServerKind.parse("--servers", token));
-    }
-    servers = List.copyOf(parsed);
+    servers = kinds("--servers", tokens);
     return this;
   }
 
@@ -145,6 +149,28 @@ public final class ServerBenchOptions {
     return this;
   }
 
+  public ServerBenchOptions handshakeRounds(int rounds) {
+    handshakeRounds = positive("--handshake-rounds", rounds);
+    return this;
+  }
+
+  /** The servers of the handshake scenario besides {@code openssl s_server}. */
+  public ServerBenchOptions handshakeServers(List<String> tokens) {
+    handshakeServers = kinds("--handshake-servers", tokens);
+    return this;
+  }
+
+  /** The key types of the handshake scenario's certificates: {@code rsa} (2048 bits), {@code ec} (P-256). */
+  public ServerBenchOptions handshakeKeyTypes(List<String> tokens) {
+    List<KeyType> parsed = new ArrayList<>();
+    for (String token : tokens) {
+      parsed.add(KeyType.byToken(token).filter(t -> t != KeyType.RSA_1024).orElseThrow(() -> new ConfigException(
+          "--handshake-key-types", "'" + token + "' is not a key type; one of rsa, ec")));
+    }
+    handshakeKeyTypes = List.copyOf(parsed);
+    return this;
+  }
+
   public ServerBenchOptions engine(String token) {
     engine = TlsEngine.parse("--tls-engine", token);
     return this;
@@ -168,6 +194,14 @@ public final class ServerBenchOptions {
     return this;
   }
 
+  private static List<ServerKind> kinds(String option, List<String> tokens) {
+    List<ServerKind> parsed = new ArrayList<>();
+    for (String token : tokens) {
+      parsed.add(ServerKind.parse(option, token));
+    }
+    return List.copyOf(parsed);
+  }
+
   private static List<Integer> positive(String option, List<Integer> values) {
     values.forEach(v -> positive(option, v));
     return List.copyOf(values);
@@ -189,7 +223,9 @@ public final class ServerBenchOptions {
     return "modes " + modes + "; servers " + servers + "; idle " + idleLevels + " conns; flood " + floodPeers
         + " trickling peers + " + floodClients + " clients; " + stalledPeers + " stalled peers; calls at " + connections
         + " and " + fewConnections + " conns, payloads " + payloads + " B; warm-up " + warmUp.toMillis()
-        + " ms, window " + window.toMillis() + " ms; handshakes " + handshakeSeconds + " s each; tls engine " + engine
+        + " ms, window " + window.toMillis() + " ms; handshakes " + handshakeSeconds + " s each, " + handshakeRounds
+        + " rounds, keys " + handshakeKeyTypes.stream().map(KeyType::token).toList() + ", servers " + handshakeServers
+        + "; tls engine " + engine
         + "; server -Xmx" + serverHeap;
   }
 }

@@ -7,6 +7,7 @@ import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -35,9 +36,23 @@ final class ServerUnderTest implements AutoCloseable {
    */
   static ServerUnderTest start(BenchMaterial material, BenchMode mode, TlsEngine engine, ServerKind kind,
       String heap, Path log) throws IOException {
+    return start(material, mode, engine, kind, heap, log, false);
+  }
+
+  /**
+   * As {@link #start(BenchMaterial, BenchMode, TlsEngine, ServerKind, String, Path)}, requiring TLS clients'
+   * certificates if {@code mutual}.
+   */
+  static ServerUnderTest start(BenchMaterial material, BenchMode mode, TlsEngine engine, ServerKind kind,
+      String heap, Path log, boolean mutual) throws IOException {
+    List<String> args = new ArrayList<>(List.of(material.dir().toString(), mode.name(), engine.token(),
+        kind.token()));
+    if (mutual) {
+      args.add(BenchServerProcess.MUTUAL);
+    }
     ChildJvm jvm = ChildJvm.builder(BenchServerProcess.class).name(kind + " server (" + mode + ")")
         .jvmOptions(List.of("-Xmx" + heap, ProcessSample.KEEP_COMPILER_THREADS))
-        .args(List.of(material.dir().toString(), mode.name(), engine.token(), kind.token())).log(log).talk().start();
+        .args(args).log(log).talk().start();
     try {
       LineRecord ready = jvm.answer();
       return new ServerUnderTest(jvm, ready.getInt("port"), ready.getLong("threads"), mode, kind);
@@ -54,6 +69,11 @@ final class ServerUnderTest implements AutoCloseable {
   /** CPU time and context switches the server JVM has spent so far. */
   ProcCost cost() {
     return ProcCost.of(jvm.process().pid());
+  }
+
+  /** CPU time the server JVM's JIT compiler threads have spent so far. */
+  long jitNanos() {
+    return ProcessSample.of(jvm.process().pid()).jitNanos();
   }
 
   ProcStatus status() {

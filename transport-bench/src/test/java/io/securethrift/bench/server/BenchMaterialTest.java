@@ -71,7 +71,7 @@ class BenchMaterialTest {
     assertEquals(List.of("none", "tls", "sasl-auth", "sasl-auth-conf"), ServerModes.MODES.names());
     for (String name : ServerModes.MODES.names()) {
       BenchMode mode = ServerModes.MODES.parse("mode", name);
-      try (EchoFixture fixture = EchoFixture.start(loaded.server(mode, TlsEngine.JSSE),
+      try (EchoFixture fixture = EchoFixture.start(loaded.server(mode, TlsEngine.JSSE, false),
           created.client(mode, TlsEngine.JSSE));
           EchoConnection connection = fixture.connect()) {
         assertEquals(HELLO, connection.echo(HELLO), name);
@@ -91,7 +91,7 @@ class BenchMaterialTest {
     BenchMaterial theirs = BenchMaterial.create(Files.createDirectory(dir.resolve("theirs")));
     for (String name : List.of("tls", "sasl-auth")) {
       BenchMode mode = ServerModes.MODES.parse("mode", name);
-      try (EchoFixture fixture = EchoFixture.start(ours.server(mode, TlsEngine.JSSE),
+      try (EchoFixture fixture = EchoFixture.start(ours.server(mode, TlsEngine.JSSE, false),
           theirs.client(mode, TlsEngine.JSSE))) {
         assertThrows(TTransportException.class, fixture::connect, name + ": another CA, another token");
       }
@@ -102,7 +102,7 @@ class BenchMaterialTest {
   void serversLiftTheConnectionLimitsAndClientsHaveDeadlines() throws Exception {
     BenchMaterial material = BenchMaterial.create(dir);
     SecurityConfig defaults = SecurityConfig.builder().build();
-    SecurityConfig server = material.server(ServerModes.MODES.parse("mode", "sasl-auth"), TlsEngine.JSSE);
+    SecurityConfig server = material.server(ServerModes.MODES.parse("mode", "sasl-auth"), TlsEngine.JSSE, false);
     assertEquals(1_000_000, server.server().maxConnections());
     assertEquals(1_000_000, server.server().maxConnectionsPerAddress());
     assertEquals(1_000_000, server.server().maxUnauthenticatedConnectionsPerAddress());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.securethrift.testkit.ca.KeyType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -80,22 +81,56 @@ class HandshakeRatesTest {
   }
 
   @Test
-  void aRealSTimeAgainstSServerGivesAFullAndAResumedRow() throws Exception {
-    BenchMaterial material = BenchMaterial.create(dir);
-    ServerBenchOptions options = ServerBenchOptions.quick();
+  void aRealSTimeAgainstSServerWithAClientCertificateGivesAFullAndAResumedRowPerVersion() throws Exception {
+    BenchMaterial material = BenchMaterial.create(dir, KeyType.EC);
+    ServerBenchOptions options = ServerBenchOptions.quick().handshakeServers(List.of());
     assertEquals(1, options.handshakeSeconds);
     assertFalse(options.handshakeWarmUp, "the quick preset has no uncounted run");
-    List<Row> rows = HandshakeRates.onOpenssl(material, options, "TLSv1.2", dir);
-    assertEquals(List.of("full", "resumed"), rows.stream().map(Row::load).toList());
+    List<Row> rows = HandshakeRates.measure(material, KeyType.EC, options, dir);
+    assertEquals(List.of("TLSv1.3 ec full", "TLSv1.3 ec resumed", "TLSv1.2 ec full", "TLSv1.2 ec resumed"),
+        rows.stream().map(r -> r.mode() + " " + r.load()).toList());
     for (Row row : rows) {
       assertEquals(HandshakeRates.SCENARIO, row.scenario());
-      assertEquals("TLSv1.2", row.mode());
       assertEquals(HandshakeRates.OPENSSL, row.server());
       assertTrue(row.get("handshakes_per_s") > 0, row.toString());
+      boolean full = row.load().equals(HandshakeRates.FULL);
+      assertEquals(full ? 0.0 : 100.0, row.get("resumed_pct"), "-new: every handshake full; -reuse: all resumed");
+      assertEquals(full, Double.isNaN(row.get("ratio")), "openssl's resumed rate as a ratio to its full: " + row);
     }
-    assertEquals(0.0, rows.get(0).get("resumed_pct"), "-new: every handshake is full");
-    assertEquals(100.0, rows.get(1).get("resumed_pct"), "-reuse: s_server resumes every session");
     assertTrue(Files.exists(dir.resolve("openssl-s_server.log")), "s_server's output goes to a log");
+  }
+
+  @Test
+  void sServerRequiresTheClientCertificate() throws Exception {
+    BenchMaterial material = BenchMaterial.create(dir, KeyType.EC);
+    BenchMaterial stranger = BenchMaterial.create(Files.createDirectory(dir.resolve("stranger")),
+        KeyType.EC);
+    ServerBenchOptions options = ServerBenchOptions.quick().handshakeServers(List.of());
+    try (HandshakeRates.OpensslServer server = HandshakeRates.OpensslServer.start(material, options.openssl,
+        dir.resolve("s_server.log"))) {
+      assertTrue(HandshakeRates.sTime(options, material, "TLSv1.3", HandshakeRates.FULL, HandshakeRates.OPENSSL,
+          server.port).map().get("handshakes_per_s") > 0);
+      IOException refused = assertThrows(IOException.class, () -> HandshakeRates.sTime(options, stranger,
+          "TLSv1.2", HandshakeRates.FULL, HandshakeRates.OPENSSL, server.port));
+      assertTrue(refused.getMessage().contains("printed no connection count"), refused.getMessage());
+    }
+  }
+
+  @Test
+  void ratiosAreOfTheSameRoundAndBoundedFromThreeRounds() {
+    HandshakeRates.Rounds openssl = new HandshakeRates.Rounds(3);
+    HandshakeRates.Rounds ours = new HandshakeRates.Rounds(3);
+    double[] theirs = {400, 200, 300};
+    for (int round = 0; round < 3; round++) {
+      openssl.add(round, new Row.Figures().put("handshakes_per_s", theirs[round]).put("resumed_pct", 0));
+      ours.add(round, new Row.Figures().put("handshakes_per_s", theirs[round] * 0.9).put("resumed_pct", 0));
+    }
+    Row row = ours.row("TLSv1.3 rsa", "jsse nonblocking", HandshakeRates.FULL, openssl);
+    assertEquals(0.9, row.get("ratio"), 1e-9, "the same 0.9 in every round, whatever the drift between rounds");
+    assertEquals(0.9, row.get("ratio_low"), 1e-9);
+    assertEquals(0.9, row.get("ratio_high"), 1e-9);
+    assertEquals(Math.cbrt(400 * 200 * 300 * 0.9 * 0.9 * 0.9), row.get("handshakes_per_s"), 1e-6, "geometric mean");
+    assertTrue(Double.isNaN(openssl.row("TLSv1.3 rsa", "openssl", HandshakeRates.FULL, null).get("ratio")));
   }
 
   private static String resource(String name) throws IOException {

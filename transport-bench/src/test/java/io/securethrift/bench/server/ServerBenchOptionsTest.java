@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.testkit.ca.KeyType;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,8 @@ class ServerBenchOptionsTest {
     assertEquals("modes [none, tls, sasl-auth, sasl-auth-conf]; servers [nonblocking, nonblocking-inline,"
         + " threadpool-64, threadpool]; idle [50, 100] conns; flood 100 trickling peers + 4 clients; 20 stalled"
         + " peers; calls at 40 and 4 conns, payloads [100, 65536] B; warm-up 300 ms, window 500 ms; handshakes 1 s"
-        + " each; tls engine jsse; server -Xmx512m", ServerBenchOptions.quick().describe());
+        + " each, 1 rounds, keys [ec], servers [nonblocking]; tls engine jsse; server -Xmx512m",
+        ServerBenchOptions.quick().describe());
     assertFalse(ServerBenchOptions.quick().handshakeWarmUp, "the quick preset skips the uncounted run");
   }
 
@@ -34,6 +36,9 @@ class ServerBenchOptionsTest {
     assertEquals(List.of("idle", "calls", "flood", "stall", "handshakes"), List.copyOf(o.scenarios));
     assertEquals(200, o.stalledPeers);
     assertEquals(List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT), o.handshakeEngines);
+    assertEquals(List.of(ServerKind.NONBLOCKING, ServerKind.THREADPOOL), o.handshakeServers);
+    assertEquals(List.of(KeyType.RSA, KeyType.EC), o.handshakeKeyTypes);
+    assertEquals(4, o.handshakeRounds);
     assertEquals(Path.of("server-bench-results"), o.outputDirectory());
   }
 
@@ -42,11 +47,13 @@ class ServerBenchOptionsTest {
     ServerBenchOptions o = ServerBenchOptions.quick().modes(List.of("sasl-auth-conf", "tls"))
         .servers(List.of("threadpool", "nonblocking")).scenarios(List.of("flood", "idle")).idleLevels(List.of(7))
         .floodPeers(3).floodClients(2).stalledPeers(5).connections(9).fewConnections(1).payloads(List.of(1, 2))
-        .warmUp(Duration.ZERO).window(Duration.ofMillis(1)).handshakeSeconds(2).engine("conscrypt")
+        .warmUp(Duration.ZERO).window(Duration.ofMillis(1)).handshakeSeconds(2).handshakeRounds(3)
+        .handshakeServers(List.of("threadpool")).handshakeKeyTypes(List.of("RSA", "ec")).engine("conscrypt")
         .serverHeap("1G").openssl("/opt/openssl").out(Path.of("x"));
     assertEquals("modes [sasl-auth-conf, tls]; servers [threadpool, nonblocking]; idle [7] conns; flood 3 trickling"
         + " peers + 2 clients; 5 stalled peers; calls at 9 and 1 conns, payloads [1, 2] B; warm-up 0 ms, window 1 ms;"
-        + " handshakes 2 s each; tls engine conscrypt; server -Xmx1G", o.describe());
+        + " handshakes 2 s each, 3 rounds, keys [rsa, ec], servers [threadpool]; tls engine conscrypt; server -Xmx1G",
+        o.describe());
     assertEquals(List.of("flood", "idle"), List.copyOf(o.scenarios), "in the order given");
     assertEquals("/opt/openssl", o.openssl);
     assertEquals(Path.of("x"), o.outputDirectory());
@@ -69,6 +76,13 @@ class ServerBenchOptionsTest {
     refused("--few-connections: must be at least 1, got 0", () -> o.fewConnections(0));
     refused("--payloads: must be at least 1, got -5", () -> o.payloads(List.of(-5)));
     refused("--handshake-seconds: must be at least 1, got 0", () -> o.handshakeSeconds(0));
+    refused("--handshake-rounds: must be at least 1, got 0", () -> o.handshakeRounds(0));
+    refused("--handshake-servers: 'netty' is not a server; one of nonblocking, nonblocking-inline, threadpool-64,"
+        + " threadpool", () -> o.handshakeServers(List.of("netty")));
+    refused("--handshake-key-types: 'dsa' is not a key type; one of rsa, ec",
+        () -> o.handshakeKeyTypes(List.of("ec", "dsa")));
+    refused("--handshake-key-types: 'rsa_1024' is not a key type; one of rsa, ec",
+        () -> o.handshakeKeyTypes(List.of("rsa_1024")));
     refused("--window-ms: must be positive, got 0", () -> o.window(Duration.ZERO));
     refused("--window-ms: must be positive, got -2", () -> o.window(Duration.ofMillis(-2)));
     refused("--server-heap: '512 m' is not a heap size such as 512m or 1g", () -> o.serverHeap("512 m"));
@@ -79,7 +93,8 @@ class ServerBenchOptionsTest {
     assertEquals("modes [none, tls, sasl-auth, sasl-auth-conf]; servers [nonblocking, nonblocking-inline,"
         + " threadpool-64, threadpool]; idle [50, 100] conns; flood 100 trickling peers + 4 clients; 20 stalled"
         + " peers; calls at 40 and 4 conns, payloads [100, 65536] B; warm-up 300 ms, window 500 ms; handshakes 1 s"
-        + " each; tls engine jsse; server -Xmx512m", o.describe(), "a refused value changes nothing");
+        + " each, 1 rounds, keys [ec], servers [nonblocking]; tls engine jsse; server -Xmx512m", o.describe(),
+        "a refused value changes nothing");
   }
 
   @Test
