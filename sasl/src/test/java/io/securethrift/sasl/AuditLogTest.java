@@ -267,6 +267,19 @@ class AuditLogTest {
             TTransportException.class, () -> unbound.open(SaslConfigs.HOST, boundServer.port())));
         assertTrue(binding.contains("sent no channel binding"), binding);
       }
+      try (ServerTransportFactory unified = ServerTransportFactory.create(tlsServer(TlsEngine.JSSE, ClientAuth.NONE)
+              .toBuilder().portUnification(true).build());
+          EchoServer unifiedServer = EchoServer.start(unified)) {
+        unified.plaintextAccepted(false);
+        // A plaintext frame (its length, then 5 bytes) on a port switched to TLS only; the bytes arrive before the
+        // close, so the server reads the first one.
+        expect(log, unified, AuthFailure.PLAINTEXT, () -> {
+          try (Socket plain = new Socket(SaslConfigs.HOST, unifiedServer.port())) {
+            plain.getOutputStream().write(new byte[] {0, 0, 0, 5, 1, 2, 3, 4, 5});
+            plain.getOutputStream().flush();
+          }
+        });
+      }
       List<String> warnings = mainLogWarnings(log).stream().filter(l -> !l.contains("ProtectionWarnings"))
           .collect(Collectors.toList());
       assertTrue(warnings.stream().noneMatch(l -> l.contains("] ERROR ") || l.contains("closed-before-handshake")),
