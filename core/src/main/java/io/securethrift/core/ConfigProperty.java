@@ -126,7 +126,7 @@ public enum ConfigProperty {
           + " Access extension; empty means each certificate's own.",
       (b, v) -> b.ocspResponder(uriOrNull(keyOf("TLS_REVOCATION_OCSP_RESPONDER"), v)),
       c -> c.tls().ocspResponder().map(URI::toString).orElse("")),
-  TLS_REVOCATION_OCSP_CACHE_MAX("securethrift.tls.revocation.ocsp.cache.max", Type.DURATION, "1h",
+  TLS_REVOCATION_OCSP_CACHE_MAX("securethrift.tls.revocation.ocsp.cache.max", Type.DURATION, "3600s",
       Validator.nonNegativeDuration(),
       "How long, at most, an OCSP response is reused for later handshakes; a response is kept until its nextUpdate"
           + " or this, whichever comes first, and one without nextUpdate is not kept. Responses are fetched with"
