@@ -126,6 +126,14 @@ public enum ConfigProperty {
           + " Access extension; empty means each certificate's own.",
       (b, v) -> b.ocspResponder(uriOrNull(keyOf("TLS_REVOCATION_OCSP_RESPONDER"), v)),
       c -> c.tls().ocspResponder().map(URI::toString).orElse("")),
+  TLS_REVOCATION_OCSP_CACHE_MAX("securethrift.tls.revocation.ocsp.cache.max", Type.DURATION, "3600s",
+      Validator.nonNegativeDuration(),
+      "How long, at most, an OCSP response is reused for later handshakes; a response is kept until its nextUpdate"
+          + " or this, whichever comes first, and one without nextUpdate is not kept. Responses are fetched with"
+          + " BouncyCastle (org.bouncycastle:bcpkix-jdk18on); a responder that cannot be reached is not asked again"
+          + " for 30 seconds. 0 disables the cache: the JDK asks the responder at every full handshake.",
+      (b, v) -> b.ocspCacheMax(Values.duration(keyOf("TLS_REVOCATION_OCSP_CACHE_MAX"), v)),
+      c -> Values.formatDuration(c.tls().ocspCacheMax())),
 
   SASL_MECHANISM("securethrift.sasl.mechanism", Type.CHOICE, "GSSAPI",
       Validator.oneOf(SaslMechanism.values(), SaslMechanism::mechanismName),

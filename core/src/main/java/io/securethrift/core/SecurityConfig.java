@@ -179,6 +179,7 @@ public final class SecurityConfig {
     private List<Path> crlFiles;
     private OcspMode ocsp;
     private URI ocspResponder;
+    private Duration ocspCacheMax;
     private SaslMechanism saslMechanism;
     private List<QualityOfProtection> qop;
     private SaslPrivacy saslPrivacy;
@@ -247,6 +248,7 @@ public final class SecurityConfig {
       crlFiles = t.crlFiles();
       ocsp = t.ocsp();
       ocspResponder = t.ocspResponder().orElse(null);
+      ocspCacheMax = t.ocspCacheMax();
       sslContextFactory = t.sslContextFactory().orElse(null);
       saslMechanism = a.mechanism();
       qop = a.qop();
@@ -496,6 +498,15 @@ public final class SecurityConfig {
      */
     public Builder ocspResponder(URI responder) {
       this.ocspResponder = responder;
+      return this;
+    }
+
+    /**
+     * How long, at most, an OCSP response is reused for later handshakes, within its own nextUpdate
+     * ({@code securethrift.tls.revocation.ocsp.cache.max}); default one hour; zero disables the cache.
+     */
+    public Builder ocspCacheMax(Duration max) {
+      this.ocspCacheMax = Objects.requireNonNull(max);
       return this;
     }
 
@@ -856,7 +867,7 @@ public final class SecurityConfig {
           validClientAuth(), hostnameVerification, principalMapping,
           ConfigProperty.TLS_RELOAD_INTERVAL.valid(tlsReloadInterval), tlsReloadIdentityChange,
           ConfigProperty.TLS_REVOCATION_CRL_FILES.valid(crlFiles), ocsp, Optional.ofNullable(validOcspResponder()),
-          Optional.ofNullable(sslContextFactory));
+          ConfigProperty.TLS_REVOCATION_OCSP_CACHE_MAX.valid(ocspCacheMax), Optional.ofNullable(sslContextFactory));
       SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), validPrivacy(),
           validChannelBinding(), Optional.ofNullable(validPrivacyProvider()), digestMinStrength,
           ConfigProperty.SASL_SERVER_PRIMARY.valid(serverPrimary),

@@ -37,6 +37,7 @@ public final class TlsSettings {
   private final List<Path> crlFiles;
   private final OcspMode ocsp;
   private final Optional<URI> ocspResponder;
+  private final Duration ocspCacheMax;
   private final Optional<SslContextFactory> sslContextFactory;
 
   TlsSettings(boolean fips, TlsEngine engineSetting, Optional<TlsEngineProvider> suppliedEngine,
@@ -44,7 +45,7 @@ public final class TlsSettings {
       boolean allowWeakCipherSuites, Optional<StoreLocation> keyStore, Optional<StoreLocation> trustStore,
       ClientAuth clientAuth, boolean hostnameVerification, PrincipalMapping principalMapping, Duration reloadInterval,
       IdentityChange reloadIdentityChange, List<Path> crlFiles, OcspMode ocsp, Optional<URI> ocspResponder,
-      Optional<SslContextFactory> sslContextFactory) {
+      Duration ocspCacheMax, Optional<SslContextFactory> sslContextFactory) {
     this.fips = fips;
     this.engineSetting = engineSetting;
     this.suppliedEngine = suppliedEngine;
@@ -62,6 +63,7 @@ public final class TlsSettings {
     this.crlFiles = List.copyOf(crlFiles);
     this.ocsp = ocsp;
     this.ocspResponder = ocspResponder;
+    this.ocspCacheMax = ocspCacheMax;
     this.sslContextFactory = sslContextFactory;
   }
 
@@ -170,6 +172,14 @@ public final class TlsSettings {
   /** The OCSP responder asked about every certificate; empty means each certificate's own (its AIA extension). */
   public Optional<URI> ocspResponder() {
     return ocspResponder;
+  }
+
+  /**
+   * How long, at most, an OCSP response is reused ({@code securethrift.tls.revocation.ocsp.cache.max}), within its own
+   * nextUpdate; zero means none is.
+   */
+  public Duration ocspCacheMax() {
+    return ocspCacheMax;
   }
 
   /** Whether the peer's certificates are checked for revocation at all: CRL files given or OCSP on. */

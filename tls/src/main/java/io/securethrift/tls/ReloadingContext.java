@@ -220,14 +220,16 @@ final class ReloadingContext {
   }
 
   /**
-   * Names the setting to fix: the CRL files' key for a CRL file, the password key for a wrong password, else the path
-   * key of the store at fault.
+   * Names the setting to fix: the CRL files' key for a CRL file, the OCSP cache's without BouncyCastle, the password
+   * key for a wrong password, else the path key of the store at fault.
    */
   private ConfigException configException(Exception e) {
     String raw = String.valueOf(e.getMessage());
-    if (raw.contains(ConfigProperty.TLS_REVOCATION_CRL_FILES.key())) {
-      return ConfigException.escaped(ConfigProperty.TLS_REVOCATION_CRL_FILES.key(), PeerText.messageOf(e),
-          ConfigException.BUILDER);
+    for (ConfigProperty revocation : List.of(ConfigProperty.TLS_REVOCATION_CRL_FILES,
+        ConfigProperty.TLS_REVOCATION_OCSP_CACHE_MAX)) {
+      if (raw.contains(revocation.key())) {
+        return ConfigException.escaped(revocation.key(), PeerText.messageOf(e), ConfigException.BUILDER);
+      }
     }
     boolean keyStore = settings.keyStore().map(StoreLocation::path).map(Path::toString).filter(raw::contains)
         .isPresent();

@@ -14,6 +14,8 @@ import java.security.InvalidAlgorithmParameterException;
 import java.security.cert.CRL;
 import java.security.cert.CertPathBuilder;
 import java.security.cert.CertPathValidator;
+import java.security.cert.CertPathValidatorException;
+import java.security.cert.CertPathValidatorException.BasicReason;
 import java.security.cert.CertStore;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
@@ -47,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * path the JDK would build from the peer's certificates to a trusted CA ({@link CertPathBuilder}, without revocation),
  * then validated again with a {@link PKIXRevocationChecker} configured from the settings: the CRL files as a
  * {@link CertStore}, OCSP on or off, soft or hard failure, the responder override, and the OCSP responses the peer
- * stapled in its handshake. Every certificate below the trust anchor is checked.
+ * stapled in its handshake or, unless {@code securethrift.tls.revocation.ocsp.cache.max} is 0, those an
+ * {@link OcspResponseCache} keeps or fetches. Every certificate below the trust anchor is checked.
  *
  * <p>A separate step rather than revocation inside the JDK's trust manager (its {@code CertPathTrustManagerParameters})
  * because that trust manager clones the checker for every validation, so the soft-fail exceptions that must be
@@ -65,6 +68,8 @@ final class RevocationCheck {
   private final boolean hasCrls;
   private final PKIXRevocationChecker checker;
   private final OcspMode ocsp;
+  /** The kept OCSP responses, or null when OCSP is off or not cached: the JDK's checker then asks itself. */
+  private final OcspResponseCache ocspCache;
   private final AtomicLong lastWarning = new AtomicLong(System.nanoTime() - WARN_INTERVAL);
   private final AtomicLong softFailuresSinceWarning = new AtomicLong();
 
@@ -74,6 +79,8 @@ final class RevocationCheck {
     this.crls = CertStore.getInstance("Collection", new CollectionCertStoreParameters(crls));
     this.hasCrls = !crls.isEmpty();
     this.ocsp = settings.ocsp();
+    this.ocspCache = ocsp == OcspMode.OFF || settings.ocspCacheMax().isZero() ? null
+        : new OcspResponseCache(settings.ocspCacheMax(), settings.ocspResponder());
     this.checker = (PKIXRevocationChecker) CertPathValidator.getInstance("PKIX").getRevocationChecker();
     Set<PKIXRevocationChecker.Option> options = EnumSet.noneOf(PKIXRevocationChecker.Option.class);
     if (ocsp == OcspMode.OFF) {
@@ -100,6 +107,9 @@ final class RevocationCheck {
       throws IOException, GeneralSecurityException {
     if (!settings.checksRevocation()) {
       return null;
+    }
+    if (settings.ocsp() != OcspMode.OFF && !settings.ocspCacheMax().isZero()) {
+      PemSupport.require(OcspResponseCache.missingBouncyCastle(), RevocationCheck.class.getClassLoader());
     }
     Set<TrustAnchor> anchors = new HashSet<>();
     for (X509Certificate certificate : trusted) {
@@ -142,26 +152,52 @@ final class RevocationCheck {
    */
   void check(X509Certificate[] chain, SSLSession session) throws CertificateException {
     PKIXRevocationChecker revocation = (PKIXRevocationChecker) checker.clone();
-    Map<X509Certificate, byte[]> stapled = stapled(chain, session);
-    if (!stapled.isEmpty()) {
-      revocation.setOcspResponses(stapled);
-    }
     PKIXCertPathBuilderResult path = path(chain);
+    Map<X509Certificate, byte[]> responses = stapled(chain, session);
+    Map<X509Certificate, String> unasked = Map.of();
+    if (ocspCache != null) {
+      @SuppressWarnings("unchecked")
+      List<X509Certificate> certificates = (List<X509Certificate>) path.getCertPath().getCertificates();
+      OcspResponseCache.Answers answers = ocspCache.answers(certificates, path.getTrustAnchor().getTrustedCert(),
+          responses);
+      responses.putAll(answers.responses);
+      unasked = answers.failures;
+    }
+    if (!responses.isEmpty()) {
+      revocation.setOcspResponses(responses);
+    }
     try {
       PKIXParameters parameters = new PKIXParameters(Set.of(path.getTrustAnchor()));
       parameters.setRevocationEnabled(false);
       parameters.addCertStore(crls);
       parameters.addCertPathChecker(revocation);
       CertPathValidator.getInstance("PKIX").validate(path.getCertPath(), parameters);
-    } catch (java.security.cert.CertPathValidatorException e) {
-      throw RevokedCertificateException.of(e, chain[0], ocsp);
+    } catch (CertPathValidatorException e) {
+      throw RevokedCertificateException.of(explained(e, unasked), chain[0], ocsp);
     } catch (GeneralSecurityException e) {
       throw new CertificateException("cannot check the revocation of " + PrincipalMapper.describe(chain[0]) + ": "
           + e.getMessage(), e);
     }
     if (!revocation.getSoftFailExceptions().isEmpty()) {
-      softFailed(chain[0], revocation.getSoftFailExceptions());
+      softFailed(chain[0], unasked.isEmpty() ? revocation.getSoftFailExceptions().get(0).getMessage()
+          : String.join("; ", unasked.values()));
     }
+  }
+
+  /**
+   * The JDK's failure, with why the OCSP cache could not ask the responder when that is the cause: the JDK only saw the
+   * cache's {@code tryLater} stand-in.
+   */
+  private static CertPathValidatorException explained(CertPathValidatorException e,
+      Map<X509Certificate, String> unasked) {
+    if (e.getReason() == BasicReason.REVOKED || unasked.isEmpty()) {
+      return e;
+    }
+    String why = null;
+    if (e.getCertPath() != null && e.getIndex() >= 0 && e.getIndex() < e.getCertPath().getCertificates().size()) {
+      why = unasked.get(e.getCertPath().getCertificates().get(e.getIndex()));
+    }
+    return why == null ? e : new CertPathValidatorException(why, e, e.getCertPath(), e.getIndex(), e.getReason());
   }
 
   /**
@@ -204,19 +240,19 @@ final class RevocationCheck {
     return responses;
   }
 
-  private void softFailed(X509Certificate leaf, List<java.security.cert.CertPathValidatorException> failures) {
+  private void softFailed(X509Certificate leaf, String failure) {
     long now = System.nanoTime();
     long last = lastWarning.get();
     if (now - last < WARN_INTERVAL || !lastWarning.compareAndSet(last, now)) {
       softFailuresSinceWarning.incrementAndGet();
       LOG.debug("revocation status of {} unknown, accepted ({}=soft-fail): {}", PrincipalMapper.describe(leaf),
-          ConfigProperty.TLS_REVOCATION_OCSP.key(), PeerText.sanitize(failures.get(0).getMessage()));
+          ConfigProperty.TLS_REVOCATION_OCSP.key(), PeerText.sanitize(String.valueOf(failure)));
       return;
     }
     long omitted = softFailuresSinceWarning.getAndSet(0);
     LOG.warn("the revocation status of the certificate serial {} ({}) could not be determined, accepted because"
         + " {}=soft-fail: {}{}", serial(leaf), PrincipalMapper.describe(leaf), ConfigProperty.TLS_REVOCATION_OCSP.key(),
-        PeerText.sanitize(String.valueOf(failures.get(0).getMessage())),
+        PeerText.sanitize(String.valueOf(failure)),
         omitted == 0 ? "" : " (" + omitted + " more since the last such warning)");
   }
 
