@@ -273,12 +273,14 @@ class AuditLogTest {
         unified.plaintextAccepted(false);
         // A plaintext frame (its length, then 5 bytes) on a port switched to TLS only; the bytes arrive before the
         // close, so the server reads the first one.
-        expect(log, unified, AuthFailure.PLAINTEXT, () -> {
+        String plaintext = expect(log, unified, AuthFailure.PLAINTEXT, () -> {
           try (Socket plain = new Socket(SaslConfigs.HOST, unifiedServer.port())) {
             plain.getOutputStream().write(new byte[] {0, 0, 0, 5, 1, 2, 3, 4, 5});
             plain.getOutputStream().flush();
           }
         });
+        assertTrue(plaintext.contains("switched to TLS only (securethrift.server.port.unification): configure the"
+            + " client for TLS, or set JMX attribute PlaintextAccepted back to true"), plaintext);
       }
       List<String> warnings = mainLogWarnings(log).stream().filter(l -> !l.contains("ProtectionWarnings"))
           .collect(Collectors.toList());

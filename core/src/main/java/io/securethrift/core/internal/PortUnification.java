@@ -65,7 +65,8 @@ public final class PortUnification {
   /** What refuses a plaintext connection once plaintext is off. */
   public static HandshakeFailure refusal() {
     return new HandshakeFailure(AuthFailure.PLAINTEXT, "plaintext connection on a port switched to TLS only ("
-        + ConfigProperty.SERVER_PORT_UNIFICATION.key() + ")", null);
+        + ConfigProperty.SERVER_PORT_UNIFICATION.key() + "): configure the client for TLS, or set JMX attribute"
+        + " PlaintextAccepted back to true while clients still move", null);
   }
 
   /** What a connection closed before its first byte is refused with. */
