@@ -92,6 +92,11 @@ final class EngineSocket extends LayeredSocket {
       while (status != HandshakeStatus.FINISHED && status != HandshakeStatus.NOT_HANDSHAKING) {
         status = step(status);
       }
+      if (status == HandshakeStatus.FINISHED) {
+        // Netty's OpenSSL engine may finish on an unwrap with its last message (a client's Finished) still held, and
+        // report NOT_HANDSHAKING from then on: a wrap of nothing sends it, as Netty's SslHandler does.
+        wrapHandshake();
+      }
       // A JSSE server holds its TLS 1.3 session tickets once the handshake is over.
       answer(engine.getHandshakeStatus());
       readSizes();
@@ -127,6 +132,15 @@ final class EngineSocket extends LayeredSocket {
               case CLOSED:
                 throw new EOFException("the peer closed TLS (close_notify) during the handshake");
               default:
+                // Netty's OpenSSL engine answers a partial record with OK, taking and giving nothing, where JSSE and
+                // Conscrypt answer BUFFER_UNDERFLOW: either way it waits for bytes from the peer.
+                if (result.bytesConsumed() == 0 && result.bytesProduced() == 0
+                    && result.getHandshakeStatus() == HandshakeStatus.NEED_UNWRAP) {
+                  if (!fill()) {
+                    throw new EOFException("the peer closed the connection during the TLS handshake");
+                  }
+                  break;
+                }
                 return result.getHandshakeStatus();
             }
           }

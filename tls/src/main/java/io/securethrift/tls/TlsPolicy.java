@@ -5,12 +5,12 @@ import io.securethrift.core.ClientAuth;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.spi.TlsEngineContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 
 /**
@@ -24,10 +24,10 @@ final class TlsPolicy {
 
   private TlsPolicy() {}
 
-  /** Parameters for connections of {@code context}; checks the configured lists against what its engine supports. */
-  static SSLParameters parameters(SSLContext context, TlsSettings settings, Role role) {
-    SSLParameters supported = context.getSupportedSSLParameters();
-    SSLParameters parameters = context.getDefaultSSLParameters();
+  /** Parameters for engines of {@code engines}; checks the configured lists against what its engine supports. */
+  static SSLParameters parameters(TlsEngineContext engines, TlsSettings settings, Role role) {
+    SSLParameters supported = engines.supportedParameters();
+    SSLParameters parameters = engines.defaultParameters();
     parameters.setProtocols(protocols(settings.protocols(), supported.getProtocols()));
     parameters.setCipherSuites(cipherSuites(settings, supported.getCipherSuites()));
     parameters.setUseCipherSuitesOrder(true);

@@ -77,7 +77,8 @@ final class TlsStreamLayer implements StreamLayer {
   /** An engine for this layer's role, from the current context, with its parameters and session tickets on. */
   private SSLEngine engine(String host, int port) {
     ReloadingContext.Snapshot current = context.current();
-    SSLEngine engine = current.context().createSSLEngine(host, port);
+    SSLEngine engine = current.engines().newEngine(host, port);
+    // A JCA context's engines take their role here; an OpenSSL context's have it already and accept the same one.
     engine.setUseClientMode(role == Role.CLIENT);
     if (Conscrypt.isConscrypt(engine)) {
       Conscrypt.setUseSessionTickets(engine, true);
