@@ -2,6 +2,7 @@ package io.securethrift.tls;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -182,6 +183,27 @@ class EngineSocketTest {
     assertInstanceOf(IOException.class, connection.clientFailure, "the client's handshake fails too");
     String client = connection.clientFailure.getMessage();
     assertTrue(client.contains("the server's certificate is not issued by a CA in the trust store"), client);
+  }
+
+  /**
+   * A peer that sends, after the handshake, a record header claiming 64 KiB (TLS allows 16 KiB and a little): the
+   * server's read fails at once, without waiting for the bytes claimed, and the peer's bytes stay out of the message.
+   */
+  @EachTlsEngine
+  void aRecordLongerThanTlsAllowsIsRefusedAtOnce(TlsEngine engine, TestCertificateAuthority ca,
+      @CertificateDirectory Path dir) throws Exception {
+    connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
+    byte[] hostile = new byte[64];
+    Arrays.fill(hostile, (byte) 'A');
+    hostile[0] = 23;
+    hostile[1] = 3;
+    hostile[2] = 3;
+    hostile[3] = (byte) 0xff;
+    hostile[4] = (byte) 0xff;
+    connection.clientTcp.delegate.getOutputStream().write(hostile);
+    connection.server.setSoTimeout(10_000);
+    IOException e = assertThrows(IOException.class, () -> connection.server.getInputStream().read());
+    assertFalse(e instanceof SocketTimeoutException, "the server waited for the bytes the header claimed: " + e);
   }
 
   /** Writes {@code message} and a flush on one side and reads it whole on the other. */
