@@ -13,6 +13,7 @@ import java.security.Provider;
 import java.util.Optional;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -49,6 +50,23 @@ public final class StandardSslContextFactory implements SslContextFactory {
         : SSLContext.getInstance("TLS");
     context.init(keys == null ? null : new KeyManager[] {keys}, new TrustManager[] {trustManager(settings)}, null);
     return context;
+  }
+
+  /**
+   * A new engine in {@code role} for a connection with {@code peerHost}:{@code peerPort}, from the configured engine
+   * (a JCA context, or the contexts of an engine that is no JCA provider, such as {@code openssl}) with the policy
+   * securethrift's transports apply: protocols, suites, client authentication, host-name checks, session tickets. For
+   * a caller that drives TLS itself, as a benchmark measuring an engine's record cost in memory does; each call loads
+   * the key store and builds a context afresh.
+   *
+   * @throws IOException when a store cannot be read
+   * @throws GeneralSecurityException when the context cannot be made
+   */
+  public SSLEngine newEngine(TlsSettings settings, Role role, String peerHost, int peerPort)
+      throws IOException, GeneralSecurityException {
+    TlsEngineContext engines = engineContext(settings, settings.keyStore().isEmpty() ? null
+        : StoreLoader.keyManager(settings.keyStore().get(), settings.fips()), role);
+    return TlsPolicy.newEngine(engines, TlsPolicy.parameters(engines, settings, role), role, peerHost, peerPort);
   }
 
   /**

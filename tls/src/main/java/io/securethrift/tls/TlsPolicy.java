@@ -11,7 +11,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
+import org.conscrypt.Conscrypt;
 
 /**
  * The one place that decides protocols, cipher suites, client authentication and endpoint identification, in the way
@@ -23,6 +25,27 @@ final class TlsPolicy {
   static final String CIPHER_SUITES_KEY = "securethrift.tls.cipher.suites";
 
   private TlsPolicy() {}
+
+  /**
+   * A new engine of {@code engines} in {@code role} for a connection with {@code host}:{@code port}, with
+   * {@code parameters} (this policy's, from {@link #parameters}) and, on Conscrypt, session tickets on.
+   *
+   * <p>Conscrypt leaves BoringSSL's {@code SSL_OP_NO_TICKET} set unless told otherwise, and BoringSSL reads that
+   * option for both versions: a client offers no TLS 1.2 ticket (and a Conscrypt server, which keeps no session-id
+   * cache of its own, then cannot resume TLS 1.2), and a server sends no TLS 1.3 NewSessionTicket, its only way to
+   * resume TLS 1.3 (it implements no stateful TLS 1.3 resumption). Without it no Conscrypt server ever resumed a TLS
+   * 1.3 session.
+   */
+  static SSLEngine newEngine(TlsEngineContext engines, SSLParameters parameters, Role role, String host, int port) {
+    SSLEngine engine = engines.newEngine(host, port);
+    // A JCA context's engines take their role here; an OpenSSL context's have it already and accept the same one.
+    engine.setUseClientMode(role == Role.CLIENT);
+    if (Conscrypt.isConscrypt(engine)) {
+      Conscrypt.setUseSessionTickets(engine, true);
+    }
+    engine.setSSLParameters(parameters);
+    return engine;
+  }
 
   /** Parameters for engines of {@code engines}; checks the configured lists against what its engine supports. */
   static SSLParameters parameters(TlsEngineContext engines, TlsSettings settings, Role role) {
