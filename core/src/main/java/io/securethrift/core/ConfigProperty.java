@@ -34,9 +34,9 @@ public enum ConfigProperty {
       Validator.documented("auto, jsse, conscrypt, openssl, or another engine a module contributes"),
       "TLS implementation: jsse (the JDK's), conscrypt (BoringSSL; securethrift-tls), auto (the first engine that"
           + " runs here in the engines' order: Conscrypt when its native library loads, else JSSE; resolved once and"
-          + " logged), or openssl (Netty's netty-tcnative engine; securethrift-zookeeper, ZooKeeper client-port"
-          + " connections only, with netty-tcnative on the class path). With TLS on, an engine that cannot run here is"
-          + " refused when the configuration is built.",
+          + " logged), or openssl (Netty's OpenSSL engine, BoringSSL; securethrift-tls, with netty-handler and"
+          + " io.netty:netty-tcnative-boringssl-static on the class path). With TLS on, an engine that cannot run"
+          + " here is refused when the configuration is built.",
       (b, v) -> b.tlsEngine(TlsEngine.parse(keyOf("TLS_ENGINE"), v)), c -> c.tls().engineSetting().token()),
   TLS_PROTOCOLS("securethrift.tls.protocols", Type.LIST, TlsVersions.asProperty(), Validator.tlsVersions(),
       "Enabled TLS versions, comma-separated; only " + String.join(" and ", TlsVersions.ACCEPTED) + " are accepted.",

@@ -22,8 +22,8 @@ public final class TlsEngine {
    */
   public static final TlsEngine AUTO = new TlsEngine("auto");
   /**
-   * Netty's OpenSSL engine (netty-tcnative), contributed by the ZooKeeper module for ZooKeeper's client port, which
-   * Netty itself secures; securethrift's Thrift transports refuse it. netty-tcnative is the user's to add.
+   * Netty's OpenSSL engine (netty-tcnative, BoringSSL), contributed by the TLS module, on every securethrift TLS port
+   * and ZooKeeper's client port; Netty and netty-tcnative are the user's to add.
    */
   public static final TlsEngine OPENSSL = new TlsEngine("openssl");
 

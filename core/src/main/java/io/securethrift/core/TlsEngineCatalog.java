@@ -56,8 +56,8 @@ final class TlsEngineCatalog {
   /** The error for a name no module contributes: {@code key} is the setting it came from. */
   static ConfigException unknown(String key, String text) {
     return new ConfigException(key, "'" + text + "' is not accepted; accepted values: " + knownTokens() + " (an"
-        + " engine is contributed by the module that has it: conscrypt by securethrift-tls, openssl by"
-        + " securethrift-zookeeper)");
+        + " engine is contributed by the module that has it: conscrypt and openssl by"
+        + " securethrift-tls)");
   }
 
   private static TlsEngineProvider runnable(TlsEngineProvider engine) {

@@ -116,8 +116,8 @@ class SecurityConfigTest {
   @CsvSource(delimiter = '|', value = {
       "securethrift.mode|ssl|securethrift.mode: 'ssl' is not accepted; accepted values: none, tls, sasl, sasl-over-tls",
       "securethrift.tls.engine|boringssl|securethrift.tls.engine: 'boringssl' is not accepted; accepted values:"
-          + " auto, jsse (an engine is contributed by the module that has it: conscrypt by securethrift-tls, openssl by"
-          + " securethrift-zookeeper)",
+          + " auto, jsse (an engine is contributed by the module that has it: conscrypt and openssl by"
+          + " securethrift-tls)",
       "securethrift.tls.protocols|TLSv1.2,TLSv1|securethrift.tls.protocols: 'TLSv1' is not accepted; accepted"
           + " values: TLSv1.3, TLSv1.2 (older versions are insecure)",
       "securethrift.tls.protocols|TLSv1.2,TLSv1.2|securethrift.tls.protocols: 'TLSv1.2' is listed twice",

@@ -38,7 +38,7 @@ class TlsEngineTest {
     ConfigException e = assertThrows(ConfigException.class, () -> TlsEngine.parse(KEY, "conscrypt"));
     assertEquals(KEY, e.key());
     assertTrue(e.getMessage().contains("'conscrypt' is not accepted; accepted values: auto, jsse (")
-        && e.getMessage().contains("conscrypt by securethrift-tls"), e.getMessage());
+        && e.getMessage().contains("conscrypt and openssl by securethrift-tls"), e.getMessage());
   }
 
   @Test

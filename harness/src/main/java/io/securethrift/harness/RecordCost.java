@@ -1,7 +1,6 @@
 package io.securethrift.harness;
 
 import io.securethrift.core.SecurityConfig;
-import io.securethrift.core.SslContextFactory;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.tls.StandardSslContextFactory;
 import java.io.IOException;
@@ -10,7 +9,6 @@ import java.security.GeneralSecurityException;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.util.Locale;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLEngineResult;
 import javax.net.ssl.SSLException;
@@ -59,13 +57,9 @@ public record RecordCost(double sealUsPerMb, double openUsPerMb, String cipherSu
   }
 
   private static SSLEngine engine(SecurityConfig config, Role role) throws IOException, GeneralSecurityException {
-    SslContextFactory factory = config.tls().sslContextFactory().orElse(StandardSslContextFactory.INSTANCE);
-    SSLContext context = factory.createContext(config.tls(), role);
-    SSLEngine engine = context.createSSLEngine(BenchSecurity.HOST, 0);
-    engine.setUseClientMode(role == Role.CLIENT);
-    engine.setSSLParameters(factory.parameters(context, config.tls(), role));
-    return engine;
+    return StandardSslContextFactory.INSTANCE.newEngine(config.tls(), role, BenchSecurity.HOST, 0);
   }
+
 
   /**
    * Handshakes {@code client} with {@code server} in memory and measures their records in the client-to-server
@@ -168,10 +162,13 @@ public record RecordCost(double sealUsPerMb, double openUsPerMb, String cipherSu
         }
       }
       in.compact();
-      while (engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP) {
-        engine.wrap(ByteBuffer.allocate(0), out);
+      // Wrapped until it produces nothing, not only while it asks to: Netty's OpenSSL engine reports its handshake
+      // done as soon as it has read the server's Finished, before its own Finished is wrapped.
+      SSLEngineResult result;
+      do {
+        result = engine.wrap(ByteBuffer.allocate(0), out);
         runTasks(engine);
-      }
+      } while (result.bytesProduced() > 0 || engine.getHandshakeStatus() == SSLEngineResult.HandshakeStatus.NEED_WRAP);
     }
 
     private static void runTasks(SSLEngine engine) {

@@ -5,11 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.testkit.ca.IssuedCertificate;
 import io.securethrift.testkit.ca.KeyStoreFormat;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.nio.file.Path;
+import java.util.Optional;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
@@ -84,6 +88,18 @@ class RecordCostTest {
       assertTrue(tls12.cipherSuite().startsWith("TLS_ECDHE_"), tls12.cipherSuite());
       assertTrue(tls13.measured() && tls12.measured());
       assertSame(RecordCost.NONE, RecordCost.of(security, BenchMode.parse("--modes", "none")));
+    }
+  }
+
+  @Test
+  void engineOpensslIsMeasuredThroughItsOwnContexts(@TempDir Path dir) throws Exception {
+    Optional<String> unavailable = RunnableEnginesOnly.unavailableReason(TlsEngine.OPENSSL);
+    assumeTrue(unavailable.isEmpty(), () -> "engine openssl cannot run here: " + unavailable.get());
+    try (BenchSecurity security = new BenchSecurity(dir)) {
+      RecordCost openssl = RecordCost.of(security, BenchMode.parse("--modes", "tls-openssl"));
+      assertTrue(openssl.measured() && openssl.sealUsPerMb() > 0 && openssl.openUsPerMb() > 0, openssl.toString());
+      assertTrue(openssl.cipherSuite().startsWith("TLS_AES_") || openssl.cipherSuite().startsWith("TLS_CHACHA20_"),
+          openssl.cipherSuite());
     }
   }
 }

@@ -10,6 +10,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testing.FipsPeers;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
@@ -20,8 +21,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code securethrift.fips=true} on {@link NettyThriftServer}, both engines: approved clients served, a ChaCha20-only
@@ -47,8 +46,7 @@ class NettyFipsTest {
         .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD)).handshakeTimeout(Duration.ofSeconds(5));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void servesOnlyApprovedClients(TlsEngine engine) throws Exception {
     SecurityConfig server = tls(engine).keyStore(serverStore, StoreType.PKCS12, Secret.of(PASSWORD)).fips(true)
         .build();
@@ -57,8 +55,7 @@ class NettyFipsTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void anRsa1024KeyStoreIsRefusedAtStart(TlsEngine engine) {
     SecurityConfig server = tls(engine).keyStore(weakStore, StoreType.PKCS12, Secret.of(PASSWORD)).fips(true)
         .build();

@@ -13,6 +13,7 @@ import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.testing.Await;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testing.LegacyThriftPeer;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
@@ -33,8 +34,6 @@ import org.apache.thrift.protocol.TCompactProtocol;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue #12 with Accumulo 1.7's client library: libthrift 0.9.1 in a JVM of its own ({@link LegacyThriftPeer}) makes
@@ -97,8 +96,7 @@ class NettyLegacyClientTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void mutualTlsCallsCarryTheClientCertificate(TlsEngine engine) throws Exception {
     try (NettyThriftServer server = start(mutualTls(engine));
         LegacyThriftPeer peer = LegacyThriftPeer.start(tlsCall(server, clientStore.toString()))) {

@@ -9,6 +9,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testing.SecretVolume;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
@@ -28,8 +29,6 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The non-blocking server's key material as Kubernetes mounts a {@code kubernetes.io/tls} Secret ({@link SecretVolume}:
@@ -73,8 +72,7 @@ class NettySecretReloadTest {
     return bytes;
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aSwappedSecretReachesNewHandshakesWhileOpenConnectionsKeepTheirs(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate first = ca.leaf().issue();
@@ -107,8 +105,7 @@ class NettySecretReloadTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aCertificateOfAnotherIdentityIsRefusedByDefault(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate first = ca.leaf().commonName("tserver").addSubjectAlternativeName("localhost").issue();

@@ -13,6 +13,7 @@ import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.testing.Await;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testing.TlsRenegotiation;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
@@ -40,8 +41,6 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** TLS with client authentication on the non-blocking server, both engines, and idle peers that hold no thread. */
 @ExtendWith(CertificateAuthorityExtension.class)
@@ -71,8 +70,7 @@ class NettyTlsTest {
         .shutdownGrace(Duration.ofSeconds(2)).build().start(new InetSocketAddress("127.0.0.1", 0));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void mutualTlsServesAndMapsTheClientCertificate(TlsEngine engine) throws Exception {
     try (NettyThriftServer server = start(tls(engine, serverStore).build());
         ClientTransportFactory clients = ClientTransportFactory.create(tls(engine, clientStore).build());
@@ -86,8 +84,7 @@ class NettyTlsTest {
   }
 
   /** Key rotation is the TLS layer's: a renewed key store (same names, new key and serial) reaches new handshakes. */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void newHandshakesUseARotatedCertificate(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate before = ca.leaf().commonName("server").addSubjectAlternativeName("localhost").issue();
@@ -126,8 +123,7 @@ class NettyTlsTest {
   /**
    * Accumulo's TLS client: libthrift's TSSLTransportFactory socket under TFramedTransport, with a client certificate.
    */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void libthriftTlsClient(TlsEngine engine) throws Exception {
     try (NettyThriftServer server = start(tls(engine, serverStore).build())) {
       TSSLTransportFactory.TSSLTransportParameters params = new TSSLTransportFactory.TSSLTransportParameters("TLS",
@@ -151,8 +147,7 @@ class NettyTlsTest {
    * A TLS 1.2 client that renegotiates with a fresh session after its first call is cut off, on the event loop's
    * engine as on the thread-pool server's sockets (JSSE would run the full handshake); the server serves others.
    */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void clientRenegotiationIsRefused(TlsEngine engine) throws Exception {
     try (NettyThriftServer server = start(tls(engine, serverStore).tlsProtocols(List.of("TLSv1.2")).build())) {
       TSSLTransportFactory.TSSLTransportParameters params = new TSSLTransportFactory.TSSLTransportParameters("TLS",

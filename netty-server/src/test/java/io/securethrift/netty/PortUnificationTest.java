@@ -12,6 +12,7 @@ import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.audit.ServerCountersMXBean;
 import io.securethrift.core.testing.Await;
+import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.core.transport.ClientTransportFactory;
@@ -58,7 +59,7 @@ class PortUnificationTest {
   }
 
   static Stream<Arguments> modelsAndEngines() {
-    return Stream.of(Model.values()).flatMap(m -> Stream.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT)
+    return Stream.of(Model.values()).flatMap(m -> Stream.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT, TlsEngine.OPENSSL)
         .map(e -> Arguments.of(m, e)));
   }
 
@@ -78,6 +79,7 @@ class PortUnificationTest {
    */
   @ParameterizedTest(name = "{0} on {1}")
   @MethodSource("modelsAndEngines")
+  @ExtendWith(RunnableEnginesOnly.class)
   void tlsAndPlaintextShareThePortUntilItTurnsTlsOnly(Model model, TlsEngine engine) throws Exception {
     try (LogCapture log = LogCapture.start();
         TlsEchoServer server = TlsEchoServer.start(model, unified(engine));

@@ -10,6 +10,7 @@ import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.audit.ServerCountersMXBean;
 import io.securethrift.core.testing.Await;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testservice.EchoFailure;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoServer;
@@ -38,8 +39,6 @@ import org.apache.thrift.protocol.TCompactProtocol;
 import org.apache.thrift.transport.TServerSocket;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A rolling enablement of mutual TLS, end to end: a cluster of two servers (a thread-pool one and a non-blocking one)
@@ -61,10 +60,8 @@ class RollingEnablementTest {
     stores = Stores.write(ca, dir);
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
-  void plaintextToMutualTlsOneProcessAtATimeLosesNothing(String engineName) throws Exception {
-    TlsEngine engine = TlsEngine.parse("engine", engineName);
+  @EachTlsEngine
+  void plaintextToMutualTlsOneProcessAtATimeLosesNothing(TlsEngine engine) throws Exception {
     SecurityConfig plaintext = SecurityConfig.builder().build();
     SecurityConfig unifiedServer = stores.mutual(engine, true).portUnification(true).build();
     SecurityConfig tlsClient = stores.mutual(engine, false).build();

@@ -92,6 +92,7 @@ final class EngineSocket extends LayeredSocket {
       while (status != HandshakeStatus.FINISHED && status != HandshakeStatus.NOT_HANDSHAKING) {
         status = step(status);
       }
+      sendHeld();
       // A JSSE server holds its TLS 1.3 session tickets once the handshake is over.
       answer(engine.getHandshakeStatus());
       readSizes();
@@ -116,6 +117,11 @@ final class EngineSocket extends LayeredSocket {
             SSLEngineResult result = engine.unwrap(netIn, plainIn);
             switch (result.getStatus()) {
               case BUFFER_UNDERFLOW:
+                // Netty's OpenSSL engine can finish the handshake on an unwrap it gives too few bytes to: it moves
+                // its state machine before it looks at them.
+                if (result.getHandshakeStatus() != HandshakeStatus.NEED_UNWRAP) {
+                  return result.getHandshakeStatus();
+                }
                 if (!fill()) {
                   throw new EOFException("the peer closed the connection during the TLS handshake");
                 }
@@ -127,6 +133,15 @@ final class EngineSocket extends LayeredSocket {
               case CLOSED:
                 throw new EOFException("the peer closed TLS (close_notify) during the handshake");
               default:
+                // Netty's OpenSSL engine answers a partial record with OK, taking and giving nothing, where JSSE and
+                // Conscrypt answer BUFFER_UNDERFLOW: either way it waits for bytes from the peer.
+                if (result.bytesConsumed() == 0 && result.bytesProduced() == 0
+                    && result.getHandshakeStatus() == HandshakeStatus.NEED_UNWRAP) {
+                  if (!fill()) {
+                    throw new EOFException("the peer closed the connection during the TLS handshake");
+                  }
+                  break;
+                }
                 return result.getHandshakeStatus();
             }
           }
@@ -158,6 +173,31 @@ final class EngineSocket extends LayeredSocket {
     }
   }
 
+  /**
+   * Sends what the engine still holds once its handshake is over. Netty's OpenSSL engine reports the end of the
+   * handshake from the unwrap that completes it, and {@code NOT_HANDSHAKING} from then on, while its own last messages
+   * (a client's Finished, a TLS 1.3 server's session tickets) still wait in its buffer: wraps of nothing send them, as
+   * Netty's {@code SslHandler} wraps after any unwrap that finished the handshake. JSSE and Conscrypt wrap nothing here
+   * when they hold nothing.
+   */
+  private void sendHeld() throws IOException {
+    writeLock.lock();
+    try {
+      sealAndSendHeld();
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Seals until the engine produces nothing more, and writes it. Called with the write lock held. */
+  private void sealAndSendHeld() throws IOException {
+    SSLEngineResult result;
+    do {
+      result = seal(NOTHING);
+    } while (result.bytesProduced() > 0 && result.getStatus() == SSLEngineResult.Status.OK);
+    send();
+  }
+
   /** Answers what a record read after the handshake asked for: a task to run, or a message to send back. */
   private void answer(HandshakeStatus status) throws IOException {
     while (status == HandshakeStatus.NEED_TASK || status == HandshakeStatus.NEED_WRAP) {
@@ -177,11 +217,7 @@ final class EngineSocket extends LayeredSocket {
     }
     try {
       engine.closeOutbound();
-      SSLEngineResult result;
-      do {
-        result = seal(NOTHING);
-      } while (result.bytesProduced() > 0 && result.getStatus() == SSLEngineResult.Status.OK);
-      send();
+      sealAndSendHeld();
     } catch (IOException | RuntimeException ignored) {
       // The connection is failing or closing already; the peer then learns of it by the end of the stream.
     } finally {

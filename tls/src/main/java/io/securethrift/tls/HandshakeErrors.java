@@ -20,9 +20,10 @@ import javax.net.ssl.SSLHandshakeException;
 
 /**
  * Turns the engines' handshake errors into one sentence naming the cause, the setting involved and, when this side
- * rejected the peer's certificate, whose certificate it was. JSSE and Conscrypt (BoringSSL) word the same failure
- * differently ("Unsupported or unrecognized SSL message" versus {@code WRONG_VERSION_NUMBER}); operators should not
- * have to know either. The engine's own text stays in the cause, escaped by {@link EngineErrors}.
+ * rejected the peer's certificate, whose certificate it was. The engines word the same failure differently (JSSE's
+ * "Unsupported or unrecognized SSL message", Conscrypt's {@code WRONG_VERSION_NUMBER}, Netty's OpenSSL engine's "not
+ * an SSL/TLS record"); operators should not have to know any of them. The engine's own text stays in the cause,
+ * escaped by {@link EngineErrors}.
  */
 final class HandshakeErrors {
   /**
@@ -107,8 +108,9 @@ final class HandshakeErrors {
     }
     if (text.contains("unsupported or unrecognized ssl message") || text.contains("wrong_version_number")
         || text.contains("http_request") || text.contains("plaintext connection")
-        || text.contains("unable to parse tls packet header") || text.contains("unknown_protocol")
-        || text.contains("unexpected_record") || text.contains("record_length_mismatch")
+        || text.contains("not an ssl/tls record") || text.contains("unable to parse tls packet header")
+        || text.contains("unknown_protocol") || text.contains("unexpected_record")
+        || text.contains("record_length_mismatch")
         || text.contains("invalid_outer_record_type") || text.contains("encrypted_length_too_long")) {
       return "the " + otherSide + " did not send a TLS handshake message (is it speaking plaintext, or not TLS at"
           + " all?)";

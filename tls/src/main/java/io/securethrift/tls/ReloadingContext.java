@@ -8,6 +8,7 @@ import io.securethrift.core.StoreLocation;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.identity.PeerText;
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.spi.TlsEngineContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,7 +27,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one {@link SSLContext} of a configuration and role, cached so every connection shares its session cache, and
+ * The one context of a configuration and role (a JCA {@link SSLContext}, or an engine's own,
+ * {@link TlsEngineContext}), cached so every connection shares its session cache, and
  * replaced when the key, trust or CRL files change. The files are checked at most once per reload interval, on the
  * thread of a new handshake, by hashing their content (a rotated certificate often has the same size, and copies may
  * keep the modification time). Every read opens the configured path, following symbolic links anew, so a Kubernetes
@@ -46,20 +48,20 @@ import org.slf4j.LoggerFactory;
 final class ReloadingContext {
   private static final Logger LOG = LoggerFactory.getLogger(ReloadingContext.class);
 
-  /** A context with the parameters its connections get, and the identity of the certificate it presents. */
+  /** A context's engines with the parameters its connections get, and the identity of the certificate it presents. */
   static final class Snapshot {
-    private final SSLContext context;
+    private final TlsEngineContext engines;
     private final SSLParameters parameters;
     private final Optional<CertificateIdentity> identity;
 
-    Snapshot(SSLContext context, SSLParameters parameters, Optional<CertificateIdentity> identity) {
-      this.context = context;
+    Snapshot(TlsEngineContext engines, SSLParameters parameters, Optional<CertificateIdentity> identity) {
+      this.engines = engines;
       this.parameters = parameters;
       this.identity = identity;
     }
 
-    SSLContext context() {
-      return context;
+    TlsEngineContext engines() {
+      return engines;
     }
 
     SSLParameters parameters() {
@@ -170,18 +172,16 @@ final class ReloadingContext {
    * configured key store when this module can read it.
    */
   private Snapshot load() throws IOException, GeneralSecurityException {
-    SSLContext context;
-    Optional<CertificateIdentity> identity;
     if (factory == StandardSslContextFactory.INSTANCE) {
       SingleKeyManager keys = settings.keyStore().isEmpty() ? null
           : StoreLoader.keyManager(settings.keyStore().get(), settings.fips());
-      context = StandardSslContextFactory.INSTANCE.createContext(settings, keys);
-      identity = Optional.ofNullable(keys).map(k -> CertificateIdentity.of(k.leaf()));
-    } else {
-      context = factory.createContext(settings, role);
-      identity = settings.keyStore().flatMap(ReloadingContext::readIdentity);
+      TlsEngineContext engines = StandardSslContextFactory.INSTANCE.engineContext(settings, keys, role);
+      return new Snapshot(engines, TlsPolicy.parameters(engines, settings, role),
+          Optional.ofNullable(keys).map(k -> CertificateIdentity.of(k.leaf())));
     }
-    return new Snapshot(context, factory.parameters(context, settings, role), identity);
+    SSLContext context = factory.createContext(settings, role);
+    return new Snapshot(new JcaEngineContext(context), factory.parameters(context, settings, role),
+        settings.keyStore().flatMap(ReloadingContext::readIdentity));
   }
 
   private static Optional<CertificateIdentity> readIdentity(StoreLocation keyStore) {

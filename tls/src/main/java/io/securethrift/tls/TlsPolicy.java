@@ -5,13 +5,15 @@ import io.securethrift.core.ClientAuth;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.spi.TlsEngineContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
+import org.conscrypt.Conscrypt;
 
 /**
  * The one place that decides protocols, cipher suites, client authentication and endpoint identification, in the way
@@ -24,10 +26,31 @@ final class TlsPolicy {
 
   private TlsPolicy() {}
 
-  /** Parameters for connections of {@code context}; checks the configured lists against what its engine supports. */
-  static SSLParameters parameters(SSLContext context, TlsSettings settings, Role role) {
-    SSLParameters supported = context.getSupportedSSLParameters();
-    SSLParameters parameters = context.getDefaultSSLParameters();
+  /**
+   * A new engine of {@code engines} in {@code role} for a connection with {@code host}:{@code port}, with
+   * {@code parameters} (this policy's, from {@link #parameters}) and, on Conscrypt, session tickets on.
+   *
+   * <p>Conscrypt leaves BoringSSL's {@code SSL_OP_NO_TICKET} set unless told otherwise, and BoringSSL reads that
+   * option for both versions: a client offers no TLS 1.2 ticket (and a Conscrypt server, which keeps no session-id
+   * cache of its own, then cannot resume TLS 1.2), and a server sends no TLS 1.3 NewSessionTicket, its only way to
+   * resume TLS 1.3 (it implements no stateful TLS 1.3 resumption). Without it no Conscrypt server ever resumed a TLS
+   * 1.3 session.
+   */
+  static SSLEngine newEngine(TlsEngineContext engines, SSLParameters parameters, Role role, String host, int port) {
+    SSLEngine engine = engines.newEngine(host, port);
+    // A JCA context's engines take their role here; an OpenSSL context's have it already and accept the same one.
+    engine.setUseClientMode(role == Role.CLIENT);
+    if (Conscrypt.isConscrypt(engine)) {
+      Conscrypt.setUseSessionTickets(engine, true);
+    }
+    engine.setSSLParameters(parameters);
+    return engine;
+  }
+
+  /** Parameters for engines of {@code engines}; checks the configured lists against what its engine supports. */
+  static SSLParameters parameters(TlsEngineContext engines, TlsSettings settings, Role role) {
+    SSLParameters supported = engines.supportedParameters();
+    SSLParameters parameters = engines.defaultParameters();
     parameters.setProtocols(protocols(settings.protocols(), supported.getProtocols()));
     parameters.setCipherSuites(cipherSuites(settings, supported.getCipherSuites()));
     parameters.setUseCipherSuitesOrder(true);

@@ -20,19 +20,12 @@ import java.util.Optional;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
-import org.conscrypt.Conscrypt;
 
 /**
- * TLS over a connected TCP socket, for one role, through an {@link EngineSocket} on either engine. The handshake runs
+ * TLS over a connected TCP socket, for one role, through an {@link EngineSocket} on any engine. The handshake runs
  * explicitly in {@link #open}, on the caller's thread (a server's worker thread, never the accept thread), so core's
  * handshake deadline covers it; without the explicit call the handshake would happen lazily on the first read, under
  * the read timeout.
- *
- * <p>Conscrypt engines get session tickets turned on, on both sides. Conscrypt leaves BoringSSL's
- * {@code SSL_OP_NO_TICKET} set unless told otherwise, and BoringSSL reads that option for both versions: a client
- * offers no TLS 1.2 ticket (and a Conscrypt server, which keeps no session-id cache of its own, then cannot resume TLS
- * 1.2), and a server sends no TLS 1.3 NewSessionTicket, its only way to resume TLS 1.3 (it implements no stateful TLS
- * 1.3 resumption). Without it no Conscrypt server ever resumed a TLS 1.3 session.
  */
 final class TlsStreamLayer implements StreamLayer {
   private final SecurityMode mode;
@@ -77,14 +70,9 @@ final class TlsStreamLayer implements StreamLayer {
   /** An engine for this layer's role, from the current context, with its parameters and session tickets on. */
   private SSLEngine engine(String host, int port) {
     ReloadingContext.Snapshot current = context.current();
-    SSLEngine engine = current.context().createSSLEngine(host, port);
-    engine.setUseClientMode(role == Role.CLIENT);
-    if (Conscrypt.isConscrypt(engine)) {
-      Conscrypt.setUseSessionTickets(engine, true);
-    }
-    engine.setSSLParameters(current.parameters());
-    return engine;
+    return TlsPolicy.newEngine(current.engines(), current.parameters(), role, host, port);
   }
+
 
   /**
    * The peer as a completed handshake's session describes it.

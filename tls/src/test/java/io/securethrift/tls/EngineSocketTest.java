@@ -2,6 +2,7 @@ package io.securethrift.tls;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,6 +13,8 @@ import io.securethrift.core.identity.TestIdentities;
 import io.securethrift.core.spi.HandshakeFailure;
 import io.securethrift.core.spi.LayerProvider.Role;
 import io.securethrift.core.spi.StreamLayer;
+import io.securethrift.core.testing.EachTlsEngine;
+import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
 import io.securethrift.testkit.ca.IssuedCertificate;
@@ -44,7 +47,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link EngineSocket} on real loopback connections made by the TLS layer, with the TCP sockets' reads and writes
@@ -69,7 +71,9 @@ class EngineSocketTest {
 
   /** The server writes first: a Conscrypt TLS 1.3 server's first write carries its session tickets as well. */
   @ParameterizedTest
-  @CsvSource({"jsse, TLSv1.3", "conscrypt, TLSv1.3", "jsse, TLSv1.2", "conscrypt, TLSv1.2"})
+  @CsvSource({"jsse, TLSv1.3", "conscrypt, TLSv1.3", "openssl, TLSv1.3", "jsse, TLSv1.2", "conscrypt, TLSv1.2",
+      "openssl, TLSv1.2"})
+  @ExtendWith(RunnableEnginesOnly.class)
   void eachFlushLeavesInOneWrite(TlsEngine engine, String protocol, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     connect(engine, protocol, ca.leaf().issue(), ca, dir);
@@ -96,8 +100,7 @@ class EngineSocketTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aWriteLargerThanTheBatchLeavesInBatches(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -108,8 +111,7 @@ class EngineSocketTest {
   }
 
   /** Four records that arrived together are opened from one read of the socket, for large reads and 1-byte ones. */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void recordsReceivedTogetherTakeOneRead(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -134,8 +136,7 @@ class EngineSocketTest {
   }
 
   /** A peer's bytes arriving a few at a time: records span many reads of the socket and are opened whole. */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void recordsSpanningReads(TlsEngine engine, TestCertificateAuthority ca, @CertificateDirectory Path dir)
       throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -145,8 +146,7 @@ class EngineSocketTest {
     assertTrue(connection.serverTcp.reads.get() > message.length / 7, "the server read in 7-byte pieces");
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void closeSendsCloseNotifyAndThePeerReadsTheEnd(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -158,8 +158,7 @@ class EngineSocketTest {
   }
 
   /** A read timeout leaves the connection as it was: the next read gets what the peer sends later. */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void readTimeoutKeepsTheConnection(TlsEngine engine, TestCertificateAuthority ca, @CertificateDirectory Path dir)
       throws Exception {
     connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
@@ -172,8 +171,7 @@ class EngineSocketTest {
   }
 
   /** The client refuses the server's certificate; its alert reaches the server, whose failure names it. */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void handshakeFailuresAreExplainedOnBothSides(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     ExecutionException server = assertThrows(ExecutionException.class,
@@ -185,6 +183,27 @@ class EngineSocketTest {
     assertInstanceOf(IOException.class, connection.clientFailure, "the client's handshake fails too");
     String client = connection.clientFailure.getMessage();
     assertTrue(client.contains("the server's certificate is not issued by a CA in the trust store"), client);
+  }
+
+  /**
+   * A peer that sends, after the handshake, a record header claiming 64 KiB (TLS allows 16 KiB and a little): the
+   * server's read fails at once, without waiting for the bytes claimed, and the peer's bytes stay out of the message.
+   */
+  @EachTlsEngine
+  void aRecordLongerThanTlsAllowsIsRefusedAtOnce(TlsEngine engine, TestCertificateAuthority ca,
+      @CertificateDirectory Path dir) throws Exception {
+    connect(engine, "TLSv1.3", ca.leaf().issue(), ca, dir);
+    byte[] hostile = new byte[64];
+    Arrays.fill(hostile, (byte) 'A');
+    hostile[0] = 23;
+    hostile[1] = 3;
+    hostile[2] = 3;
+    hostile[3] = (byte) 0xff;
+    hostile[4] = (byte) 0xff;
+    connection.clientTcp.delegate.getOutputStream().write(hostile);
+    connection.server.setSoTimeout(10_000);
+    IOException e = assertThrows(IOException.class, () -> connection.server.getInputStream().read());
+    assertFalse(e instanceof SocketTimeoutException, "the server waited for the bytes the header claimed: " + e);
   }
 
   /** Writes {@code message} and a flush on one side and reads it whole on the other. */

@@ -11,6 +11,8 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.spi.LayerProvider.Role;
+import io.securethrift.core.spi.TlsEngineContext;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testing.FipsPeers;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.transport.ClientTransportFactory;
@@ -25,12 +27,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import javax.net.ssl.SSLContext;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code securethrift.fips=true} on the thread-pool server, both engines: approved clients served, a ChaCha20-only
@@ -52,8 +51,7 @@ class FipsTlsTest {
         "weak-client");
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void servesOnlyApprovedClients(TlsEngine engine) throws Exception {
     SecurityConfig server = TlsTestConfigs.tls(engine, serverStore, trustStore).fips(true).build();
     try (ServerTransportFactory factory = ServerTransportFactory.create(server);
@@ -71,15 +69,13 @@ class FipsTlsTest {
   }
 
   /** The engine's default suites under the profile: its supported ones among the approved, nothing else. */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void enablesOnlyApprovedSuitesByDefault(TlsEngine engine) throws Exception {
     SecurityConfig config = TlsTestConfigs.tls(engine, null, trustStore).fips(true).build();
-    SSLContext context = StandardSslContextFactory.INSTANCE.createContext(config.tls(), Role.CLIENT);
-    List<String> expected = new ArrayList<>(Arrays.asList(context.getSupportedSSLParameters().getCipherSuites()));
+    TlsEngineContext engines = StandardSslContextFactory.INSTANCE.engineContext(config.tls(), null, Role.CLIENT);
+    List<String> expected = new ArrayList<>(Arrays.asList(engines.supportedParameters().getCipherSuites()));
     expected.retainAll(CipherSuites.FIPS);
-    assertEquals(expected, Arrays.asList(StandardSslContextFactory.INSTANCE.parameters(context, config.tls(),
-        Role.CLIENT).getCipherSuites()));
+    assertEquals(expected, Arrays.asList(TlsPolicy.parameters(engines, config.tls(), Role.CLIENT).getCipherSuites()));
     assertTrue(expected.containsAll(CipherSuites.FIPS), expected.toString());
   }
 
@@ -108,8 +104,7 @@ class FipsTlsTest {
   }
 
   /** The JDK's own limits accept a 1024-bit RSA client certificate; the profile's server does not. */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aPeerCertificateWithAnRsa1024KeyIsRefused(TlsEngine engine) throws Exception {
     SecurityConfig.Builder server = TlsTestConfigs.tls(engine, serverStore, trustStore).clientAuth(ClientAuth.NEED);
     SecurityConfig client = TlsTestConfigs.tls(engine, weakClientStore, trustStore).build();

@@ -1,6 +1,5 @@
 package io.securethrift.tls;
 
-import io.securethrift.core.testservice.LogCapture;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.PrincipalMapping;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testservice.EchoServer;
+import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.core.transport.SecuredTransport;
 import io.securethrift.core.transport.ServerTransportFactory;
@@ -25,8 +26,6 @@ import java.util.regex.Pattern;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Text a peer controls reaches logs and messages only escaped, on both engines: a client certificate, signed by the
@@ -61,8 +60,7 @@ class HostileCertificateTextTest {
         dir.resolve("other"));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void peerTextIsEscapedInLogsAndMessages(TlsEngine engine) throws Exception {
     // The name itself is kept exactly as certified: escaping is for output, not for identity.
     assertEquals(HOSTILE_CN, PrincipalMapper.map(PrincipalMapping.CN, hostile.certificate()).orElseThrow());

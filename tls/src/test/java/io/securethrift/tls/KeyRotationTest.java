@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.core.transport.SecuredTransport;
@@ -17,8 +18,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A short-lived server certificate is renewed on disk (same names, new key and serial) while a client keeps calling:
@@ -27,8 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @ExtendWith(CertificateAuthorityExtension.class)
 class KeyRotationTest {
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void newHandshakesUseRotatedCertificate(TlsEngine engine, TestCertificateAuthority ca,
       @CertificateDirectory Path dir) throws Exception {
     IssuedCertificate before = ca.leaf().commonName("server").addSubjectAlternativeName("localhost")

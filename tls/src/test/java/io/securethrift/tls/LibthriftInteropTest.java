@@ -3,6 +3,7 @@ package io.securethrift.tls;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.core.transport.SecuredTransport;
@@ -20,8 +21,6 @@ import org.apache.thrift.transport.TSocket;
 import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Wire compatibility with libthrift's own TLS, as Accumulo's ssl mode uses it: a {@code TSSLTransportFactory} socket
@@ -49,8 +48,7 @@ class LibthriftInteropTest {
     return params;
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void ourClientTalksToLibthriftsSslServer(TlsEngine engine) throws Exception {
     TServerSocket socket = TSSLTransportFactory.getServerSocket(0, 20_000, InetAddress.getLoopbackAddress(),
         libthriftParameters(serverStore));
@@ -66,8 +64,7 @@ class LibthriftInteropTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void libthriftsSslClientTalksToOurServer(TlsEngine engine) throws Exception {
     try (ServerTransportFactory factory = ServerTransportFactory.create(
         TlsTestConfigs.tls(engine, serverStore, trustStore).clientAuth(io.securethrift.core.ClientAuth.NEED).build())) {

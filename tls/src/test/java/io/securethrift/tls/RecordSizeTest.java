@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.core.transport.SecuredTransport;
@@ -22,8 +23,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A large Thrift message leaves the client in full 16 KiB TLS records: a relay between client and server reads the
@@ -33,8 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RecordSizeTest {
   private static final int MAX_PLAINTEXT = 16 * 1024;
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void largeMessageGoesOutInFullRecords(TlsEngine engine, TestCertificateAuthority ca, @CertificateDirectory Path dir)
       throws Exception {
     Path store = TlsTestConfigs.keyStore(ca.leaf().issue(), dir, "server");

@@ -11,7 +11,9 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.testing.Await;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testing.RevokedPeer;
+import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.core.transport.ClientTransportFactory;
@@ -41,7 +43,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Revocation on the thread-pool server and the client, on both engines, against CRLs the test CA issues and a real
@@ -116,16 +117,14 @@ class RevocationTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aClientTheCrlRevokesIsRefused(TlsEngine engine) throws Exception {
     Path crl = ca.writeCrl(dir.resolve("mallory-" + engine + ".crl"), List.of(mallory.certificate()));
     refusesMallory(server(engine, serverStore).crlFiles(List.of(crl)).build(), engine, aliceStore, malloryStore,
         mallory.certificate());
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aClientTheResponderRevokesIsRefused(TlsEngine engine, @CertificateDirectory Path ocspDir) throws Exception {
     try (OcspResponder ocsp = OcspResponder.create(ca, ocspDir)) {
       IssuedCertificate alice = ca.leaf().commonName("alice").ocspResponder(ocsp.url()).issue();
@@ -137,8 +136,7 @@ class RevocationTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aResponderThatIsDownFailsSoftOrHard(TlsEngine engine, @CertificateDirectory Path ocspDir) throws Exception {
     // The responder never runs: its port refuses connections.
     IssuedCertificate alice = ca.leaf().commonName("alice")
@@ -167,8 +165,7 @@ class RevocationTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aClientRefusesARevokedServer(TlsEngine engine, @CertificateDirectory Path serverDir) throws Exception {
     IssuedCertificate revokedServer = ca.leaf().issue();
     Path revokedStore = TlsTestConfigs.keyStore(revokedServer, serverDir, "revoked-server");
@@ -211,8 +208,7 @@ class RevocationTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aKeptResponseAnswersLaterHandshakesAndARevokedOneStillRefuses(TlsEngine engine,
       @CertificateDirectory Path ocspDir) throws Exception {
     try (OcspResponder ocsp = OcspResponder.create(ca, ocspDir);
@@ -242,8 +238,7 @@ class RevocationTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aKeptGoodIsAskedForAgainOnceTheCacheMaximumHasPassed(TlsEngine engine, @CertificateDirectory Path ocspDir)
       throws Exception {
     try (OcspResponder ocsp = OcspResponder.create(ca, ocspDir);
@@ -272,8 +267,7 @@ class RevocationTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aResponderThatDoesNotAnswerIsRememberedUnderSoftFail(TlsEngine engine, @CertificateDirectory Path ocspDir)
       throws Exception {
     try (CountingServer silent = CountingServer.silent()) {
@@ -297,6 +291,7 @@ class RevocationTest {
 
   @ParameterizedTest
   @MethodSource("hostileResponders")
+  @ExtendWith(RunnableEnginesOnly.class)
   void aHostileResponderIsRefusedCleanlyAndFailsHardOrSoft(TlsEngine engine, String kind, String why,
       @CertificateDirectory Path ocspDir) throws Exception {
     try (CountingServer hostile = hostile(kind)) {
@@ -326,7 +321,7 @@ class RevocationTest {
 
   static Stream<Arguments> hostileResponders() {
     Stream.Builder<Arguments> cases = Stream.builder();
-    for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT)) {
+    for (TlsEngine engine : List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT, TlsEngine.OPENSSL)) {
       cases.add(Arguments.of(engine, "announced", "it announced 2147483647 bytes, more than the 65536"));
       cases.add(Arguments.of(engine, "streamed", "its response is longer than the 65536 bytes"));
       cases.add(Arguments.of(engine, "der-length", "out of bounds length"));

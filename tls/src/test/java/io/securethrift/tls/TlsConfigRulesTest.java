@@ -13,6 +13,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.core.transport.ClientTransportFactory;
@@ -30,7 +31,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The TLS rules checked when a configuration is built, and that what they allow really works on both engines: a
@@ -100,8 +100,7 @@ class TlsConfigRulesTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void clientAuthNeedsATrustStoreAndThenMapsTheClient(TlsEngine engine) throws Exception {
     for (ClientAuth auth : List.of(ClientAuth.WANT, ClientAuth.NEED)) {
       SecurityConfig.Builder noTrustStore = SecurityConfig.builder().mode(SecurityMode.TLS).tlsEngine(engine)

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.core.ClientAuth;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testing.TlsRenegotiation;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
@@ -32,8 +33,6 @@ import org.apache.thrift.transport.layered.TFramedTransport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Each wrong peer fails fast with a message naming the cause, and the server goes on serving good clients. Runs once
@@ -101,8 +100,7 @@ class TlsFailuresTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void certificateProblemsAreNamed(TlsEngine engine) throws Exception {
     startTls(engine, ClientAuth.NEED, Duration.ofSeconds(10));
     Path other = TlsTestConfigs.trustStore(TestCertificateAuthority.create("another CA", KeyType.RSA),
@@ -119,8 +117,7 @@ class TlsFailuresTest {
     goodClientIsServed(engine);
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void serverCertificateProblemsAreNamed(TlsEngine engine) throws Exception {
     start(TlsTestConfigs.tls(engine, TlsTestConfigs.keyStore(ca.expired(), dir, "expired-server-" + engine),
         trustStore).build());
@@ -138,8 +135,7 @@ class TlsFailuresTest {
     }
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void nonTlsPeersAreDroppedAndNamed(TlsEngine engine) throws Exception {
     startTls(engine, ClientAuth.NONE, Duration.ofMillis(700));
     // A plaintext Thrift client on the TLS port: the server drops it and the client sees the connection end.
@@ -174,8 +170,7 @@ class TlsFailuresTest {
     goodClientIsServed(engine);
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void tlsClientOnAPlaintextPortIsTold(TlsEngine engine) throws Exception {
     start(SecurityConfig.builder().build());
     assertContains(clientFailure(engine, TlsTestConfigs.tls(engine, null, trustStore)),
@@ -199,8 +194,7 @@ class TlsFailuresTest {
    * A TLS 1.2 client that renegotiates after its first call, with a fresh session (a full handshake: a signature by the
    * server, another certificate chance) is cut off; the server goes on serving others. JSSE servers would run it.
    */
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void clientRenegotiationIsRefused(TlsEngine engine) throws Exception {
     start(TlsTestConfigs.server(engine, serverStore, trustStore, ClientAuth.NEED, "TLSv1.2"));
     TSSLTransportFactory.TSSLTransportParameters params = new TSSLTransportFactory.TSSLTransportParameters();

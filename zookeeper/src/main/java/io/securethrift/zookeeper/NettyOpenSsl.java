@@ -3,6 +3,7 @@ package io.securethrift.zookeeper;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.TlsSettings;
+import io.securethrift.tls.internal.NettyOpenSslEngine;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 

@@ -20,6 +20,7 @@ import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.KeyStoreFormat;
 import io.securethrift.tls.internal.ConscryptProvider;
+import io.securethrift.tls.internal.NettyOpenSslEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -179,13 +180,14 @@ class ServerConfigAndSupplierTest {
     assertFalse(ConscryptDefaultTls.chosen(tls(TlsEngine.JSSE).tls()) || ConscryptDefaultTls.chosen(openssl.tls()));
   }
 
+  /** One openssl engine, the TLS module's: ZooKeeper's client port and securethrift's Thrift transports share it. */
   @Test
-  void thriftTransportsRefuseOpensslWhenTheyAreMade() {
-    ConfigException e = assertThrows(ConfigException.class,
-        () -> ClientTransportFactory.create(tls(TlsEngine.OPENSSL)));
-    assertEquals("securethrift.tls.engine: openssl (Netty's netty-tcnative engine, for ZooKeeper client-port"
-        + " connections only) makes no JCA SSLContext, which securethrift's Thrift transports run on; use jsse,"
-        + " conscrypt or auto", e.getMessage());
+  void opensslIsTheTlsModulesEngineForThriftTransportsToo() {
+    SecurityConfig openssl = tls(TlsEngine.OPENSSL);
+    assertTrue(openssl.tls().engineProvider() instanceof NettyOpenSslEngine);
+    try (ClientTransportFactory factory = ClientTransportFactory.create(openssl)) {
+      assertEquals(TlsEngine.OPENSSL, factory.config().tls().engine());
+    }
   }
 
   @Test

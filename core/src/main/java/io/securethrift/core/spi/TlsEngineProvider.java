@@ -1,15 +1,20 @@
 package io.securethrift.core.spi;
 
+import io.securethrift.core.spi.LayerProvider.Role;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
 import java.security.Provider;
 import java.util.Optional;
 import java.util.OptionalInt;
+import javax.net.ssl.X509ExtendedKeyManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * A TLS engine that a module contributes, chosen by its {@link #token()} in {@code securethrift.tls.engine} (the idea
  * of Netty's {@code SslProvider} and Kafka's {@code SslEngineFactory}). Found with {@link java.util.ServiceLoader}: a
  * module lists its implementation in {@code META-INF/services/io.securethrift.core.spi.TlsEngineProvider} and in its
- * {@code module-info} ({@code provides}); core contributes {@code jsse}, the TLS module {@code conscrypt}, the
- * ZooKeeper module {@code openssl}. A configuration can also carry an engine of its own
+ * {@code module-info} ({@code provides}); core contributes {@code jsse}, the TLS module {@code conscrypt} and
+ * {@code openssl}. A configuration can also carry an engine of its own
  * ({@link io.securethrift.core.SecurityConfig.Builder#tlsEngine(TlsEngineProvider)}).
  *
  * <p>When a configuration with TLS is built, its engine is resolved once ({@code auto} to the runnable engine of
@@ -48,9 +53,10 @@ public interface TlsEngineProvider {
   }
 
   /**
-   * Whether {@code SSLContext.getInstance("TLS", provider())} makes this engine's contexts (the default), which
-   * securethrift's Thrift transports (the thread-pool and Netty servers, clients) need; false for an engine only Netty
-   * pipelines that build their own {@code SslContext} can use ({@code openssl}).
+   * Whether {@code SSLContext.getInstance("TLS", provider())} makes this engine's contexts (the default); false for
+   * an engine that is no JCA provider ({@code openssl}), whose contexts {@link #newContext} makes instead. Products
+   * that take a JCA {@code SSLContext} (a custom {@link io.securethrift.core.SslContextFactory}, ZooKeeper's quorum)
+   * need one.
    */
   default boolean offersSslContext() {
     return true;
@@ -62,5 +68,19 @@ public interface TlsEngineProvider {
    */
   default Optional<Provider> provider() {
     return Optional.empty();
+  }
+
+  /**
+   * For an engine that offers no {@code SSLContext}: engines for {@code role} presenting {@code keys} and deciding
+   * every peer chain, and the host name its engines' parameters ask for, with {@code trust}. Each call makes a new
+   * context (new material after a reload), with its own session cache; on a server, resumption is on.
+   *
+   * @param keys what this side presents; null for none (a client without a certificate)
+   * @throws IOException or GeneralSecurityException if the engine cannot take this material
+   * @throws UnsupportedOperationException for an engine that offers an {@code SSLContext} (the default)
+   */
+  default TlsEngineContext newContext(Role role, X509ExtendedKeyManager keys, X509ExtendedTrustManager trust)
+      throws IOException, GeneralSecurityException {
+    throw new UnsupportedOperationException(token() + " makes JCA SSLContexts; ask its provider()");
   }
 }

@@ -47,7 +47,7 @@ public final class EmbeddedBackend implements IngestBackend {
    * nothing wrapped, so that what libthrift's transports cost can be told from what the provider's cipher costs.
    */
   static final ModeSet MODES = ModeSet.of("the embedded backend", TLS_ENGINE, "none", "tls-jsse", "tls-conscrypt",
-      "sasl-auth", "sasl-auth-int", "sasl-auth-conf", "sasl-auth-conf-gcm", "sasl-auth-conf-provider",
+      "tls-openssl", "sasl-auth", "sasl-auth-int", "sasl-auth-conf", "sasl-auth-conf-gcm", "sasl-auth-conf-provider",
       "sasl-auth-libthrift", "sasl-over-tls");
   private static final BenchMode BASELINE = MODES.parse("mode", "none");
 

@@ -23,8 +23,8 @@ class BenchSettingsTest {
   @Test
   void badSettingsStopTheRunBeforeItStartsNamingTheOption() {
     assertEquals("--modes: 'tls12-jsse' is not a mode the embedded backend runs; it runs none, tls-jsse,"
-        + " tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm, sasl-auth-conf-provider,"
-        + " sasl-auth-libthrift, sasl-over-tls",
+        + " tls-conscrypt, tls-openssl, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm,"
+        + " sasl-auth-conf-provider, sasl-auth-libthrift, sasl-over-tls",
         error(() -> new IngestBenchmark(settings("none", "tls12-jsse").build())));
     assertEquals(List.of("none", "tls-conscrypt", "tls-jsse", "sasl-auth"),
         settings("plain", "tls", "ssl-jsse", "auth").build().modes(), "older spellings read as the canonical names");

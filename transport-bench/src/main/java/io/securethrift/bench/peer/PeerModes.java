@@ -7,7 +7,7 @@ import io.securethrift.harness.ModeSet;
 /** The modes peer-bench compares, each as Accumulo would configure it. */
 final class PeerModes {
   static final ModeSet MODES = ModeSet.of("peer-bench", null, "none", "tls-jsse", "tls-conscrypt",
-      "sasl-auth", "sasl-auth-int", "sasl-auth-conf");
+      "tls-openssl", "sasl-auth", "sasl-auth-int", "sasl-auth-conf");
 
   private PeerModes() {}
 

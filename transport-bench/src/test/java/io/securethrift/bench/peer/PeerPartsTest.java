@@ -109,7 +109,8 @@ class PeerPartsTest {
     assertEquals("TLS", PeerModes.clientProtocol(PeerModes.MODES.parse("--modes", "tls-jsse")));
     assertEquals("TLS", PeerModes.clientProtocol(PeerModes.MODES.parse("--modes", "sasl-auth")));
     assertFalse(PeerModes.conscrypt(PeerModes.MODES.parse("--modes", "none")));
-    assertEquals(List.of("none", "tls-jsse", "tls-conscrypt", "sasl-auth", "sasl-auth-int", "sasl-auth-conf"),
+    assertEquals(List.of("none", "tls-jsse", "tls-conscrypt", "tls-openssl", "sasl-auth", "sasl-auth-int",
+        "sasl-auth-conf"),
         PeerModes.MODES.names());
   }
 
