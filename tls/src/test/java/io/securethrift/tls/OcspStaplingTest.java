@@ -1,30 +1,36 @@
 package io.securethrift.tls;
 
+import static io.securethrift.tls.EchoCalls.call;
+import static io.securethrift.tls.EchoCalls.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.OcspMode;
+import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
+import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.RevokedPeer;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.core.transport.ClientTransportFactory;
-import io.securethrift.core.transport.SecuredTransport;
 import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
 import io.securethrift.testkit.ca.IssuedCertificate;
 import io.securethrift.testkit.ca.OcspResponder;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
+import java.io.OutputStream;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
 import java.time.Duration;
-import org.apache.thrift.TException;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,7 +44,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * alone and refuse a revoked one with the usual revoked message; a server whose responder is down still handshakes,
  * and the client decides by its own policy. Only the JDK's engine staples: the server JVM's
  * {@code jdk.tls.server.enableStatusRequestExtension} is set here only while a server's context is created (each JDK
- * context reads it then) and restored at once; without it, and on Conscrypt, the server is refused at creation.
+ * context reads it then) and restored at once; without it, on Conscrypt, and with a key store lacking the issuer,
+ * the server is refused at creation.
  */
 @ExtendWith(CertificateAuthorityExtension.class)
 class OcspStaplingTest {
@@ -55,45 +62,35 @@ class OcspStaplingTest {
   }
 
   /** A stapling JSSE server presenting {@code certificate}, the JDK property set only while its context is made. */
-  private static ServerTransportFactory staplingServer(IssuedCertificate certificate, Path dir, String name) {
+  private static ServerTransportFactory staplingServer(IssuedCertificate certificate, Path dir, String name)
+      throws Exception {
     SecurityConfig config = TlsTestConfigs.tls(TlsEngine.JSSE, TlsTestConfigs.keyStore(certificate, dir, name),
         trustStore).ocspStapling(true).build();
+    return withJdkStapling("true", () -> ServerTransportFactory.create(config));
+  }
+
+  /** What {@code body} returns with the JDK property set to {@code value} (cleared when null), then restored. */
+  private static <T> T withJdkStapling(String value, Callable<T> body) throws Exception {
     String was = System.getProperty(JDK_SERVER_STAPLING);
-    System.setProperty(JDK_SERVER_STAPLING, "true");
+    set(value);
     try {
-      return ServerTransportFactory.create(config);
+      return body.call();
     } finally {
-      restore(was);
+      set(was);
     }
   }
 
-  private static void restore(String was) {
-    if (was == null) {
+  private static void set(String value) {
+    if (value == null) {
       System.clearProperty(JDK_SERVER_STAPLING);
     } else {
-      System.setProperty(JDK_SERVER_STAPLING, was);
+      System.setProperty(JDK_SERVER_STAPLING, value);
     }
   }
 
   /** A client checking OCSP whose own requests go to {@code responder}, overriding the certificates' own. */
   private static SecurityConfig client(TlsEngine engine, OcspMode mode, String responder) {
     return TlsTestConfigs.tls(engine, null, trustStore).ocsp(mode).ocspResponder(URI.create(responder)).build();
-  }
-
-  private static String call(SecurityConfig client, int port) throws TException {
-    try (ClientTransportFactory factory = ClientTransportFactory.create(client);
-        SecuredTransport transport = factory.open("localhost", port)) {
-      return EchoServer.client(transport).whoAmI();
-    }
-  }
-
-  private static String refused(SecurityConfig client, int port) {
-    return assertThrows(TException.class, () -> {
-      try (ClientTransportFactory factory = ClientTransportFactory.create(client);
-          SecuredTransport transport = factory.open("localhost", port)) {
-        EchoServer.client(transport).echo(ByteBuffer.allocate(1));
-      }
-    }).getMessage();
   }
 
   /** Stands for a client's blocked way to the responder: counts what it is asked and answers HTTP 500. */
@@ -162,19 +159,34 @@ class OcspStaplingTest {
   }
 
   @Test
-  void aJsseServerIsRefusedWithoutTheJdkProperty(@CertificateDirectory Path dir) {
+  void aJsseServerIsRefusedWithoutTheJdkProperty(@CertificateDirectory Path dir) throws Exception {
     SecurityConfig config = TlsTestConfigs.tls(TlsEngine.JSSE, TlsTestConfigs.keyStore(ca.leaf().issue(), dir,
         "jsse-server"), trustStore).ocspStapling(true).build();
-    String was = System.getProperty(JDK_SERVER_STAPLING);
-    System.clearProperty(JDK_SERVER_STAPLING);
-    try {
-      ConfigException e = assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config));
-      assertEquals("securethrift.tls.revocation.ocsp.stapling", e.key());
-      assertTrue(e.getMessage().contains("true, but the JDK staples only when the server's JVM runs with"
-          + " -Djdk.tls.server.enableStatusRequestExtension=true"), e.getMessage());
-    } finally {
-      restore(was);
+    ConfigException e = withJdkStapling(null,
+        () -> assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config)));
+    assertEquals("securethrift.tls.revocation.ocsp.stapling", e.key());
+    assertTrue(e.getMessage().contains("true, but the JDK staples only when the server's JVM runs with"
+        + " -Djdk.tls.server.enableStatusRequestExtension=true"), e.getMessage());
+  }
+
+  @Test
+  void aKeyStoreWithoutTheIssuerIsRefused(@CertificateDirectory Path dir) throws Exception {
+    IssuedCertificate issued = ca.leaf().issue();
+    KeyStore leafOnly = KeyStore.getInstance("PKCS12");
+    leafOnly.load(null, null);
+    char[] password = "changeit".toCharArray();
+    leafOnly.setKeyEntry("server", issued.privateKey(), password, new Certificate[] {issued.certificate()});
+    Path file = dir.resolve("leaf-only.p12");
+    try (OutputStream out = Files.newOutputStream(file)) {
+      leafOnly.store(out, password);
     }
+    SecurityConfig config = TlsTestConfigs.tls(TlsEngine.JSSE, null, trustStore)
+        .keyStore(file, StoreType.PKCS12, Secret.of(password)).ocspStapling(true).build();
+    ConfigException e = withJdkStapling("true",
+        () -> assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config)));
+    assertEquals("securethrift.tls.revocation.ocsp.stapling", e.key());
+    assertTrue(e.getMessage().contains(file + " holds only its certificate, but stapling its OCSP response"
+        + " (securethrift.tls.revocation.ocsp.stapling) needs the issuing CA's certificate after it"), e.getMessage());
   }
 
   @Test
