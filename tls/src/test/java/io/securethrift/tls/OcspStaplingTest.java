@@ -5,6 +5,7 @@ import static io.securethrift.tls.EchoCalls.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.OcspMode;
@@ -13,6 +14,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.RevokedPeer;
+import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.core.transport.ClientTransportFactory;
@@ -30,6 +32,7 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -199,5 +202,17 @@ class OcspStaplingTest {
     assertTrue(e.getMessage().contains(" has no public way to give a server the OCSP response to staple; use"
         + " securethrift.tls.engine=jsse with -Djdk.tls.server.enableStatusRequestExtension=true"), e.getMessage());
     ClientTransportFactory.create(config).close();
+  }
+
+  @Test
+  void anOpensslServerIsRefused(@CertificateDirectory Path dir) throws Exception {
+    Optional<String> unavailable = RunnableEnginesOnly.unavailableReason(TlsEngine.OPENSSL);
+    assumeTrue(unavailable.isEmpty(), () -> "engine openssl cannot run here: " + unavailable.get());
+    SecurityConfig config = TlsTestConfigs.tls(TlsEngine.OPENSSL, TlsTestConfigs.keyStore(ca.leaf().issue(), dir,
+        "openssl-server"), trustStore).ocspStapling(true).build();
+    ConfigException e = assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config));
+    assertEquals("securethrift.tls.revocation.ocsp.stapling", e.key());
+    assertTrue(e.getMessage().contains("true, but openssl (Netty's OpenSSL engine"), e.getMessage());
+    assertTrue(e.getMessage().endsWith("cannot staple OCSP responses in securethrift; use jsse"), e.getMessage());
   }
 }
