@@ -134,6 +134,14 @@ public enum ConfigProperty {
           + " for 30 seconds. 0 disables the cache: the JDK asks the responder at every full handshake.",
       (b, v) -> b.ocspCacheMax(Values.duration(keyOf("TLS_REVOCATION_OCSP_CACHE_MAX"), v)),
       c -> Values.formatDuration(c.tls().ocspCacheMax())),
+  TLS_REVOCATION_OCSP_STAPLING("securethrift.tls.revocation.ocsp.stapling", Type.BOOLEAN, "false", Validator.ANY,
+      "Whether a TLS server staples the OCSP response for its own certificate to its handshakes (status_request), so"
+          + " clients need not ask the responder. Engine jsse only, where the JDK fetches and caches the response"
+          + " itself and needs -Djdk.tls.server.enableStatusRequestExtension=true on the server's JVM and the issuer in"
+          + " the key store's chain; a server on another engine, or without that JVM property, is refused at start."
+          + " Default false.",
+      (b, v) -> b.ocspStapling(Values.bool(keyOf("TLS_REVOCATION_OCSP_STAPLING"), v)),
+      c -> Boolean.toString(c.tls().ocspStapling())),
 
   SASL_MECHANISM("securethrift.sasl.mechanism", Type.CHOICE, "GSSAPI",
       Validator.oneOf(SaslMechanism.values(), SaslMechanism::mechanismName),

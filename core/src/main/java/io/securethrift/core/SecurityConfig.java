@@ -180,6 +180,7 @@ public final class SecurityConfig {
     private OcspMode ocsp;
     private URI ocspResponder;
     private Duration ocspCacheMax;
+    private boolean ocspStapling;
     private SaslMechanism saslMechanism;
     private List<QualityOfProtection> qop;
     private SaslPrivacy saslPrivacy;
@@ -249,6 +250,7 @@ public final class SecurityConfig {
       ocsp = t.ocsp();
       ocspResponder = t.ocspResponder().orElse(null);
       ocspCacheMax = t.ocspCacheMax();
+      ocspStapling = t.ocspStapling();
       sslContextFactory = t.sslContextFactory().orElse(null);
       saslMechanism = a.mechanism();
       qop = a.qop();
@@ -507,6 +509,16 @@ public final class SecurityConfig {
      */
     public Builder ocspCacheMax(Duration max) {
       this.ocspCacheMax = Objects.requireNonNull(max);
+      return this;
+    }
+
+    /**
+     * Whether a TLS server staples the OCSP response for its own certificate to its handshakes
+     * ({@code securethrift.tls.revocation.ocsp.stapling}); default false. Engines that cannot are refused when the
+     * server transport is created.
+     */
+    public Builder ocspStapling(boolean staple) {
+      this.ocspStapling = staple;
       return this;
     }
 
@@ -867,7 +879,8 @@ public final class SecurityConfig {
           validClientAuth(), hostnameVerification, principalMapping,
           ConfigProperty.TLS_RELOAD_INTERVAL.valid(tlsReloadInterval), tlsReloadIdentityChange,
           ConfigProperty.TLS_REVOCATION_CRL_FILES.valid(crlFiles), ocsp, Optional.ofNullable(validOcspResponder()),
-          ConfigProperty.TLS_REVOCATION_OCSP_CACHE_MAX.valid(ocspCacheMax), Optional.ofNullable(sslContextFactory));
+          ConfigProperty.TLS_REVOCATION_OCSP_CACHE_MAX.valid(ocspCacheMax), ocspStapling,
+          Optional.ofNullable(sslContextFactory));
       SaslSettings sasl = new SaslSettings(saslMechanism, ConfigProperty.SASL_QOP.valid(qop), validPrivacy(),
           validChannelBinding(), Optional.ofNullable(validPrivacyProvider()), digestMinStrength,
           ConfigProperty.SASL_SERVER_PRIMARY.valid(serverPrimary),

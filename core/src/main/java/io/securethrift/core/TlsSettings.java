@@ -38,6 +38,7 @@ public final class TlsSettings {
   private final OcspMode ocsp;
   private final Optional<URI> ocspResponder;
   private final Duration ocspCacheMax;
+  private final boolean ocspStapling;
   private final Optional<SslContextFactory> sslContextFactory;
 
   TlsSettings(boolean fips, TlsEngine engineSetting, Optional<TlsEngineProvider> suppliedEngine,
@@ -45,7 +46,7 @@ public final class TlsSettings {
       boolean allowWeakCipherSuites, Optional<StoreLocation> keyStore, Optional<StoreLocation> trustStore,
       ClientAuth clientAuth, boolean hostnameVerification, PrincipalMapping principalMapping, Duration reloadInterval,
       IdentityChange reloadIdentityChange, List<Path> crlFiles, OcspMode ocsp, Optional<URI> ocspResponder,
-      Duration ocspCacheMax, Optional<SslContextFactory> sslContextFactory) {
+      Duration ocspCacheMax, boolean ocspStapling, Optional<SslContextFactory> sslContextFactory) {
     this.fips = fips;
     this.engineSetting = engineSetting;
     this.suppliedEngine = suppliedEngine;
@@ -64,6 +65,7 @@ public final class TlsSettings {
     this.ocsp = ocsp;
     this.ocspResponder = ocspResponder;
     this.ocspCacheMax = ocspCacheMax;
+    this.ocspStapling = ocspStapling;
     this.sslContextFactory = sslContextFactory;
   }
 
@@ -180,6 +182,14 @@ public final class TlsSettings {
    */
   public Duration ocspCacheMax() {
     return ocspCacheMax;
+  }
+
+  /**
+   * Whether a server staples the OCSP response for its own certificate to its handshakes
+   * ({@code securethrift.tls.revocation.ocsp.stapling}).
+   */
+  public boolean ocspStapling() {
+    return ocspStapling;
   }
 
   /** Whether the peer's certificates are checked for revocation at all: CRL files given or OCSP on. */

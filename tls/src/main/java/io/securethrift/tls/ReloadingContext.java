@@ -175,6 +175,13 @@ final class ReloadingContext {
     if (factory == StandardSslContextFactory.INSTANCE) {
       SingleKeyManager keys = settings.keyStore().isEmpty() ? null
           : StoreLoader.keyManager(settings.keyStore().get(), settings.fips());
+      if (keys != null && role == Role.SERVER && settings.ocspStapling()
+          && keys.getCertificateChain(keys.alias()).length < 2) {
+        // The JDK would silently staple nothing: it names the certificate to its responder by its issuer.
+        throw new GeneralSecurityException(keyStorePath() + " holds only its certificate, but stapling its OCSP"
+            + " response (" + ConfigProperty.TLS_REVOCATION_OCSP_STAPLING.key() + ") needs the issuing CA's"
+            + " certificate after it in the chain; add it");
+      }
       TlsEngineContext engines = StandardSslContextFactory.INSTANCE.engineContext(settings, keys, role);
       return new Snapshot(engines, TlsPolicy.parameters(engines, settings, role),
           Optional.ofNullable(keys).map(k -> CertificateIdentity.of(k.leaf())));
@@ -220,13 +227,14 @@ final class ReloadingContext {
   }
 
   /**
-   * Names the setting to fix: the CRL files' key for a CRL file, the OCSP cache's without BouncyCastle, the password
-   * key for a wrong password, else the path key of the store at fault.
+   * Names the setting to fix: the CRL files' key for a CRL file, the OCSP cache's without BouncyCastle, the stapling
+   * one for a chain without its issuer, the password key for a wrong password, else the path key of the store at
+   * fault.
    */
   private ConfigException configException(Exception e) {
     String raw = String.valueOf(e.getMessage());
     for (ConfigProperty revocation : List.of(ConfigProperty.TLS_REVOCATION_CRL_FILES,
-        ConfigProperty.TLS_REVOCATION_OCSP_CACHE_MAX)) {
+        ConfigProperty.TLS_REVOCATION_OCSP_CACHE_MAX, ConfigProperty.TLS_REVOCATION_OCSP_STAPLING)) {
       if (raw.contains(revocation.key())) {
         return ConfigException.escaped(revocation.key(), PeerText.messageOf(e), ConfigException.BUILDER);
       }

@@ -1,6 +1,7 @@
 package io.securethrift.tls;
 
 import io.securethrift.core.ConfigException;
+import io.securethrift.core.ConfigProperty;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.TlsSettings;
 import io.securethrift.core.identity.PeerIdentity;
@@ -33,6 +34,11 @@ public final class TlsLayerProvider implements LayerProvider {
     if (role == Role.SERVER && tls.keyStore().isEmpty()) {
       throw new ConfigException("securethrift.tls.keystore.path", "empty, but a TLS server needs its certificate and"
           + " private key; give a JKS, PKCS#12 or PEM file");
+    }
+    if (role == Role.SERVER && tls.ocspStapling()) {
+      tls.engineProvider().serverStaplingRefusal().ifPresent(refusal -> {
+        throw new ConfigException(ConfigProperty.TLS_REVOCATION_OCSP_STAPLING.key(), "true, but " + refusal);
+      });
     }
     if (role == Role.CLIENT && !tls.hostnameVerification() && NO_VERIFICATION_LOGGED.compareAndSet(false, true)) {
       LOG.warn("securethrift.tls.hostname.verification=false: TLS clients accept any certificate from a trusted CA,"

@@ -1,5 +1,7 @@
 package io.securethrift.tls;
 
+import static io.securethrift.tls.EchoCalls.call;
+import static io.securethrift.tls.EchoCalls.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -16,8 +18,6 @@ import io.securethrift.core.testing.RevokedPeer;
 import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.LogCapture;
-import io.securethrift.core.transport.ClientTransportFactory;
-import io.securethrift.core.transport.SecuredTransport;
 import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
@@ -25,7 +25,6 @@ import io.securethrift.testkit.ca.IssuedCertificate;
 import io.securethrift.testkit.ca.OcspResponder;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.net.URI;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,24 +80,6 @@ class RevocationTest {
 
   private static SecurityConfig client(TlsEngine engine, Path keyStore) {
     return TlsTestConfigs.tls(engine, keyStore, trustStore).build();
-  }
-
-  /** One call over a new connection. */
-  private static String call(SecurityConfig client, int port) throws TException {
-    try (ClientTransportFactory factory = ClientTransportFactory.create(client);
-        SecuredTransport transport = factory.open("localhost", port)) {
-      return EchoServer.client(transport).whoAmI();
-    }
-  }
-
-  /** The client's error: a TLS 1.3 client learns at its first call that the server refused its certificate. */
-  private static String refused(SecurityConfig client, int port) {
-    return assertThrows(TException.class, () -> {
-      try (ClientTransportFactory factory = ClientTransportFactory.create(client);
-          SecuredTransport transport = factory.open("localhost", port)) {
-        EchoServer.client(transport).echo(ByteBuffer.allocate(1));
-      }
-    }).getMessage();
   }
 
   /**

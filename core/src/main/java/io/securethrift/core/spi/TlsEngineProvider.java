@@ -63,6 +63,15 @@ public interface TlsEngineProvider {
   }
 
   /**
+   * Empty when a server on this engine staples the OCSP response for its own certificate, as
+   * {@code securethrift.tls.revocation.ocsp.stapling} asks; otherwise why not and what to do, which refuses the server
+   * when its transport is created. The default: it cannot.
+   */
+  default Optional<String> serverStaplingRefusal() {
+    return Optional.of(token() + " (" + description() + ") cannot staple OCSP responses in securethrift; use jsse");
+  }
+
+  /**
    * The JCA provider to ask for TLS objects when {@link #offersSslContext()}; empty (the default) means the JVM's
    * provider list (the JDK's SunJSSE), and always empty for an engine that offers none.
    */

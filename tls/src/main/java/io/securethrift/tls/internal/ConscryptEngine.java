@@ -1,5 +1,7 @@
 package io.securethrift.tls.internal;
 
+import io.securethrift.core.ConfigProperty;
+import io.securethrift.core.internal.JsseEngine;
 import io.securethrift.core.spi.TlsEngineProvider;
 import java.security.Provider;
 import java.util.Optional;
@@ -40,6 +42,18 @@ public final class ConscryptEngine implements TlsEngineProvider {
   public String fix() {
     return "the Conscrypt jar securethrift-tls brings (org.conscrypt:conscrypt-openjdk-uber) has no native library"
         + " that loads on this platform; use jsse, or auto, which takes jsse where Conscrypt does not run";
+  }
+
+  /**
+   * BoringSSL staples what it is handed, but Conscrypt 2.9.0 hands it a response only from a package-private field of
+   * its engine parameters that no public method sets ({@code SSLParametersImpl.setOCSPResponse}); reaching it by
+   * reflection would break silently with any Conscrypt release.
+   */
+  @Override
+  public Optional<String> serverStaplingRefusal() {
+    return Optional.of("Conscrypt " + ConscryptProvider.version() + " has no public way to give a server the OCSP"
+        + " response to staple; use " + ConfigProperty.TLS_ENGINE.key() + "=jsse with -D" + JsseEngine.SERVER_STAPLING
+        + "=true, or set this to false");
   }
 
   @Override
