@@ -13,6 +13,7 @@ import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
+import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testing.RevokedPeer;
 import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.core.testservice.EchoServer;
@@ -102,8 +103,7 @@ class OcspStaplingTest {
         .getBytes(StandardCharsets.US_ASCII));
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
+  @EachTlsEngine
   void aClientThatCannotAskTheResponderAcceptsAGoodServerOnItsStaple(TlsEngine clientEngine,
       @CertificateDirectory Path dir) throws Exception {
     try (OcspResponder ocsp = OcspResponder.create(ca, dir);
