@@ -1,9 +1,11 @@
 package io.securethrift.sasl;
 
+import java.util.Arrays;
+
 /**
- * Tells a Kerberos GSS-API wrap token from a context token by its token identifier. A GSSAPI server's security layer
- * offer (RFC 4752 section 3.1) is its only wrap token during negotiation, so a client that closes right after one has
- * refused the offered protection levels.
+ * Tells a Kerberos GSS-API wrap token from a context token by its token identifier, and finds the AP-REQ in an
+ * initial context token. A GSSAPI server's security layer offer (RFC 4752 section 3.1) is its only wrap token during
+ * negotiation, so a client that closes right after one has refused the offered protection levels.
  */
 final class GssTokens {
   private GssTokens() {}
@@ -26,5 +28,28 @@ final class GssTokens {
     }
     i += 2 + (token[i + 1] & 0xff);
     return i + 2 <= token.length && token[i] == 0x02 && token[i + 1] == 0x01;
+  }
+
+  /**
+   * The AP-REQ of a Kerberos initial context token (RFC 1964 framing, token identifier 01 00), as its DER bytes;
+   * null for any other token.
+   */
+  static byte[] apRequest(byte[] token) {
+    if (token.length < 4 || (token[0] & 0xff) != 0x60) {
+      return null;
+    }
+    int i = 1;
+    int length = token[i++] & 0xff;
+    if (length >= 0x80) {
+      i += length & 0x7f;
+    }
+    if (i + 2 > token.length || token[i] != 0x06) {
+      return null;
+    }
+    i += 2 + (token[i + 1] & 0xff);
+    if (i + 2 > token.length || token[i] != 0x01 || token[i + 1] != 0x00) {
+      return null;
+    }
+    return Arrays.copyOfRange(token, i + 2, token.length);
   }
 }
