@@ -1,13 +1,17 @@
 package io.securethrift.core.transport;
 
 import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.internal.ConnectionEnd;
+import io.securethrift.core.internal.SharedAccess;
 import java.time.Duration;
+import java.time.Instant;
 import org.apache.thrift.TConfiguration;
 import org.apache.thrift.transport.TTransportException;
 
 /**
- * A client connection replaced by a new one once it is older than {@code securethrift.client.connection.max.age}:
- * the first write of a call on an old connection opens the new one (a new handshake) and the whole call goes there,
+ * A client connection replaced by a new one once it is older than {@code securethrift.client.connection.max.age}, or
+ * once the Kerberos service ticket it authenticated with is about to end ({@link ConnectionEnd#clientRenewal}): the
+ * first write of a call on an old connection opens the new one (a new handshake) and the whole call goes there,
  * after the old one is closed. Nothing is ever sent twice: a call is written to one connection only, so a call that
  * fails on it fails to the caller, which alone knows whether repeating it is safe. Its age counts from before the
  * connect, so it is never younger than the server's count of the same connection: a client whose limit is below the
@@ -21,18 +25,35 @@ final class RenewingTransport extends SecuredTransport {
   }
 
   private final Connector connector;
+  /** Zero for no maximum age. */
   private final long maxAgeNanos;
   private SecuredTransport current;
   private long openedNanos;
+  /** When {@link #current} is to be replaced for its Kerberos ticket; null when it has none. */
+  private Instant renewal;
   /** Bytes of a call have been written since the last flush: the call is under way on {@link #current}. */
   private boolean calling;
 
-  /** Opens the first connection; {@code maxAge} is greater than zero. */
-  RenewingTransport(Connector connector, Duration maxAge) throws TTransportException {
+  /**
+   * Starts with {@code first}, which {@code connector} began to open at {@code openedNanos} ({@link System#nanoTime})
+   * and {@code opened}; {@code maxAge} zero for none.
+   */
+  RenewingTransport(Connector connector, SecuredTransport first, long openedNanos, Instant opened, Duration maxAge) {
     this.connector = connector;
     this.maxAgeNanos = maxAge.toNanos();
-    this.openedNanos = System.nanoTime();
-    this.current = connector.open();
+    this.openedNanos = openedNanos;
+    use(first, opened);
+  }
+
+  /** When the Kerberos service ticket {@code transport} authenticated with ends; null without one. */
+  static Instant ticketEnd(SecuredTransport transport) {
+    return SharedAccess.ticketEnd().of(transport.peerIdentity()).orElse(null);
+  }
+
+  private void use(SecuredTransport transport, Instant opened) {
+    current = transport;
+    Instant end = ticketEnd(transport);
+    renewal = end == null ? null : ConnectionEnd.clientRenewal(opened, end);
   }
 
   @Override
@@ -44,15 +65,20 @@ final class RenewingTransport extends SecuredTransport {
     current.write(buf, off, len);
   }
 
-  /** Between calls: replaces a connection past its age. A failure to connect fails this call, sent nowhere. */
+  /**
+   * Between calls: replaces a connection past its age or near its ticket's end. A failure to connect fails this
+   * call, sent nowhere.
+   */
   private void renewIfOld() throws TTransportException {
     long now = System.nanoTime();
-    if (now - openedNanos < maxAgeNanos) {
+    Instant wallNow = Instant.now();
+    boolean old = maxAgeNanos != 0 && now - openedNanos >= maxAgeNanos;
+    if (!old && (renewal == null || wallNow.isBefore(renewal))) {
       return;
     }
     current.close();
     openedNanos = now;
-    current = connector.open();
+    use(connector.open(), wallNow);
   }
 
   @Override
