@@ -29,8 +29,10 @@ final class RenewingTransport extends SecuredTransport {
   private final long maxAgeNanos;
   private SecuredTransport current;
   private long openedNanos;
-  /** When {@link #current} is to be replaced for its Kerberos ticket; null when it has none. */
-  private Instant renewal;
+  /** When the Kerberos ticket {@link #current} authenticated with ends; null when it has none. */
+  private Instant ticketEnd;
+  /** When ({@link System#nanoTime}) {@link #current} is to be replaced for its Kerberos ticket. */
+  private long renewalNanos;
   /** Bytes of a call have been written since the last flush: the call is under way on {@link #current}. */
   private boolean calling;
 
@@ -42,7 +44,7 @@ final class RenewingTransport extends SecuredTransport {
     this.connector = connector;
     this.maxAgeNanos = maxAge.toNanos();
     this.openedNanos = openedNanos;
-    use(first, opened);
+    use(first, openedNanos, opened);
   }
 
   /** When the Kerberos service ticket {@code transport} authenticated with ends; null without one. */
@@ -50,10 +52,26 @@ final class RenewingTransport extends SecuredTransport {
     return SharedAccess.ticketEnd().of(transport.peerIdentity()).orElse(null);
   }
 
-  private void use(SecuredTransport transport, Instant opened) {
+  /**
+   * Sends on {@code transport} from now on, begun at {@code openedNanos} and {@code opened}. A connection renewed for
+   * its ticket whose new ticket ends no later than the old one (the login's own ticket ends then, and nobody renewed
+   * it) is renewed only once that end has passed, not before each call until then.
+   */
+  private void use(SecuredTransport transport, long openedNanos, Instant opened) {
     current = transport;
-    Instant end = ticketEnd(transport);
-    renewal = end == null ? null : ConnectionEnd.clientRenewal(opened, end);
+    Instant previous = ticketEnd;
+    ticketEnd = ticketEnd(transport);
+    if (ticketEnd != null) {
+      Instant renewal = previous != null && !ticketEnd.isAfter(previous) ? ticketEnd
+          : ConnectionEnd.clientRenewal(opened, ticketEnd);
+      // Counted on the monotonic clock from the open, like the age, so a call costs no wall-clock reading.
+      renewalNanos = openedNanos + Duration.between(opened, renewal).toNanos();
+    }
+  }
+
+  /** The connection calls go to now; for tests. */
+  SecuredTransport current() {
+    return current;
   }
 
   @Override
@@ -71,14 +89,14 @@ final class RenewingTransport extends SecuredTransport {
    */
   private void renewIfOld() throws TTransportException {
     long now = System.nanoTime();
-    Instant wallNow = Instant.now();
     boolean old = maxAgeNanos != 0 && now - openedNanos >= maxAgeNanos;
-    if (!old && (renewal == null || wallNow.isBefore(renewal))) {
+    if (!old && (ticketEnd == null || now - renewalNanos < 0)) {
       return;
     }
     current.close();
     openedNanos = now;
-    use(connector.open(), wallNow);
+    Instant opened = Instant.now();
+    use(connector.open(), now, opened);
   }
 
   @Override
