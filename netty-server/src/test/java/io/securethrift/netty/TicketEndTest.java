@@ -1,5 +1,6 @@
 package io.securethrift.netty;
 
+import static io.securethrift.netty.CountingEchoServer.call;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,31 +8,21 @@ import io.securethrift.core.QualityOfProtection;
 import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
-import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.audit.CloseCause;
 import io.securethrift.core.internal.SharedAccess;
 import io.securethrift.core.testing.Await;
-import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.core.testservice.LogCapture;
 import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.core.transport.SecuredTransport;
-import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.EmbeddedKdc;
 import io.securethrift.testkit.KdcExtension;
 import io.securethrift.testkit.KerberosIdentity;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TCompactProtocol;
-import org.apache.thrift.transport.TServerSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,73 +58,6 @@ class TicketEndTest {
     return base().kerberosLogin(client.principal(), client.keytab()).renewalPeriod(Duration.ofMillis(100)).build();
   }
 
-  /** The echo service, counting how often each call (the payload's first int) ran. */
-  private static final class CountingEcho implements EchoService.Iface {
-    final Map<Integer, AtomicInteger> executions = new ConcurrentHashMap<>();
-
-    @Override
-    public ByteBuffer echo(ByteBuffer payload) {
-      executions.computeIfAbsent(payload.getInt(payload.position()), k -> new AtomicInteger()).incrementAndGet();
-      return payload;
-    }
-
-    @Override
-    public String whoAmI() {
-      return "";
-    }
-
-    @Override
-    public void fail(String message) {
-      throw new UnsupportedOperationException(message);
-    }
-  }
-
-  /** One server model serving a {@link CountingEcho}. */
-  private static final class Server implements AutoCloseable {
-    final CountingEcho echo = new CountingEcho();
-    final int port;
-    final AuthCounters counters;
-    private final AutoCloseable running;
-    private final ServerTransportFactory factory;
-
-    Server(String model, SecurityConfig config) throws Exception {
-      TProcessor processor = new EchoService.Processor<>(echo);
-      if (model.equals("threadpool")) {
-        factory = ServerTransportFactory.create(config);
-        TServerSocket socket = factory.listen(new InetSocketAddress("127.0.0.1", 0));
-        EchoServer server = EchoServer.start(factory.threadPoolServerArgs(socket, processor),
-            ServerTransportFactory.port(socket));
-        running = server;
-        port = server.port();
-        counters = factory.counters();
-      } else {
-        factory = null;
-        NettyThriftServer server = NettyThriftServer.builder(config, processor)
-            .protocolFactory(new TCompactProtocol.Factory()).workerThreads(4).eventLoopThreads(2)
-            .shutdownGrace(Duration.ofSeconds(2)).build().start(new InetSocketAddress("127.0.0.1", 0));
-        running = server;
-        port = server.port();
-        counters = server.counters();
-      }
-    }
-
-    long expired() {
-      return counters.closes(CloseCause.TICKET_EXPIRED);
-    }
-
-    @Override
-    public void close() throws Exception {
-      running.close();
-      if (factory != null) {
-        factory.close();
-      }
-    }
-  }
-
-  private static ByteBuffer call(int id) {
-    return ByteBuffer.allocate(16).putInt(0, id);
-  }
-
   private static EchoService.Client client(SecuredTransport transport) {
     return new EchoService.Client(transport.protocol(new TCompactProtocol.Factory()));
   }
@@ -148,7 +72,7 @@ class TicketEndTest {
   void anIdleConnectionClosesWhenItsTicketEndsAndTheNextCallGoesToANewOne(String model, EmbeddedKdc kdc)
       throws Exception {
     try (LogCapture log = LogCapture.start();
-        Server server = new Server(model, server(kdc).build());
+        CountingEchoServer server = new CountingEchoServer(model, server(kdc).build());
         ClientTransportFactory clients = ClientTransportFactory.create(client(kdc));
         SecuredTransport transport = clients.open("localhost", server.port)) {
       EchoService.Client client = client(transport);
@@ -157,7 +81,7 @@ class TicketEndTest {
       assertTrue(end.isBefore(Instant.now().plus(LIFETIME).plusSeconds(1)), "the KDC's short ticket: " + end);
       // The server's timer and the test share one clock; its read timeout is counted in whole milliseconds.
       Await.until("the idle connection closing at its ticket's end", WAIT, () -> {
-        long expired = server.expired();
+        long expired = server.counters.closes(CloseCause.TICKET_EXPIRED);
         assertTrue(expired == 0 || !Instant.now().isBefore(end.minusMillis(20)),
             "closed before the ticket ended at " + end);
         return expired == 1;
@@ -172,8 +96,8 @@ class TicketEndTest {
       assertEquals(call(2), client.echo(call(2)));
       assertTrue(ticketEnd(transport).isAfter(end), "the new connection's ticket must be a fresh one");
       assertEquals(2, server.counters.successes());
-      assertEquals(1, server.echo.executions.get(1).get());
-      assertEquals(1, server.echo.executions.get(2).get());
+      assertEquals(1, server.echo.executions(1));
+      assertEquals(1, server.echo.executions(2));
     }
   }
 
@@ -181,7 +105,7 @@ class TicketEndTest {
   @ParameterizedTest
   @ValueSource(strings = {"threadpool", "nonblocking"})
   void theClientLosesAndRepeatsNoCallAcrossTicketEnds(String model, EmbeddedKdc kdc) throws Exception {
-    try (Server server = new Server(model, server(kdc).build());
+    try (CountingEchoServer server = new CountingEchoServer(model, server(kdc).build());
         ClientTransportFactory clients = ClientTransportFactory.create(client(kdc));
         SecuredTransport transport = clients.open("localhost", server.port)) {
       EchoService.Client client = client(transport);
@@ -193,7 +117,7 @@ class TicketEndTest {
       }
       assertTrue(server.counters.successes() >= 3, "calls must have spanned several tickets");
       for (int id = 0; id < calls; id++) {
-        assertEquals(1, server.echo.executions.get(id).get(), "call " + id);
+        assertEquals(1, server.echo.executions(id), "call " + id);
       }
       assertEquals(calls, server.echo.executions.size());
       assertEquals(0, server.counters.failures(), "no handshake may fail on an ended ticket");
