@@ -124,6 +124,22 @@ class TicketEndTest {
     }
   }
 
+  /** With the setting false a Kerberos connection outlives its ticket, on both models. */
+  @ParameterizedTest
+  @ValueSource(strings = {"threadpool", "nonblocking"})
+  void setToFalseTheServerKeepsConnectionsPastTheirTicket(String model, EmbeddedKdc kdc) throws Exception {
+    try (CountingEchoServer server = new CountingEchoServer(model, server(kdc).closeAtTicketEnd(false).build());
+        ClientTransportFactory clients = ClientTransportFactory.create(client(kdc));
+        SecuredTransport transport = clients.open("localhost", server.port)) {
+      assertEquals(call(1), client(transport).echo(call(1)));
+      Instant end = ticketEnd(transport);
+      Await.until("the connection's ticket having ended a while ago", WAIT,
+          () -> Instant.now().isAfter(end.plusMillis(500)));
+      assertEquals(0, server.counters.closes(CloseCause.TICKET_EXPIRED));
+      assertEquals(1, server.counters.successes());
+    }
+  }
+
   @Test
   void closingAtTheTicketEndIsTheDefault() {
     assertTrue(SecurityConfig.builder().build().server().closeAtTicketEnd());
