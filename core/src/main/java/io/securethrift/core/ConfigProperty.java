@@ -313,6 +313,18 @@ public enum ConfigProperty {
           + " authenticating afresh (re-reading certificates, CRLs and tickets). 0 keeps connections for any age.",
       (b, v) -> b.serverConnectionMaxAge(Values.duration(keyOf("SERVER_CONNECTION_MAX_AGE"), v)),
       c -> Values.formatDuration(c.server().connectionMaxAge())),
+  SERVER_KERBEROS_CLOSE_AT_TICKET_END("securethrift.server.kerberos.close.at.ticket.end", Type.BOOLEAN, "true",
+      Validator.ANY,
+      "Both server models: whether a Kerberos (GSSAPI) connection is closed once the service ticket its client"
+          + " authenticated with has ended, at the next point no call is in progress, like"
+          + " securethrift.server.connection.max.age (the earlier of the two applies), audited with cause"
+          + " ticket-expired. The client reconnects with a fresh ticket, or is refused if the KDC no longer issues"
+          + " one, so a disabled principal loses its connections within a ticket lifetime. The JDK does not tell an"
+          + " acceptor the ticket's end, so true needs Apache Kerby's crypto (org.apache.kerby:kerb-crypto) on a GSSAPI"
+          + " server's class path to read it from the ticket; a server without it refuses to start. false keeps"
+          + " connections past their ticket.",
+      (b, v) -> b.closeAtTicketEnd(Values.bool(keyOf("SERVER_KERBEROS_CLOSE_AT_TICKET_END"), v)),
+      c -> Boolean.toString(c.server().closeAtTicketEnd())),
   SERVER_PORT_UNIFICATION("securethrift.server.port.unification", Type.BOOLEAN, "false", Validator.ANY,
       "Both server models, modes tls and sasl-over-tls: whether the TLS port also serves plaintext clients (framed"
           + " Thrift, no TLS, no SASL), told apart by each connection's first byte (every TLS handshake starts 0x16),"

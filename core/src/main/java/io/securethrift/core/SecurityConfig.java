@@ -216,6 +216,7 @@ public final class SecurityConfig {
     private Duration serverIdleTimeout;
     private Duration serverConnectionMaxAge;
     private boolean portUnification;
+    private boolean closeAtTicketEnd;
     private long writeBufferLow;
     private long writeBufferHigh;
     private long writeBufferFatal;
@@ -286,6 +287,7 @@ public final class SecurityConfig {
       serverIdleTimeout = c.server.idleTimeout();
       serverConnectionMaxAge = c.server.connectionMaxAge();
       portUnification = c.server.portUnification();
+      closeAtTicketEnd = c.server.closeAtTicketEnd();
       writeBufferLow = c.server.writeBufferLow();
       writeBufferHigh = c.server.writeBufferHigh();
       writeBufferFatal = c.server.writeBufferFatal();
@@ -823,6 +825,15 @@ public final class SecurityConfig {
     }
 
     /**
+     * Both server models: whether a Kerberos-authenticated connection is closed between calls once its client's
+     * service ticket has ended ({@code securethrift.server.kerberos.close.at.ticket.end}); default true.
+     */
+    public Builder closeAtTicketEnd(boolean close) {
+      this.closeAtTicketEnd = close;
+      return this;
+    }
+
+    /**
      * How long a client uses a connection before its next call opens a new one
      * ({@code securethrift.client.connection.max.age}); default zero, no limit.
      */
@@ -1116,8 +1127,9 @@ public final class SecurityConfig {
           ConfigProperty.SERVER_CONNECTION_RATE_PER_ADDRESS.valid(connectionRatePerAddress),
           ConfigProperty.SERVER_CONNECTION_RATE_MAX.valid(connectionRateMax),
           ConfigProperty.SERVER_IDLE_TIMEOUT.valid(serverIdleTimeout),
-          ConfigProperty.SERVER_CONNECTION_MAX_AGE.valid(serverConnectionMaxAge), validPortUnification(), (int) low,
-          (int) high, fatal, ConfigProperty.SERVER_PENDING_REPLIES_MAX.valid(pendingRepliesMax));
+          ConfigProperty.SERVER_CONNECTION_MAX_AGE.valid(serverConnectionMaxAge), validPortUnification(),
+          closeAtTicketEnd, (int) low, (int) high, fatal,
+          ConfigProperty.SERVER_PENDING_REPLIES_MAX.valid(pendingRepliesMax));
     }
 
     /**

@@ -21,6 +21,7 @@ public final class ServerLimits {
   private final Duration idleTimeout;
   private final Duration connectionMaxAge;
   private final boolean portUnification;
+  private final boolean closeAtTicketEnd;
   private final int writeBufferLow;
   private final int writeBufferHigh;
   private final long writeBufferFatal;
@@ -28,8 +29,8 @@ public final class ServerLimits {
 
   ServerLimits(int maxConnections, int maxThreads, int maxUnauthenticatedConnections, int maxConnectionsPerAddress,
       int maxUnauthenticatedConnectionsPerAddress, int ipv6Prefix, int connectionRatePerAddress, int connectionRateMax,
-      Duration idleTimeout, Duration connectionMaxAge, boolean portUnification, int writeBufferLow, int writeBufferHigh,
-      long writeBufferFatal, long pendingRepliesMax) {
+      Duration idleTimeout, Duration connectionMaxAge, boolean portUnification, boolean closeAtTicketEnd,
+      int writeBufferLow, int writeBufferHigh, long writeBufferFatal, long pendingRepliesMax) {
     this.maxConnections = maxConnections;
     this.maxThreads = maxThreads;
     this.maxUnauthenticatedConnections = maxUnauthenticatedConnections;
@@ -41,6 +42,7 @@ public final class ServerLimits {
     this.idleTimeout = idleTimeout;
     this.connectionMaxAge = connectionMaxAge;
     this.portUnification = portUnification;
+    this.closeAtTicketEnd = closeAtTicketEnd;
     this.writeBufferLow = writeBufferLow;
     this.writeBufferHigh = writeBufferHigh;
     this.writeBufferFatal = writeBufferFatal;
@@ -112,6 +114,14 @@ public final class ServerLimits {
    */
   public boolean portUnification() {
     return portUnification;
+  }
+
+  /**
+   * Both server models: whether a Kerberos-authenticated connection is closed at its next point without a call in
+   * progress once the client's service ticket has ended ({@link ConfigProperty#SERVER_KERBEROS_CLOSE_AT_TICKET_END}).
+   */
+  public boolean closeAtTicketEnd() {
+    return closeAtTicketEnd;
   }
 
   /** Pending reply bytes under which a connection counts as writable again. */

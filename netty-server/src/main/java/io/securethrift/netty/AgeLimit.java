@@ -2,46 +2,53 @@ package io.securethrift.netty;
 
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.ScheduledFuture;
-import io.securethrift.core.audit.CloseCause;
 import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.internal.ConnectionEnd;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An authenticated connection's maximum age ({@code securethrift.server.connection.max.age}), counted from its
- * accept. One timer marks the age reached and has {@link FrameCodec} look; the codec closes the connection at its next
- * point without a call in progress: no call running or being answered, and no byte of a next one received (bytes of a
- * call already received are a call in progress, served first). Not a handler; everything runs on the event loop.
+ * An authenticated connection's end ({@link ConnectionEnd}: its maximum age, counted from its accept, or its client's
+ * Kerberos ticket end, whichever comes first). One timer marks the end reached and has {@link FrameCodec} look; the
+ * codec closes the connection at its next point without a call in progress: no call running or being answered, and
+ * no byte of a next one received (bytes of a call already received are a call in progress, served first). Not a
+ * handler; everything runs on the event loop.
  */
 final class AgeLimit implements Runnable {
   private final Channel channel;
   private final PeerIdentity identity;
   private final long acceptedNanos;
+  private final ConnectionEnd end;
   private final HandshakeAudit audit;
   /** The codec's look at the connection: closes it now if no call is in progress. */
   private final Runnable look;
   private final ScheduledFuture<?> timer;
   private boolean reached;
 
-  private AgeLimit(Channel channel, PeerIdentity identity, long acceptedNanos, Duration maxAge, HandshakeAudit audit,
+  private AgeLimit(Channel channel, PeerIdentity identity, long acceptedNanos, ConnectionEnd end, HandshakeAudit audit,
       Runnable look) {
     this.channel = channel;
     this.identity = identity;
     this.acceptedNanos = acceptedNanos;
+    this.end = end;
     this.audit = audit;
     this.look = look;
-    long remaining = maxAge.toNanos() - (System.nanoTime() - acceptedNanos);
-    this.timer = channel.eventLoop().schedule(this, Math.max(0, remaining), TimeUnit.NANOSECONDS);
+    this.timer = channel.eventLoop().schedule(this, Math.max(0, end.remainingNanos(System.nanoTime())),
+        TimeUnit.NANOSECONDS);
   }
 
-  /** The limit of a connection accepted at {@code acceptedNanos}; null when {@code maxAge} is zero (no limit). */
+  /**
+   * The end of a connection accepted at {@code acceptedNanos}; null when it has none ({@code maxAge} zero, no ticket
+   * end).
+   */
   static AgeLimit start(Channel channel, PeerIdentity identity, long acceptedNanos, Duration maxAge,
       HandshakeAudit audit, Runnable look) {
-    return maxAge.isZero() ? null : new AgeLimit(channel, identity, acceptedNanos, maxAge, audit, look);
+    ConnectionEnd end = ConnectionEnd.of(identity, acceptedNanos, maxAge);
+    return end == null ? null : new AgeLimit(channel, identity, acceptedNanos, end, audit, look);
   }
 
-  /** The age was reached. */
+  /** The end was reached. */
   @Override
   public void run() {
     reached = true;
@@ -50,14 +57,14 @@ final class AgeLimit implements Runnable {
     }
   }
 
-  /** Whether the connection has reached its age and is to close at its next point without a call in progress. */
+  /** Whether the connection has reached its end and is to close at its next point without a call in progress. */
   boolean reached() {
     return reached;
   }
 
-  /** The codec closes the connection for its age: audited, with the age it reached. */
+  /** The codec closes the connection at its end: audited with its cause and the age it reached. */
   void closing() {
-    audit.closed(identity, CloseCause.MAX_AGE, Duration.ofNanos(System.nanoTime() - acceptedNanos));
+    audit.closed(identity, end.cause(), Duration.ofNanos(System.nanoTime() - acceptedNanos));
   }
 
   /** The connection closed. */

@@ -18,7 +18,7 @@ import org.apache.thrift.TException;
  * replies keep their order, and a header is checked when its frame's turn comes. Reads go on while a call runs, up to
  * what {@link ReadBuffer} allows to wait behind it.
  *
- * <p>The dispatcher's "answered", the SASL layer, the idle timer ({@link IdleTimer}) and the maximum age
+ * <p>The dispatcher's "answered", the SASL layer, the idle timer ({@link IdleTimer}) and the connection end
  * ({@link AgeLimit}, which closes the connection here, between calls) are method calls, not pipeline
  * events or handlers of their own: per call, the one step the pipeline adds over a single handler is this handler's
  * {@code fireChannelRead} to the dispatcher, with the {@code byte[]} the call needs anyway.
@@ -32,7 +32,7 @@ final class FrameCodec extends ChannelInboundHandlerAdapter {
   private ChannelHandlerContext ctx;
   /** Null until authenticated. */
   private IdleTimer idle;
-  /** Null until authenticated, and without a maximum age. */
+  /** Null until authenticated, and without an end (maximum age or Kerberos ticket end). */
   private AgeLimit age;
   /** Null without SASL. */
   private SaslStream sasl;

@@ -1,5 +1,6 @@
 package io.securethrift.netty;
 
+import static io.securethrift.netty.CountingEchoServer.call;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,21 +13,17 @@ import io.securethrift.core.SaslMechanism;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
 import io.securethrift.core.TlsEngine;
-import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.audit.CloseCause;
 import io.securethrift.core.audit.ServerCountersMXBean;
 import io.securethrift.core.testing.Await;
 import io.securethrift.core.testservice.LogCapture;
-import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.core.transport.ClientTransportFactory;
 import io.securethrift.core.transport.SecuredTransport;
-import io.securethrift.core.transport.ServerTransportFactory;
 import io.securethrift.testkit.ca.CertificateAuthorityExtension;
 import io.securethrift.testkit.ca.CertificateDirectory;
 import io.securethrift.testkit.ca.TestCertificateAuthority;
 import java.lang.management.ManagementFactory;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -35,19 +32,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import javax.management.JMX;
 import javax.management.ObjectName;
-import org.apache.thrift.TProcessor;
 import org.apache.thrift.protocol.TCompactProtocol;
-import org.apache.thrift.transport.TServerSocket;
 import org.apache.thrift.transport.TTransportException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -93,89 +85,13 @@ class ConnectionAgeTest {
     }
   }
 
-  /** The echo service, counting how often each call (the payload's first int) ran; a negative one waits. */
-  private static final class CountingEcho implements EchoService.Iface {
-    final Map<Integer, AtomicInteger> executions = new ConcurrentHashMap<>();
-    final CountDownLatch slowEntered = new CountDownLatch(1);
-    final CountDownLatch releaseSlow = new CountDownLatch(1);
-
-    @Override
-    public ByteBuffer echo(ByteBuffer payload) {
-      int id = payload.getInt(payload.position());
-      executions.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
-      if (id < 0) {
-        slowEntered.countDown();
-        try {
-          releaseSlow.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      return payload;
-    }
-
-    int executions(int id) {
-      AtomicInteger n = executions.get(id);
-      return n == null ? 0 : n.get();
-    }
-
-    @Override
-    public String whoAmI() {
-      return "";
-    }
-
-    @Override
-    public void fail(String message) {
-      throw new UnsupportedOperationException(message);
-    }
+  /** The model serving {@code mode} with the test's maximum age. */
+  private static CountingEchoServer aged(String model, String mode) throws Exception {
+    return new CountingEchoServer(model, side(mode, true).serverConnectionMaxAge(MAX_AGE).build());
   }
 
-  /** One server model serving a {@link CountingEcho}. */
-  private static final class Server implements AutoCloseable {
-    final CountingEcho echo = new CountingEcho();
-    private final AutoCloseable running;
-    private final int port;
-    private final AuthCounters counters;
-    private final ServerTransportFactory factory;
-
-    Server(String model, SecurityConfig config) throws Exception {
-      TProcessor processor = new EchoService.Processor<>(echo);
-      if (model.equals("threadpool")) {
-        factory = ServerTransportFactory.create(config);
-        TServerSocket socket = factory.listen(new InetSocketAddress("127.0.0.1", 0));
-        EchoServer server = EchoServer.start(factory.threadPoolServerArgs(socket, processor),
-            ServerTransportFactory.port(socket));
-        running = server;
-        port = server.port();
-        counters = factory.counters();
-      } else {
-        factory = null;
-        NettyThriftServer server = NettyThriftServer.builder(config, processor)
-            .protocolFactory(new TCompactProtocol.Factory()).workerThreads(4).eventLoopThreads(2)
-            .shutdownGrace(Duration.ofSeconds(2)).build().start(new InetSocketAddress("127.0.0.1", 0));
-        running = server;
-        port = server.port();
-        counters = server.counters();
-      }
-    }
-
-    long agedOut() {
-      return counters.closes(CloseCause.MAX_AGE);
-    }
-
-    @Override
-    public void close() throws Exception {
-      // A slow call still waiting would hold a worker past the test.
-      echo.releaseSlow.countDown();
-      running.close();
-      if (factory != null) {
-        factory.close();
-      }
-    }
-  }
-
-  private static ByteBuffer call(int id) {
-    return ByteBuffer.allocate(16).putInt(0, id);
+  private static long agedOut(CountingEchoServer server) {
+    return server.counters.closes(CloseCause.MAX_AGE);
   }
 
   private static EchoService.Client client(SecuredTransport transport) {
@@ -188,7 +104,7 @@ class ConnectionAgeTest {
   void aCallUnderWayWhenTheAgePassesIsAnsweredAndTheConnectionClosesAfterIt(String model, String mode)
       throws Exception {
     ExecutorService caller = Executors.newSingleThreadExecutor();
-    try (Server server = new Server(model, side(mode, true).serverConnectionMaxAge(MAX_AGE).build());
+    try (CountingEchoServer server = aged(model, mode);
         ClientTransportFactory clients = ClientTransportFactory.create(side(mode, false).build());
         SecuredTransport transport = clients.open("localhost", server.port)) {
       EchoService.Client client = client(transport);
@@ -199,10 +115,10 @@ class ConnectionAgeTest {
       // The call began after the accept, so once it has run longer than the age, the connection is older.
       Await.until("the slow call outliving the connection's age", WAIT,
           () -> System.nanoTime() - entered > MAX_AGE.toNanos());
-      assertEquals(0, server.agedOut(), "a connection is never closed during a call");
+      assertEquals(0, agedOut(server), "a connection is never closed during a call");
       server.echo.releaseSlow.countDown();
       assertEquals(call(-1), slow.get(WAIT.toSeconds(), TimeUnit.SECONDS));
-      Await.until("the aged connection closing after the reply", WAIT, () -> server.agedOut() == 1);
+      Await.until("the aged connection closing after the reply", WAIT, () -> agedOut(server) == 1);
       // A client that does not renew its connection finds it closed; the call it tried never ran.
       assertThrows(TTransportException.class, () -> client.echo(call(2)));
       assertEquals(0, server.echo.executions(2));
@@ -218,15 +134,15 @@ class ConnectionAgeTest {
   void anIdleConnectionIsClosedOnceItReachesTheAgeAuditedWithoutAWarning(String model, String mode)
       throws Exception {
     try (LogCapture log = LogCapture.start();
-        Server server = new Server(model, side(mode, true).serverConnectionMaxAge(MAX_AGE).build());
+        CountingEchoServer server = aged(model, mode);
         ClientTransportFactory clients = ClientTransportFactory.create(side(mode, false).build());
         SecuredTransport transport = clients.open("localhost", server.port)) {
       assertEquals(call(1), client(transport).echo(call(1)));
-      Await.until("the idle connection closing at its age", WAIT, () -> server.agedOut() == 1);
+      Await.until("the idle connection closing at its age", WAIT, () -> agedOut(server) == 1);
       assertEquals(1, server.counters.successes());
       ServerCountersMXBean jmx = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
           new ObjectName("io.securethrift:type=Server,port=" + server.port), ServerCountersMXBean.class);
-      assertEquals(Map.of("max-age", 1L), jmx.getConnectionsClosedByCause());
+      assertEquals(Map.of("max-age", 1L, "ticket-expired", 0L), jmx.getConnectionsClosedByCause());
       String line = log.awaitLines("event=close", 1, WAIT).get(0);
       assertTrue(line.matches(".* peer=/127\\.0\\.0\\.1:\\d+ mode=" + SecurityMode.parse("mode",
           mode.equals("digest") ? "sasl" : mode).token() + " principal=.* cause=max-age age_ms=\\d+"), line);
@@ -243,7 +159,7 @@ class ConnectionAgeTest {
   @CsvSource({"threadpool, none", "threadpool, digest", "nonblocking, none", "nonblocking, tls"})
   void theRenewingClientLosesAndRepeatsNoCall(String model, String mode) throws Exception {
     Duration clientAge = Duration.ofMillis(200);
-    try (Server server = new Server(model, side(mode, true).serverConnectionMaxAge(MAX_AGE).build());
+    try (CountingEchoServer server = aged(model, mode);
         ClientTransportFactory clients = ClientTransportFactory.create(
             side(mode, false).clientConnectionMaxAge(clientAge).build());
         SecuredTransport transport = clients.open("localhost", server.port)) {
@@ -270,7 +186,7 @@ class ConnectionAgeTest {
     assertEquals(Duration.ZERO, defaults.server().connectionMaxAge());
     assertEquals(Duration.ZERO, defaults.timeouts().clientConnectionMaxAge());
     assertEquals("0s", ConfigProperty.SERVER_CONNECTION_MAX_AGE.defaultValue());
-    try (Server server = new Server(model, defaults);
+    try (CountingEchoServer server = new CountingEchoServer(model, defaults);
         ClientTransportFactory clients = ClientTransportFactory.create(defaults);
         SecuredTransport transport = clients.open("localhost", server.port)) {
       EchoService.Client client = client(transport);
@@ -279,7 +195,7 @@ class ConnectionAgeTest {
       Await.until("the connection growing older than the test's age", WAIT,
           () -> System.nanoTime() - opened > 2 * MAX_AGE.toNanos());
       assertEquals(call(2), client.echo(call(2)));
-      assertEquals(0, server.agedOut());
+      assertEquals(0, agedOut(server));
       assertEquals(1, server.counters.successes());
     }
   }

@@ -13,6 +13,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityMode;
+import io.securethrift.core.identity.PeerIdentity;
+import io.securethrift.core.identity.TestIdentities;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.core.transport.ServerTransportFactory;
@@ -80,7 +82,9 @@ class FrameCodecTest {
   }
 
   private void authenticate() {
-    channel.pipeline().fireUserEventTriggered(new HandshakeGuard.Authenticated(null, null, System.nanoTime()));
+    // An anonymous plaintext peer: no maximum age, no Kerberos ticket, so nothing ends the connection.
+    PeerIdentity anonymous = TestIdentities.builder(SecurityMode.NONE, null).build();
+    channel.pipeline().fireUserEventTriggered(new HandshakeGuard.Authenticated(anonymous, null, System.nanoTime()));
   }
 
   private static byte[] frame(int length, int fill) {

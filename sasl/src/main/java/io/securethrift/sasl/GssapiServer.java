@@ -44,6 +44,8 @@ final class GssapiServer extends GssapiMechanism implements SaslServer {
   private int offered;
   private String peer;
   private String authorizationId;
+  /** The client's AP-REQ, from its first context token: the service ticket it authenticated with. */
+  private byte[] apRequest;
 
   GssapiServer(String protocol, String serverName, Map<String, ?> properties, CallbackHandler callbacks)
       throws SaslException {
@@ -84,6 +86,9 @@ final class GssapiServer extends GssapiMechanism implements SaslServer {
   }
 
   private byte[] accept(byte[] token) throws SaslException {
+    if (apRequest == null) {
+      apRequest = GssTokens.apRequest(token);
+    }
     byte[] out;
     try {
       out = context.acceptSecContext(token, 0, token.length);
@@ -220,6 +225,12 @@ final class GssapiServer extends GssapiMechanism implements SaslServer {
   public String getAuthorizationID() {
     layer();
     return authorizationId;
+  }
+
+  /** The AP-REQ the client authenticated with, once it is complete; null if its first token held none. */
+  byte[] apRequest() {
+    layer();
+    return apRequest;
   }
 
   @Override

@@ -75,6 +75,9 @@ final class SaslClientLayer implements MessageLayer {
       throw new TTransportException(TTransportException.UNKNOWN, "handshake with " + host + ":"
           + streamIdentity.remoteAddress().getPort() + " failed: " + e.getMessage(), e);
     }
+    if (subject != null) {
+      ClientServiceTickets.dropEnding(subject, settings.serverPrimary(), serverName);
+    }
     Map<String, Object> connection = !mechanism.kerberos() ? properties : GssapiProperties.withBinding(properties,
         settings.channelBinding(), SharedAccess.tlsServerCertificate().of(streamIdentity));
     SaslClient client;
@@ -94,10 +97,15 @@ final class SaslClientLayer implements MessageLayer {
           serverName);
       boolean conf = result.qop() == QualityOfProtection.AUTH_CONF;
       boolean gcm = keys != null || endpoint.aesGcm() != null;
-      PeerIdentity identity = result.describe(identities.from(streamIdentity)
+      PeerIdentity.Builder identity = result.describe(identities.from(streamIdentity)
           .principal(settings.serverPrimary() + "/" + serverName))
-          .privacy(!conf ? null : gcm ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS).build();
-      return new SaslTransport(stream, SaslData.client(endpoint, identity, limits, keys,
+          .privacy(!conf ? null : gcm ? SaslPrivacy.AES_GCM : SaslPrivacy.GSS);
+      if (subject != null) {
+        // The server closes the connection when this ticket ends; the client's transport renews it before.
+        ClientServiceTickets.end(subject, settings.serverPrimary(), serverName)
+            .ifPresent(end -> SharedAccess.ticketEnd().record(identity, end));
+      }
+      return new SaslTransport(stream, SaslData.client(endpoint, identity.build(), limits, keys,
           settings.privacyProvider().orElse(null)), limits, Role.CLIENT);
     } catch (TTransportException e) {
       endpoint.dispose();

@@ -2,6 +2,7 @@ package io.securethrift.sasl;
 
 import java.security.PrivilegedActionException;
 import java.security.PrivilegedExceptionAction;
+import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -40,10 +41,12 @@ final class SaslEndpoint {
   private final Supplier<String> authorizationId;
   /** The data phase of securethrift's GSSAPI mechanism once complete; null for any other mechanism. */
   private final Supplier<GssLayer> gssLayer;
+  /** A complete GSSAPI server's client AP-REQ; null on a client and for any other mechanism. */
+  private final Supplier<byte[]> apRequest;
 
   private SaslEndpoint(Evaluator evaluator, BooleanSupplier complete, Codec wrap, Codec unwrap,
       Function<String, Object> properties, Disposer disposer, Supplier<String> authorizationId,
-      Supplier<GssLayer> gssLayer) {
+      Supplier<GssLayer> gssLayer, Supplier<byte[]> apRequest) {
     this.evaluator = evaluator;
     this.complete = complete;
     this.wrap = wrap;
@@ -52,20 +55,22 @@ final class SaslEndpoint {
     this.disposer = disposer;
     this.authorizationId = authorizationId;
     this.gssLayer = gssLayer;
+    this.apRequest = apRequest;
   }
 
   /** A client mechanism, evaluating challenges as {@code subject} (directly when null). */
   static SaslEndpoint client(SaslClient sasl, Subject subject) {
     return new SaslEndpoint(token -> as(subject, () -> sasl.evaluateChallenge(token)), sasl::isComplete, sasl::wrap,
         sasl::unwrap, sasl::getNegotiatedProperty, sasl::dispose, () -> null,
-        sasl instanceof GssapiClient ? ((GssapiClient) sasl)::layer : null);
+        sasl instanceof GssapiClient ? ((GssapiClient) sasl)::layer : null, null);
   }
 
   /** A server mechanism, evaluating responses as {@code subject} (directly when null). */
   static SaslEndpoint server(SaslServer sasl, Subject subject) {
     return new SaslEndpoint(token -> as(subject, () -> sasl.evaluateResponse(token)), sasl::isComplete, sasl::wrap,
         sasl::unwrap, sasl::getNegotiatedProperty, sasl::dispose, sasl::getAuthorizationID,
-        sasl instanceof GssapiServer ? ((GssapiServer) sasl)::layer : null);
+        sasl instanceof GssapiServer ? ((GssapiServer) sasl)::layer : null,
+        sasl instanceof GssapiServer ? ((GssapiServer) sasl)::apRequest : null);
   }
 
   byte[] evaluate(byte[] token) throws SaslException {
@@ -105,6 +110,11 @@ final class SaslEndpoint {
   GssLayer aesGcm() {
     GssLayer layer = gssLayer == null ? null : gssLayer.get();
     return layer != null && layer.sealer() != null ? layer : null;
+  }
+
+  /** The AP-REQ a Kerberos client authenticated to this complete server with; empty for other mechanisms. */
+  Optional<byte[]> apRequest() {
+    return apRequest == null ? Optional.empty() : Optional.ofNullable(apRequest.get());
   }
 
   void dispose() {

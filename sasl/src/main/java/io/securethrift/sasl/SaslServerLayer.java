@@ -19,6 +19,7 @@ import io.securethrift.core.spi.SaslDataCodec;
 import io.securethrift.core.spi.SaslNegotiator;
 import io.securethrift.core.transport.SecuredTransport;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import javax.security.auth.Subject;
@@ -45,6 +46,8 @@ final class SaslServerLayer implements MessageLayer {
   private final DelegationTokenSecrets secrets;
   private final ProtectionWarnings warnings;
   private final PeerIdentity.Issuer identities;
+  /** Whether a Kerberos client's service ticket end is read and recorded, for the server to close at it. */
+  private final boolean closeAtTicketEnd;
 
   SaslServerLayer(SecurityConfig config, PeerIdentity.Issuer identities) {
     this.identities = identities;
@@ -55,6 +58,7 @@ final class SaslServerLayer implements MessageLayer {
     this.properties = Map.of(MechanismSupport.GSSAPI, MechanismSupport.GSSAPI.properties(settings),
         MechanismSupport.DIGEST_MD5, MechanismSupport.DIGEST_MD5.properties(settings));
     this.secrets = settings.delegationTokenSecrets().orElse(null);
+    this.closeAtTicketEnd = config.server().closeAtTicketEnd();
     boolean kerberos = MechanismSupport.of(settings.mechanism()).kerberos();
     if (!kerberos && secrets == null) {
       throw new ConfigException(ConfigProperty.SASL_MECHANISM.key(), "DIGEST-MD5 servers need delegation token"
@@ -74,6 +78,13 @@ final class SaslServerLayer implements MessageLayer {
     // Before the login, so a server that cannot run never reads its keytab.
     SaslFactories.server(MechanismSupport.GSSAPI, ConfigProperty.SASL_KERBEROS_KEYTAB.key(),
         "set, so this server accepts GSSAPI");
+    if (closeAtTicketEnd && !kerbyPresent()) {
+      throw new ConfigException(ConfigProperty.SERVER_KERBEROS_CLOSE_AT_TICKET_END.key(), "true, but Apache Kerby's"
+          + " crypto (org.apache.kerby:kerb-crypto) is not on this server's class path (on the module path: not"
+          + " resolved, add --add-modules kerb.crypto): the JDK does not tell a Kerberos acceptor when a client's"
+          + " service ticket ends, so securethrift reads the ticket with Kerby; add it, or set false to keep"
+          + " connections past their ticket");
+    }
     KerberosName principal = KerberosName.parse(settings.kerberosPrincipal().orElseThrow())
         .withHostExpanded();
     String name = principal.toString();
@@ -169,6 +180,10 @@ final class SaslServerLayer implements MessageLayer {
             + " client's securethrift.sasl.qop, or set " + key + "=aes-gcm-preferred on this server");
       }
       PeerIdentity.Builder identity = result.describe(identities.from(streamIdentity).principal(principal(result)));
+      Optional<byte[]> apRequest = result.endpoint().apRequest();
+      if (closeAtTicketEnd && apRequest.isPresent()) {
+        SharedAccess.ticketEnd().record(identity, ticketEnd(apRequest.get(), client));
+      }
       PeerIdentity gss = identity.privacy(conf ? SaslPrivacy.GSS : null).build();
       PeerIdentity gcm = identity.privacy(SaslPrivacy.AES_GCM).build();
       return SaslData.server(result.endpoint(), gss, gcm, limits, settings.privacy(),
@@ -200,6 +215,31 @@ final class SaslServerLayer implements MessageLayer {
     // "*" accepts the digest-uri for whatever name the client dialled, as Accumulo servers behind aliases need.
     return SaslEndpoint.server(factory.createSaslServer(name, settings.serverPrimary(),
         settings.serverHost().orElse("*"), properties.get(mechanism), new ServerCallbacks(secrets)), null);
+  }
+
+  /**
+   * When the service ticket a Kerberos client authenticated with ends; a ticket whose end cannot be read (the JDK has
+   * accepted it, so this is not expected) refuses the connection rather than keep it for any age.
+   */
+  private Instant ticketEnd(byte[] apRequest, String client) throws TTransportException {
+    try {
+      return ServiceTicketEnd.of(apRequest, acceptorSubject());
+    } catch (SaslException e) {
+      throw new TTransportException(TTransportException.UNKNOWN, "refused the Kerberos client from " + client + ": "
+          + PeerText.describe(e) + ", so " + ConfigProperty.SERVER_KERBEROS_CLOSE_AT_TICKET_END.key()
+          + "=true cannot close its connection when the ticket ends", e);
+    }
+  }
+
+  /** Whether Kerby's Kerberos crypto can be loaded, which {@link ServiceTicketEnd} reads tickets with. */
+  private static boolean kerbyPresent() {
+    try {
+      Class.forName("org.apache.kerby.kerberos.kerb.crypto.EncryptionHandler", false,
+          SaslServerLayer.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   /**

@@ -10,7 +10,13 @@ public enum CloseCause {
    * The connection reached {@code securethrift.server.connection.max.age} and was closed at the next point no call was
    * in progress; its client reconnects and authenticates afresh.
    */
-  MAX_AGE("max-age");
+  MAX_AGE("max-age"),
+  /**
+   * The Kerberos service ticket the client authenticated with ended ({@code securethrift.sasl.kerberos.ticket.end}
+   * {@code close}), and the connection was closed at the next point no call was in progress; its client reconnects
+   * with a fresh ticket, or is refused if the KDC no longer issues it one.
+   */
+  TICKET_EXPIRED("ticket-expired");
 
   private final String token;
 

@@ -25,7 +25,7 @@ public interface ServerCountersMXBean {
 
   /**
    * Authenticated connections the server closed on its own account, by cause ({@link CloseCause#token()}:
-   * {@code max-age}), every cause present.
+   * {@code max-age}, {@code ticket-expired}), every cause present.
    */
   Map<String, Long> getConnectionsClosedByCause();
 

@@ -10,6 +10,7 @@ import io.securethrift.core.transport.SecuredTransport;
 import io.securethrift.core.transport.ServerTransportFactory;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -52,6 +53,19 @@ public final class PeerIdentity {
         return Optional.ofNullable(identity.tlsServerCertificate);
       }
     });
+    // The SASL layer records when a Kerberos client's service ticket ends, the server models close at it; not API.
+    SharedAccess.installTicketEnd(new SharedAccess.TicketEndOperations() {
+      @Override
+      public Builder record(Builder identity, Instant end) {
+        identity.ticketEnd = end;
+        return identity;
+      }
+
+      @Override
+      public Optional<Instant> of(PeerIdentity identity) {
+        return Optional.ofNullable(identity.ticketEnd);
+      }
+    });
   }
 
   private final SecurityMode mode;
@@ -68,6 +82,8 @@ public final class PeerIdentity {
   private final List<X509Certificate> peerCertificates;
   /** The certificate the TLS server presented: the peer's on a client, this server's own on a server. */
   private final X509Certificate tlsServerCertificate;
+  /** When the Kerberos service ticket the peer authenticated with ends; null without one. */
+  private final Instant ticketEnd;
 
   private PeerIdentity(Builder b) {
     this.mode = b.mode;
@@ -83,6 +99,7 @@ public final class PeerIdentity {
     this.tlsSessionResumed = b.tlsSessionResumed;
     this.peerCertificates = List.copyOf(b.peerCertificates);
     this.tlsServerCertificate = b.tlsServerCertificate;
+    this.ticketEnd = b.ticketEnd;
   }
 
   /**
@@ -123,6 +140,7 @@ public final class PeerIdentity {
     b.tlsSessionResumed = tlsSessionResumed;
     b.peerCertificates = peerCertificates;
     b.tlsServerCertificate = tlsServerCertificate;
+    b.ticketEnd = ticketEnd;
     return b;
   }
 
@@ -252,6 +270,7 @@ public final class PeerIdentity {
     private boolean tlsSessionResumed;
     private List<X509Certificate> peerCertificates = List.of();
     private X509Certificate tlsServerCertificate;
+    private Instant ticketEnd;
 
     private Builder(SecurityMode mode, InetSocketAddress remoteAddress) {
       this.mode = Objects.requireNonNull(mode);

@@ -4,6 +4,7 @@ import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.identity.PeerIdentity;
 import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -24,6 +25,7 @@ public final class SharedAccess {
   private static volatile IdentityOperations identity;
   private static volatile AuditOperations audit;
   private static volatile TlsServerCertificateOperations tlsServerCertificate;
+  private static volatile TicketEndOperations ticketEnd;
 
   private SharedAccess() {}
 
@@ -52,6 +54,19 @@ public final class SharedAccess {
 
     /** The certificate recorded in {@code identity}; empty for a connection without TLS, or none presented. */
     Optional<X509Certificate> of(PeerIdentity identity);
+  }
+
+  /**
+   * When the Kerberos service ticket a client authenticated with ends, which the SASL layer records in the identity it
+   * builds and both server models close the connection at (between calls); hidden so that it adds nothing to
+   * {@link PeerIdentity}'s API.
+   */
+  public interface TicketEndOperations {
+    /** Records {@code end} in {@code identity}; a builder comes only from the identity issuer. */
+    PeerIdentity.Builder record(PeerIdentity.Builder identity, Instant end);
+
+    /** The end recorded in {@code identity}; empty for a connection not authenticated by a Kerberos ticket. */
+    Optional<Instant> of(PeerIdentity identity);
   }
 
   /** A call that may throw {@code E}. */
@@ -85,6 +100,24 @@ public final class SharedAccess {
       throw new IllegalStateException("TLS server certificate operations already installed");
     }
     tlsServerCertificate = operations;
+  }
+
+  /** Called once, by {@link PeerIdentity}'s static initializer. */
+  public static void installTicketEnd(TicketEndOperations operations) {
+    requireCaller(PeerIdentity.class);
+    if (ticketEnd != null) {
+      throw new IllegalStateException("ticket end operations already installed");
+    }
+    ticketEnd = operations;
+  }
+
+  /**
+   * The Kerberos ticket end of identities, for securethrift's SASL layer and server models (this package is exported
+   * to securethrift's modules only). Recording needs a builder, which only the identity issuer makes.
+   */
+  public static TicketEndOperations ticketEnd() {
+    initialize(PeerIdentity.class);
+    return ticketEnd;
   }
 
   /**

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
+import java.time.Instant;
 import org.apache.thrift.transport.TTransportException;
 
 /**
@@ -44,11 +45,17 @@ public final class ClientTransportFactory implements AutoCloseable {
    * Connects to {@code host:port} within the connect timeout, completes the handshake within the handshake timeout,
    * and returns an open transport ready for a Thrift protocol. With {@code securethrift.client.connection.max.age}
    * set, the transport replaces its connection by a new one at the first call after that age, before the call's
-   * first byte is sent; a call is never sent twice.
+   * first byte is sent; a call is never sent twice. A Kerberos connection is replaced the same way shortly before
+   * the service ticket it authenticated with ends, when its server would close it.
    */
   public SecuredTransport open(String host, int port) throws TTransportException {
     Duration maxAge = layers.config().timeouts().clientConnectionMaxAge();
-    return maxAge.isZero() ? openOnce(host, port) : new RenewingTransport(() -> openOnce(host, port), maxAge);
+    RenewingTransport.Connector connector = () -> openOnce(host, port);
+    long openedNanos = System.nanoTime();
+    Instant opened = Instant.now();
+    SecuredTransport first = connector.open();
+    return maxAge.isZero() && RenewingTransport.ticketEnd(first) == null ? first
+        : new RenewingTransport(connector, first, openedNanos, opened, maxAge);
   }
 
   private SecuredTransport openOnce(String host, int port) throws TTransportException {

@@ -1,7 +1,5 @@
 package io.securethrift.core.transport;
 
-import io.securethrift.core.ConfigProperty;
-import io.securethrift.core.audit.CloseCause;
 import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.core.identity.PeerText;
@@ -17,7 +15,8 @@ import org.apache.thrift.transport.TTransportException;
  * Runs each call with the connection's {@link PeerIdentity} as the {@link PeerIdentity#current()} one, reading the
  * call through a {@link FrameBoundedProtocol} so nothing the caller declares is allocated before it has arrived. A
  * connection closed for what its peer sent is reported once, through the server's rate-limited warning. Before each
- * call, a connection with a maximum age ({@link ConnectionAge}) that has reached it is closed instead.
+ * call, a connection that has reached its end ({@link ConnectionAge}: its maximum age or its client's Kerberos
+ * ticket end) is closed instead.
  */
 final class IdentityProcessor implements TProcessor {
   private static final SharedAccess.IdentityOperations IDENTITY = SharedAccess.identity();
@@ -40,11 +39,11 @@ final class IdentityProcessor implements TProcessor {
     ConnectionAge age = transport.age;
     if (age != null && !age.nextCallArrives()) {
       // Between calls: the last reply has been written and no byte of a next call has come.
-      audit.closed(transport.peerIdentity(), CloseCause.MAX_AGE, age.age());
+      audit.closed(transport.peerIdentity(), age.end().cause(), age.age());
       transport.close();
       throw new TTransportException(TTransportException.END_OF_FILE, "closed the connection with "
           + PeerText.sanitize(String.valueOf(transport.peerIdentity().remoteAddress())) + " between calls: "
-          + ConfigProperty.SERVER_CONNECTION_MAX_AGE.key() + " reached");
+          + age.end().reason());
     }
     TProtocol bounded = FrameBoundedProtocol.wrap(in);
     try {

@@ -7,6 +7,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.Timeouts;
 import io.securethrift.core.audit.HandshakeAudit;
 import io.securethrift.core.identity.PeerText;
+import io.securethrift.core.internal.ConnectionEnd;
 import io.securethrift.core.internal.Durations;
 import io.securethrift.core.internal.EscapedTransportException;
 import io.securethrift.core.internal.PendingReplies;
@@ -139,7 +140,8 @@ final class Layers implements AutoCloseable {
         secured.socket().setSoTimeout(millis(timeouts.read()));
         socketTransport.established(peer, timeouts.read(), replies);
         if (audit != null) {
-          transport.age = ConnectionAge.of(socketTransport, start, config.server().connectionMaxAge());
+          transport.age = ConnectionAge.of(socketTransport, start,
+              ConnectionEnd.of(transport.peerIdentity(), start, config.server().connectionMaxAge()));
           audit.succeeded(transport.peerIdentity(), Duration.ofNanos(System.nanoTime() - start));
         }
         return transport;
