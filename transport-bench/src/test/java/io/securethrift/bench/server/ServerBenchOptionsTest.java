@@ -87,8 +87,8 @@ class ServerBenchOptionsTest {
     refused("--window-ms: must be positive, got -2", () -> o.window(Duration.ofMillis(-2)));
     refused("--server-heap: '512 m' is not a heap size such as 512m or 1g", () -> o.serverHeap("512 m"));
     refused("--server-heap: '1t' is not a heap size such as 512m or 1g", () -> o.serverHeap("1t"));
-    refused("--tls-engine: 'boringssl' is not accepted; accepted values: auto, conscrypt, jsse (an engine is"
-        + " contributed by the module that has it: conscrypt by securethrift-tls, openssl by securethrift-zookeeper)",
+    refused("--tls-engine: 'boringssl' is not accepted; accepted values: auto, conscrypt, jsse, openssl (an engine"
+        + " is contributed by the module that has it: conscrypt and openssl by securethrift-tls)",
         () -> o.engine("boringssl"));
     assertEquals("modes [none, tls, sasl-auth, sasl-auth-conf]; servers [nonblocking, nonblocking-inline,"
         + " threadpool-64, threadpool]; idle [50, 100] conns; flood 100 trickling peers + 4 clients; 20 stalled"
