@@ -55,7 +55,7 @@ class MainTest {
     Outcome o = run("ingest-bench", "--modes", "none,tls13-openssl");
     assertEquals(2, o.exitCode(), o.err());
     assertEquals("securethrift ingest-bench: --modes: 'tls13-openssl' is not a mode the embedded backend runs; it runs"
-        + " none, tls-jsse, tls-conscrypt, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm,"
+        + " none, tls-jsse, tls-conscrypt, tls-openssl, sasl-auth, sasl-auth-int, sasl-auth-conf, sasl-auth-conf-gcm,"
         + " sasl-auth-conf-provider, sasl-auth-libthrift, sasl-over-tls",
         o.err().trim());
   }
