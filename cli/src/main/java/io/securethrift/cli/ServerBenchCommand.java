@@ -76,12 +76,16 @@ final class ServerBenchCommand implements Callable<Integer> {
       description = "Server models of the handshakes beside openssl s_server (default: nonblocking,threadpool).")
   List<String> handshakeServers;
 
+  @Option(names = "--handshake-engines", split = ",", paramLabel = "ENGINE",
+      description = "TLS engines of the handshakes' servers (default: jsse,conscrypt,openssl).")
+  List<String> handshakeEngines;
+
   @Option(names = "--handshake-key-types", split = ",", paramLabel = "TYPE",
       description = "Key types of the handshakes' certificates: rsa (2048), ec (P-256) (default: rsa,ec).")
   List<String> handshakeKeyTypes;
 
-  @Option(names = "--tls-engine", description = "Engine of mode tls in the other scenarios: jsse, conscrypt"
-      + " (default: jsse).")
+  @Option(names = "--tls-engine", description = "Engine of mode tls in the other scenarios: jsse, conscrypt,"
+      + " openssl (default: jsse).")
   String engine;
 
   @Option(names = "--server-heap", description = "-Xmx of every server JVM (default: 512m).")
@@ -112,6 +116,7 @@ final class ServerBenchCommand implements Callable<Integer> {
     apply(handshakeSeconds, o::handshakeSeconds);
     apply(handshakeRounds, o::handshakeRounds);
     apply(handshakeServers, o::handshakeServers);
+    apply(handshakeEngines, o::handshakeEngines);
     apply(handshakeKeyTypes, o::handshakeKeyTypes);
     apply(engine, o::engine);
     apply(serverHeap, o::serverHeap);

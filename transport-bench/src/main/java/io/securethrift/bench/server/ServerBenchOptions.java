@@ -38,7 +38,7 @@ public final class ServerBenchOptions {
   /** A Java server's first handshakes run in the interpreter: an uncounted run first (not in the quick preset). */
   boolean handshakeWarmUp = true;
   TlsEngine engine = TlsEngine.JSSE;
-  List<TlsEngine> handshakeEngines = List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT);
+  List<TlsEngine> handshakeEngines = List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT, TlsEngine.OPENSSL);
   List<ServerKind> handshakeServers = List.of(ServerKind.NONBLOCKING, ServerKind.THREADPOOL);
   List<KeyType> handshakeKeyTypes = List.of(KeyType.RSA, KeyType.EC);
   String serverHeap = "512m";
@@ -154,6 +154,20 @@ public final class ServerBenchOptions {
     return this;
   }
 
+  /** The engines of the handshake scenario's servers; {@code auto} is refused, since each row names its engine. */
+  public ServerBenchOptions handshakeEngines(List<String> tokens) {
+    List<TlsEngine> parsed = new ArrayList<>();
+    for (String token : tokens) {
+      TlsEngine engine = TlsEngine.parse("--handshake-engines", token);
+      if (engine.isAuto()) {
+        throw new ConfigException("--handshake-engines", "'auto' names no engine; list engines such as jsse,openssl");
+      }
+      parsed.add(engine);
+    }
+    handshakeEngines = List.copyOf(parsed);
+    return this;
+  }
+
   /** The servers of the handshake scenario besides {@code openssl s_server}. */
   public ServerBenchOptions handshakeServers(List<String> tokens) {
     handshakeServers = kinds("--handshake-servers", tokens);
@@ -224,8 +238,7 @@ public final class ServerBenchOptions {
         + " trickling peers + " + floodClients + " clients; " + stalledPeers + " stalled peers; calls at " + connections
         + " and " + fewConnections + " conns, payloads " + payloads + " B; warm-up " + warmUp.toMillis()
         + " ms, window " + window.toMillis() + " ms; handshakes " + handshakeSeconds + " s each, " + handshakeRounds
-        + " rounds, keys " + handshakeKeyTypes.stream().map(KeyType::token).toList() + ", servers " + handshakeServers
-        + "; tls engine " + engine
-        + "; server -Xmx" + serverHeap;
+        + " rounds, keys " + handshakeKeyTypes.stream().map(KeyType::token).toList() + ", engines " + handshakeEngines
+        + ", servers " + handshakeServers + "; tls engine " + engine + "; server -Xmx" + serverHeap;
   }
 }

@@ -21,7 +21,8 @@ class ServerBenchOptionsTest {
     assertEquals("modes [none, tls, sasl-auth, sasl-auth-conf]; servers [nonblocking, nonblocking-inline,"
         + " threadpool-64, threadpool]; idle [50, 100] conns; flood 100 trickling peers + 4 clients; 20 stalled"
         + " peers; calls at 40 and 4 conns, payloads [100, 65536] B; warm-up 300 ms, window 500 ms; handshakes 1 s"
-        + " each, 1 rounds, keys [ec], servers [nonblocking]; tls engine jsse; server -Xmx512m",
+        + " each, 1 rounds, keys [ec], engines [jsse, conscrypt, openssl], servers [nonblocking]; tls engine jsse;"
+        + " server -Xmx512m",
         ServerBenchOptions.quick().describe());
     assertFalse(ServerBenchOptions.quick().handshakeWarmUp, "the quick preset skips the uncounted run");
   }
@@ -35,7 +36,7 @@ class ServerBenchOptionsTest {
     assertTrue(o.handshakeWarmUp);
     assertEquals(List.of("idle", "calls", "flood", "stall", "handshakes"), List.copyOf(o.scenarios));
     assertEquals(200, o.stalledPeers);
-    assertEquals(List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT), o.handshakeEngines);
+    assertEquals(List.of(TlsEngine.JSSE, TlsEngine.CONSCRYPT, TlsEngine.OPENSSL), o.handshakeEngines);
     assertEquals(List.of(ServerKind.NONBLOCKING, ServerKind.THREADPOOL), o.handshakeServers);
     assertEquals(List.of(KeyType.RSA, KeyType.EC), o.handshakeKeyTypes);
     assertEquals(4, o.handshakeRounds);
@@ -49,10 +50,12 @@ class ServerBenchOptionsTest {
         .floodPeers(3).floodClients(2).stalledPeers(5).connections(9).fewConnections(1).payloads(List.of(1, 2))
         .warmUp(Duration.ZERO).window(Duration.ofMillis(1)).handshakeSeconds(2).handshakeRounds(3)
         .handshakeServers(List.of("threadpool")).handshakeKeyTypes(List.of("RSA", "ec")).engine("conscrypt")
+        .handshakeEngines(List.of("openssl", "jsse"))
         .serverHeap("1G").openssl("/opt/openssl").out(Path.of("x"));
     assertEquals("modes [sasl-auth-conf, tls]; servers [threadpool, nonblocking]; idle [7] conns; flood 3 trickling"
         + " peers + 2 clients; 5 stalled peers; calls at 9 and 1 conns, payloads [1, 2] B; warm-up 0 ms, window 1 ms;"
-        + " handshakes 2 s each, 3 rounds, keys [rsa, ec], servers [threadpool]; tls engine conscrypt; server -Xmx1G",
+        + " handshakes 2 s each, 3 rounds, keys [rsa, ec], engines [openssl, jsse], servers [threadpool]; tls engine"
+        + " conscrypt; server -Xmx1G",
         o.describe());
     assertEquals(List.of("flood", "idle"), List.copyOf(o.scenarios), "in the order given");
     assertEquals("/opt/openssl", o.openssl);
@@ -90,10 +93,13 @@ class ServerBenchOptionsTest {
     refused("--tls-engine: 'boringssl' is not accepted; accepted values: auto, conscrypt, jsse, openssl (an engine"
         + " is contributed by the module that has it: conscrypt and openssl by securethrift-tls)",
         () -> o.engine("boringssl"));
+    refused("--handshake-engines: 'auto' names no engine; list engines such as jsse,openssl",
+        () -> o.handshakeEngines(List.of("jsse", "auto")));
     assertEquals("modes [none, tls, sasl-auth, sasl-auth-conf]; servers [nonblocking, nonblocking-inline,"
         + " threadpool-64, threadpool]; idle [50, 100] conns; flood 100 trickling peers + 4 clients; 20 stalled"
         + " peers; calls at 40 and 4 conns, payloads [100, 65536] B; warm-up 300 ms, window 500 ms; handshakes 1 s"
-        + " each, 1 rounds, keys [ec], servers [nonblocking]; tls engine jsse; server -Xmx512m", o.describe(),
+        + " each, 1 rounds, keys [ec], engines [jsse, conscrypt, openssl], servers [nonblocking]; tls engine jsse;"
+        + " server -Xmx512m", o.describe(),
         "a refused value changes nothing");
   }
 
