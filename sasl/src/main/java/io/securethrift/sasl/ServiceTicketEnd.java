@@ -1,6 +1,8 @@
 package io.securethrift.sasl;
 
+import java.security.GeneralSecurityException;
 import java.time.Instant;
+import java.util.Optional;
 import javax.security.auth.Subject;
 import javax.security.auth.kerberos.KerberosKey;
 import javax.security.auth.kerberos.KerberosPrincipal;
@@ -21,7 +23,8 @@ import org.apache.kerby.kerberos.kerb.type.ticket.Ticket;
  * The end time of the service ticket a Kerberos client authenticated with. The JDK's acceptor context does not tell
  * it (its {@code getLifetime()} is indefinite, and {@code ExtendedGSSContext.inquireSecContext} offers the ticket's
  * flags and auth time but not its end time, on Java 11 to 25), so the ticket in the client's AP-REQ is decrypted a
- * second time here, with the acceptor's keytab key and Apache Kerby's ASN.1 types and Kerberos crypto. Only tickets
+ * second time here, with the acceptor's keytab key and Apache Kerby's ASN.1 types and Kerberos crypto ({@link
+ * AesSha2Decryption} for RFC 8009's types, which Kerby lacks and the JDK accepts by default). Only tickets
  * the JDK has already accepted are read. Kerby is an optional dependency: every Kerby type stays inside this class,
  * which is loaded only once Kerby was found at start-up.
  */
@@ -38,21 +41,41 @@ final class ServiceTicketEnd {
     try {
       Ticket ticket = KrbCodec.decode(apRequest, ApReq.class).getTicket();
       EncryptedData sealed = ticket.getEncryptedEncPart();
+      // Kerby reads an encryption type it does not know, such as RFC 8009's, as NONE (0).
+      int etype = sealed.getEType().getValue();
       KerberosPrincipal service = new KerberosPrincipal(ticket.getSname().getName() + "@" + ticket.getRealm());
+      GeneralSecurityException mismatch = null;
       for (KeyTab keyTab : acceptor.getPrivateCredentials(KeyTab.class)) {
         for (KerberosKey key : keyTab.getKeys(service)) {
-          if (key.getKeyType() == sealed.getEType().getValue()
-              && (sealed.getKvno() <= 0 || key.getVersionNumber() == sealed.getKvno())) {
-            byte[] plain = EncryptionHandler.decrypt(sealed, new EncryptionKey(EncryptionType.fromValue(
-                key.getKeyType()), key.getEncoded(), key.getVersionNumber()), KeyUsage.KDC_REP_TICKET);
-            return Instant.ofEpochMilli(KrbCodec.decode(plain, EncTicketPart.class).getEndTime().getTime());
+          if (sealed.getKvno() > 0 && key.getVersionNumber() != sealed.getKvno()) {
+            continue;
+          }
+          Optional<AesSha2Decryption> aesSha2 = AesSha2Decryption.of(key.getKeyType());
+          if (key.getKeyType() == etype) {
+            return endTime(EncryptionHandler.decrypt(sealed, new EncryptionKey(EncryptionType.fromValue(etype),
+                key.getEncoded(), key.getVersionNumber()), KeyUsage.KDC_REP_TICKET));
+          } else if (etype == EncryptionType.NONE.getValue() && aesSha2.isPresent()) {
+            // The type is not named then: the key whose checksum matches is the one (and its type the ticket's).
+            try {
+              return endTime(aesSha2.get().decrypt(key.getEncoded(), KeyUsage.KDC_REP_TICKET.getValue(),
+                  sealed.getCipher()));
+            } catch (GeneralSecurityException e) {
+              mismatch = e;
+            }
           }
         }
       }
-      throw new SaslException("the acceptor's keytab holds no key of enctype " + sealed.getEType().getValue()
-          + ", version " + sealed.getKvno() + " for the service ticket");
-    } catch (KrbException | RuntimeException e) {
+      if (mismatch != null) {
+        throw mismatch;
+      }
+      throw new SaslException("the acceptor's keytab holds no key of enctype " + etype + ", version "
+          + sealed.getKvno() + " for the service ticket");
+    } catch (KrbException | GeneralSecurityException | RuntimeException e) {
       throw new SaslException("cannot read the client's service ticket: " + e.getMessage(), e);
     }
+  }
+
+  private static Instant endTime(byte[] encTicketPart) throws KrbException {
+    return Instant.ofEpochMilli(KrbCodec.decode(encTicketPart, EncTicketPart.class).getEndTime().getTime());
   }
 }
