@@ -52,14 +52,24 @@ public record RecordCost(double sealUsPerMb, double openUsPerMb, String cipherSu
     if (!mode.security().usesTls()) {
       return NONE;
     }
-    return measure(engine(security.config(mode, false).build(), Role.CLIENT),
-        engine(security.config(mode, true).build(), Role.SERVER));
+    return of(security.config(mode, false).build(), security.config(mode, true).build());
+  }
+
+  /**
+   * The record cost of the TLS engine and protocol version a client of {@code client}'s configuration and a server of
+   * {@code server}'s negotiate, the server's host being {@link BenchSecurity#HOST}.
+   *
+   * @throws IOException when a store cannot be read
+   * @throws GeneralSecurityException when the contexts cannot be made or the handshake fails
+   */
+  public static RecordCost of(SecurityConfig client, SecurityConfig server)
+      throws IOException, GeneralSecurityException {
+    return measure(engine(client, Role.CLIENT), engine(server, Role.SERVER));
   }
 
   private static SSLEngine engine(SecurityConfig config, Role role) throws IOException, GeneralSecurityException {
     return StandardSslContextFactory.INSTANCE.newEngine(config.tls(), role, BenchSecurity.HOST, 0);
   }
-
 
   /**
    * Handshakes {@code client} with {@code server} in memory and measures their records in the client-to-server
@@ -97,6 +107,14 @@ public record RecordCost(double sealUsPerMb, double openUsPerMb, String cipherSu
   /** The engine's cost for the side that sends the payload ({@code sending}) or receives it. */
   public double usPerMb(boolean sending) {
     return sending ? sealUsPerMb : openUsPerMb;
+  }
+
+  /**
+   * The engine's cost per MB of an echo held in one process, client and server alike: the megabyte is sealed and opened
+   * on its way out and again on its way back.
+   */
+  public double echoUsPerMb() {
+    return 2 * (sealUsPerMb + openUsPerMb);
   }
 
   @Override

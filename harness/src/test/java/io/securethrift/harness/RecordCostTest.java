@@ -73,6 +73,12 @@ class RecordCostTest {
   }
 
   @Test
+  void anEchoInOneProcessSealsAndOpensTheMegabyteBothWays() {
+    assertEquals(2 * (500 + 400), new RecordCost(500, 400, "TLS_AES_128_GCM_SHA256").echoUsPerMb());
+    assertTrue(Double.isNaN(RecordCost.NONE.echoUsPerMb()));
+  }
+
+  @Test
   void nothingMeasuredWithoutTls() {
     assertFalse(RecordCost.NONE.measured());
     assertEquals("no TLS", RecordCost.NONE.toString());

@@ -1,6 +1,7 @@
 package io.securethrift.ingest.bench;
 
 import io.securethrift.harness.Bootstrap;
+import io.securethrift.harness.ExtraCpu;
 import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
@@ -14,7 +15,6 @@ import io.securethrift.harness.StoppingRule;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -124,19 +124,14 @@ final class BenchReport {
     }
     String own = PairedAnalysis.ownBaseline(m.mode(), baseline);
     boolean paired = rows.stream().anyMatch(r -> r.group().equals(m.server()) && r.variant().equals(own));
-    Map<Integer, Double> mode = usPerMbByRound(m.server(), m.mode(), client);
-    Map<Integer, Double> base = usPerMbByRound(m.server(), paired ? own : baseline, client);
-    return Measurement.median(mode.keySet().stream().filter(base::containsKey)
-        .mapToDouble(round -> mode.get(round) - base.get(round)).toArray());
+    return ExtraCpu.medianExtra(usPerMbByRound(m.server(), m.mode(), client),
+        usPerMbByRound(m.server(), paired ? own : baseline, client));
   }
 
   private Map<Integer, Double> usPerMbByRound(String server, String variant, boolean client) {
-    Map<Integer, Double> byRound = new HashMap<>();
-    rows.stream().filter(r -> !r.warmUp() && r.group().equals(server) && r.variant().equals(variant))
-        .forEach(r -> byRound.put(r.round(), IterationRow.workCpuMs(r, client ? IterationRow.CLIENT
-            : IterationRow.SERVER) * 1e3 / (r.value(IterationRow.PAYLOAD_BYTES) / 1e6)));
-    byRound.values().removeIf(v -> !Double.isFinite(v));
-    return byRound;
+    return ExtraCpu.byRound(rows, r -> r.group().equals(server) && r.variant().equals(variant),
+        r -> IterationRow.workCpuMs(r, client ? IterationRow.CLIENT : IterationRow.SERVER) * 1e3
+            / (r.value(IterationRow.PAYLOAD_BYTES) / 1e6));
   }
 
   /**
@@ -169,13 +164,11 @@ final class BenchReport {
     s.append(String.format(Locale.ROOT, row, "server", "mode", "cli extra", "seal", "ratio", "srv extra", "open",
         "ratio", "suite"));
     for (ModeSummary m : tls) {
-      double client = extraUsPerMb(m, true);
-      double server = extraUsPerMb(m, false);
-      double seal = floorUsPerMb(m, true);
-      double open = floorUsPerMb(m, false);
-      s.append(String.format(Locale.ROOT, row, m.server(), m.mode(), cell("%.0f", client), cell("%.0f", seal),
-          cell("%.2f", client / seal), cell("%.0f", server), cell("%.0f", open), cell("%.2f", server / open),
-          recordCost(m).cipherSuite()));
+      ExtraCpu client = new ExtraCpu(extraUsPerMb(m, true), floorUsPerMb(m, true));
+      ExtraCpu server = new ExtraCpu(extraUsPerMb(m, false), floorUsPerMb(m, false));
+      s.append(String.format(Locale.ROOT, row, m.server(), m.mode(), cell("%.0f", client.extraUsPerMb()),
+          cell("%.0f", client.floorUsPerMb()), cell("%.2f", client.ratio()), cell("%.0f", server.extraUsPerMb()),
+          cell("%.0f", server.floorUsPerMb()), cell("%.2f", server.ratio()), recordCost(m).cipherSuite()));
     }
     return s.append(String.format(Locale.ROOT, "(us per MB of payload; extra: over %s's turns, in the level's own"
         + " processes where it has them; seal/open: the engine's records for the %.2f MB of Thrift messages each MB"

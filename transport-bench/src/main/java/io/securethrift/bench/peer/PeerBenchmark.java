@@ -9,6 +9,7 @@ import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.PairedAnalysis;
 import io.securethrift.harness.ProgressLog;
+import io.securethrift.harness.RecordCost;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
 import io.securethrift.harness.WarmUp;
@@ -17,6 +18,7 @@ import io.securethrift.harness.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,7 +87,9 @@ public final class PeerBenchmark {
     // The cells stop before the KDC they logged in with, and the directory goes last.
     try (BenchSecurity security = new BenchSecurity(dir)) {
       try {
-        Path material = PeerMaterial.create(security, settings.sasl()).write(dir.resolve("material.properties"));
+        PeerMaterial peerMaterial = PeerMaterial.create(security, settings.sasl());
+        Path material = peerMaterial.write(dir.resolve("material.properties"));
+        Map<String, RecordCost> recordCosts = recordCosts(peerMaterial);
         // Every JVM starts before any is waited for: their start-ups and logins overlap.
         for (BenchMode mode : settings.modes()) {
           for (Pairing pairing : settings.pairings()) {
@@ -99,7 +103,7 @@ public final class PeerBenchmark {
           cell.answer();
         }
         progress.step(cells.size() + " cells ready");
-        PeerReport report = measure(cells, start);
+        PeerReport report = measure(cells, start, recordCosts);
         report.write(settings.output());
         return report;
       } finally {
@@ -114,10 +118,33 @@ public final class PeerBenchmark {
     return mode.name() + "-" + pairing.label();
   }
 
-  private PeerReport measure(Map<String, ChildJvm> cells, RunInfo.Start start) throws IOException {
+  /**
+   * Each TLS mode's engine record cost in securethrift's configuration of the mode (engine and protocol version, as
+   * its cells have them), measured here before any cell starts: the machine has nothing else to do yet, and the cells'
+   * CPU columns hold none of it. A mode whose engines cannot be set up here is reported without one, and says why.
+   */
+  private Map<String, RecordCost> recordCosts(PeerMaterial material) {
+    Map<String, RecordCost> costs = new LinkedHashMap<>();
+    for (BenchMode mode : settings.modes()) {
+      if (mode.tls()) {
+        try {
+          RecordCost cost = RecordCost.of(OurSide.config(mode, material, false), OurSide.config(mode, material, true));
+          costs.put(mode.name(), cost);
+          progress.step(mode.name() + " record cost: " + cost);
+        } catch (IOException | GeneralSecurityException e) {
+          progress.step(mode.name() + " record cost not measured: " + e.getMessage());
+        }
+      }
+    }
+    return costs;
+  }
+
+  private PeerReport measure(Map<String, ChildJvm> cells, RunInfo.Start start, Map<String, RecordCost> recordCosts)
+      throws IOException {
     StoppingRule rule = settings.stoppingRule();
     MeasuredRounds.Outcome outcome = MeasuredRounds.run(new Cells(cells), rule, start::elapsed, progress);
-    return new PeerReport(settings, start.finish(), rule, outcome.decision(), outcome.overheads(), outcome.rows());
+    return new PeerReport(settings, start.finish(), rule, outcome.decision(), outcome.overheads(), outcome.rows(),
+        recordCosts);
   }
 
   /** The cells as a workload: pairings taking turns at each metric, mode by mode. */

@@ -3,10 +3,14 @@ package io.securethrift.bench.peer;
 import static io.securethrift.harness.SummaryValues.format;
 import static io.securethrift.harness.SummaryValues.number;
 
+import io.securethrift.core.SecurityMode;
+import io.securethrift.harness.BenchMode;
+import io.securethrift.harness.ExtraCpu;
 import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
 import io.securethrift.harness.OverheadChart;
+import io.securethrift.harness.RecordCost;
 import io.securethrift.harness.ReportFiles;
 import io.securethrift.harness.ResultsDocs;
 import io.securethrift.harness.ResultsFile;
@@ -21,7 +25,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -47,13 +53,16 @@ public final class PeerReport {
 
   private final ResultsFile results;
 
+  /**
+   * @param recordCosts the record cost of each TLS mode's engine, by mode name, measured in the same run
+   */
   PeerReport(PeerSettings settings, RunInfo info, StoppingRule rule, StoppingRule.Decision decision,
-      List<Overhead> overheads, List<Measurement> rows) {
+      List<Overhead> overheads, List<Measurement> rows, Map<String, RecordCost> recordCosts) {
     Map<String, Object> s = new LinkedHashMap<>(settings.toMap());
     s.put("description", settings.describe());
     this.results = new ResultsFile(TOOL, info.toMap(), s, "mode", "pairing", Pairing.BASELINE.label(),
         decision.name(), rule.fixedRounds() ? Double.POSITIVE_INFINITY : rule.precision(), overheads,
-        summaries(settings.metrics(), overheads, rows), rows);
+        summaries(settings, overheads, rows, recordCosts), rows);
   }
 
   private static Map<String, Double> tolerances(List<ResultsFile> runs) {
@@ -66,8 +75,9 @@ public final class PeerReport {
     return results;
   }
 
-  private static List<Map<String, Object>> summaries(List<PeerMetric> metrics, List<Overhead> overheads,
-      List<Measurement> rows) {
+  private static List<Map<String, Object>> summaries(PeerSettings settings, List<Overhead> overheads,
+      List<Measurement> rows, Map<String, RecordCost> recordCosts) {
+    List<PeerMetric> metrics = settings.metrics();
     Set<List<String>> cells = new LinkedHashSet<>();
     rows.forEach(r -> cells.add(List.of(r.group(), r.variant())));
     List<Map<String, Object>> out = new ArrayList<>();
@@ -93,10 +103,37 @@ public final class PeerReport {
         m.put("ratio", ratio.estimate());
         m.put("ratio_low", ratio.low());
         m.put("ratio_high", ratio.high());
+        ExtraCpu tls = tlsCost(settings, rows, cell.get(0), cell.get(1), metric, recordCosts);
+        m.put("tls_extra_cpu_us_per_mb", tls.extraUsPerMb());
+        m.put("record_floor_us_per_mb", tls.floorUsPerMb());
+        m.put("record_cipher_suite", Double.isNaN(tls.floorUsPerMb()) ? ""
+            : recordCosts.get(cell.get(0)).cipherSuite());
         out.add(m);
       }
     }
     return out;
+  }
+
+  /**
+   * A TLS mode's extra CPU per MB echoed on a bulk metric over the plaintext mode's same pairing in the same rounds,
+   * beside its engine's record cost for an echo in one JVM ({@link RecordCost#echoUsPerMb()}: the cell holds client
+   * and server, so each megabyte is sealed and opened going out and again coming back). Not a number for other modes
+   * and metrics, or a run without the plaintext mode.
+   */
+  static ExtraCpu tlsCost(PeerSettings settings, List<Measurement> rows, String mode, String pairing,
+      PeerMetric metric, Map<String, RecordCost> recordCosts) {
+    RecordCost cost = recordCosts.getOrDefault(mode, RecordCost.NONE);
+    if (!metric.kind().equals(PeerMetric.BULK) || !cost.measured()) {
+      return new ExtraCpu(Double.NaN, Double.NaN);
+    }
+    Optional<BenchMode> plain = settings.modes().stream().filter(b -> b.security() == SecurityMode.NONE).findFirst();
+    ToDoubleFunction<Measurement> usPerMb = r -> r.value(metric.cpuColumn()) / 1e3 / r.value(metric.opsColumn())
+        / (metric.size() / 1e6);
+    double extra = plain.map(p -> ExtraCpu.medianExtra(
+        ExtraCpu.byRound(rows, r -> r.group().equals(mode) && r.variant().equals(pairing), usPerMb),
+        ExtraCpu.byRound(rows, r -> r.group().equals(p.name()) && r.variant().equals(pairing), usPerMb)))
+        .orElse(Double.NaN);
+    return new ExtraCpu(extra, cost.echoUsPerMb());
   }
 
   /**
@@ -134,6 +171,7 @@ public final class PeerReport {
     }
     s.append(String.format(Locale.ROOT, "%nRows where securethrift is below 1.00× or its interval's lower end below"
         + " %.2f: %s.%n%n", TARGET_LOW, below.isEmpty() ? "none" : String.join(", ", below)));
+    s.append(tlsCostTable(r, pairings));
     s.append("Median rates over rounds, and in brackets the CPU microseconds per operation of the cell's JVM (client"
         + " and server together; a busy machine inflates it far less than the rates):\n\n| mode | metric | unit |");
     pairings.forEach(p -> s.append(' ').append(p).append(" |"));
@@ -150,6 +188,42 @@ public final class PeerReport {
       s.append('\n');
     }
     return s.toString();
+  }
+
+  /**
+   * Per TLS mode and bulk metric, each pairing's extra CPU per MB echoed over the plaintext mode's, its engine's
+   * record cost for that megabyte and the ratio; nothing for a run without them (older result files included).
+   */
+  private static String tlsCostTable(ResultsFile r, List<String> pairings) {
+    Map<List<Object>, Map<String, Object>> costs = new LinkedHashMap<>();
+    r.summary().stream().filter(m -> number(m.get("record_floor_us_per_mb")) > 0)
+        .forEach(m -> costs.put(List.of(m.get("mode"), m.get("metric"), m.get("pairing")), m));
+    if (costs.isEmpty()) {
+      return "";
+    }
+    StringBuilder s = new StringBuilder("TLS's extra CPU per MB echoed over the plaintext mode's cell of the same"
+        + " pairing in the same rounds, beside the engine's record cost for that MB, and the ratio (µs; the"
+        + " engine's cost, measured in memory as the run started, is sealing and opening the MB twice, out and"
+        + " back, as the cell's JVM holds client and server):\n\n| mode | metric | engine's records |");
+    pairings.forEach(p -> s.append(' ').append(p).append(" |"));
+    s.append("\n|---|---|---|").append("---|".repeat(pairings.size())).append('\n');
+    Set<List<Object>> keys = new LinkedHashSet<>();
+    costs.keySet().forEach(k -> keys.add(k.subList(0, 2)));
+    for (List<Object> key : keys) {
+      Map<String, Object> first = costs.get(List.of(key.get(0), key.get(1), pairings.stream()
+          .filter(p -> costs.containsKey(List.of(key.get(0), key.get(1), p))).findFirst().orElseThrow()));
+      s.append(String.format(Locale.ROOT, "| %s | %s | %s (%s) |", key.get(0), key.get(1),
+          format(first.get("record_floor_us_per_mb"), "%,.0f"), first.get("record_cipher_suite")));
+      for (String pairing : pairings) {
+        Map<String, Object> m = costs.get(List.of(key.get(0), key.get(1), pairing));
+        ExtraCpu cost = m == null ? new ExtraCpu(Double.NaN, Double.NaN)
+            : new ExtraCpu(number(m.get("tls_extra_cpu_us_per_mb")), number(m.get("record_floor_us_per_mb")));
+        s.append(' ').append(format(cost.extraUsPerMb(), "%,.0f")).append(" (")
+            .append(format(cost.ratio(), "%.2f×")).append(") |");
+      }
+      s.append('\n');
+    }
+    return s.append('\n').toString();
   }
 
   private static List<String> pairings(ResultsFile r) {

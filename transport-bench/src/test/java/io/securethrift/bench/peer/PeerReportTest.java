@@ -1,12 +1,14 @@
 package io.securethrift.bench.peer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.harness.BenchMode;
 import io.securethrift.harness.Interval;
 import io.securethrift.harness.Measurement;
 import io.securethrift.harness.Overhead;
+import io.securethrift.harness.RecordCost;
 import io.securethrift.harness.ResultsFile;
 import io.securethrift.harness.RunInfo;
 import io.securethrift.harness.StoppingRule;
@@ -28,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PeerReportTest {
   private static final int MIB = 1 << 20;
+  /** A megabyte: a bulk metric of this size has its CPU per operation as its CPU per MB. */
+  private static final int MB = 1_000_000;
   private static final String BULK = "bulk-1MiB";
   private static final String RT = "rt-100B";
   /** Bulk CPU nanoseconds of every row: 1e7 ns over N operations is 1e4 / N µs per operation. */
@@ -152,9 +156,11 @@ class PeerReportTest {
     assertEquals(11, read.rows().size());
     String summaryCsv = Files.readString(written.get(1), StandardCharsets.UTF_8);
     assertTrue(summaryCsv.startsWith("mode,pairing,metric,description,unit,rounds,median_rate,median_cpu_us_per_op,"
-        + "ratio,ratio_low,ratio_high\n"), summaryCsv);
+        + "ratio,ratio_low,ratio_high,tls_extra_cpu_us_per_mb,record_floor_us_per_mb,record_cipher_suite\n"),
+        summaryCsv);
+    // No TLS: no extra CPU, floor or suite.
     assertTrue(summaryCsv.contains("\nnone,securethrift,rt-100B,\"round trips/s, 100 B messages\",round trips/s,3,"
-        + "5700.000,10.526,0.952,0.926,0.980\n"), summaryCsv);
+        + "5700.000,10.526,0.952,0.926,0.980,,,\n"), summaryCsv);
     String iterations = Files.readString(written.get(2), StandardCharsets.UTF_8);
     assertTrue(iterations.startsWith("mode,pairing,round,bulk-1MiB_ops,bulk-1MiB_ns,bulk-1MiB_cpu_ns,rt-100B_ops,"
         + "rt-100B_ns,rt-100B_cpu_ns\n"), iterations);
@@ -172,13 +178,78 @@ class PeerReportTest {
         Path.of("out"));
     RunInfo info = new RunInfo("c", "j", 1, -1, -1, Instant.EPOCH, Duration.ZERO);
     String md = PeerReport.markdown(new PeerReport(settings, info, StoppingRule.fixed(1),
-        StoppingRule.Decision.ROUNDS_DONE, List.of(), rows).results());
+        StoppingRule.Decision.ROUNDS_DONE, List.of(), rows, Map.of()).results());
     // The tls-jsse mode ran libthrift only: its securethrift cells are n/a, and count as below the bar.
     assertTrue(md.contains("| tls-jsse | MB/s each way, 1 MiB messages | 419 | n/a |\n"), md);
     assertTrue(md.contains("| tls-jsse | rt-100B | round trips/s | 2,000 (30 µs) | n/a |\n"), md);
     assertTrue(md.contains("below 0.97: none bulk-1MiB n/a, none rt-100B n/a, tls-jsse bulk-1MiB n/a,"
         + " tls-jsse rt-100B n/a.\n"), md);
     assertTrue(md.startsWith("Run of 1970-01-01T00:00:00Z, commit c, j, 1 cores, load average -1.00 at the start"), md);
+  }
+
+  @Test
+  void eachTlsModesExtraCpuPerMegabyteEchoedStandsBesideItsEnginesRecordsForAnEcho() {
+    PeerMetric bulk = PeerMetric.bulk(MB);
+    BenchMode none = PeerModes.MODES.parse("--modes", "none");
+    BenchMode tls = PeerModes.MODES.parse("--modes", "tls-jsse");
+    List<Measurement> rows = new ArrayList<>();
+    // CPU microseconds per operation of 1 MB each way. libthrift's TLS cells spend 500, 700 and 500 more than its
+    // plaintext cells, securethrift's 900, 1,000 and 1,100; the warm-up round and a round without the plaintext cell
+    // do not count.
+    double[][] libthrift = {{3000, 3200, 3100, 1}, {3500, 3900, 3600, 1}};
+    double[][] ours = {{2000, 2000, 2000, 1}, {2900, 3000, 3100, 9999}};
+    for (int round = 1; round <= 3; round++) {
+      rows.add(bulkRow(none, Pairing.BASELINE, round, MB, libthrift[0][round - 1]));
+      rows.add(bulkRow(tls, Pairing.BASELINE, round, MB, libthrift[1][round - 1]));
+      rows.add(bulkRow(none, Pairing.SECURETHRIFT, round, MB, ours[0][round - 1]));
+      rows.add(bulkRow(tls, Pairing.SECURETHRIFT, round, MB, ours[1][round - 1]));
+    }
+    rows.add(bulkRow(tls, Pairing.SECURETHRIFT, 0, MB, 1e6));
+    rows.add(bulkRow(tls, Pairing.SECURETHRIFT, 4, MB, 1e6));
+    PeerSettings settings = new PeerSettings(List.of(none, tls), List.of(Pairing.SECURETHRIFT), List.of(MB),
+        List.of(), false, 1.0, 1, 0.5, 1, StoppingRule.fixed(3), Path.of("out"));
+    RunInfo info = new RunInfo("c", "j", 2, 0.1, 0.2, Instant.EPOCH, Duration.ofSeconds(9));
+    PeerReport report = new PeerReport(settings, info, StoppingRule.fixed(3), StoppingRule.Decision.ROUNDS_DONE,
+        List.of(), rows, Map.of(tls.name(), new RecordCost(500, 400, "TLS_AES_128_GCM_SHA256")));
+
+    // The cell seals and opens each MB going out and again coming back: 2 x (500 + 400) us.
+    Map<String, Object> ourTls = line(report.results().summary(), "tls-jsse", "securethrift", bulk.name());
+    assertEquals(1000.0, (double) ourTls.get("tls_extra_cpu_us_per_mb"), 1e-9);
+    assertEquals(1800.0, (double) ourTls.get("record_floor_us_per_mb"), 1e-9);
+    assertEquals("TLS_AES_128_GCM_SHA256", ourTls.get("record_cipher_suite"));
+    Map<String, Object> plain = line(report.results().summary(), "none", "securethrift", bulk.name());
+    assertTrue(Double.isNaN((double) plain.get("record_floor_us_per_mb")), plain.toString());
+    assertEquals("", plain.get("record_cipher_suite"));
+
+    String md = PeerReport.markdown(ResultsFile.fromJson(report.results().toJson()));
+    assertTrue(md.contains("| mode | metric | engine's records | libthrift | securethrift |\n|---|---|---|---|---|\n"
+        + "| tls-jsse | bulk-1000000B | 1,800 (TLS_AES_128_GCM_SHA256) | 500 (0.28×) | 1,000 (0.56×) |\n"), md);
+  }
+
+  @Test
+  void withoutThePlaintextModeThereIsNoExtraButStillTheFloorAndWithoutTlsNoTable() {
+    BenchMode tls = PeerModes.MODES.parse("--modes", "tls-jsse");
+    PeerSettings settings = new PeerSettings(List.of(tls), List.of(), List.of(MIB), List.of(), false, 1.0, 1, 0.5, 1,
+        StoppingRule.fixed(1), Path.of("out"));
+    RunInfo info = new RunInfo("c", "j", 2, 0.1, 0.2, Instant.EPOCH, Duration.ofSeconds(9));
+    String md = PeerReport.markdown(new PeerReport(settings, info, StoppingRule.fixed(1),
+        StoppingRule.Decision.ROUNDS_DONE, List.of(), List.of(bulkRow(tls, Pairing.BASELINE, 1, MIB, 3000)),
+        Map.of(tls.name(), new RecordCost(500, 400, "TLS_AES_128_GCM_SHA256"))).results());
+    assertTrue(md.contains("| tls-jsse | bulk-1MiB | 1,800 (TLS_AES_128_GCM_SHA256) | n/a (n/a) |\n"), md);
+    assertFalse(PeerReport.markdown(report().results()).contains("TLS's extra CPU"), "a run without TLS");
+  }
+
+  /** A cell's row of the bulk metric of {@code size}: 100 operations of {@code cpuUsPerOp} CPU microseconds each. */
+  private static Measurement bulkRow(BenchMode mode, Pairing pairing, int round, int size, double cpuUsPerOp) {
+    PeerMetric metric = PeerMetric.bulk(size);
+    return new Measurement(mode.name(), pairing.label(), round, Map.of(metric.opsColumn(), 100,
+        metric.nanosColumn(), 1_000_000_000L, metric.cpuColumn(), cpuUsPerOp * 100 * 1e3));
+  }
+
+  private static Map<String, Object> line(List<Map<String, Object>> summary, String mode, String pairing,
+      String metric) {
+    return summary.stream().filter(m -> m.get("mode").equals(mode) && m.get("pairing").equals(pairing)
+        && m.get("metric").equals(metric)).findFirst().orElseThrow();
   }
 
   private static Map<String, Object> line(List<Map<String, Object>> summary, String pairing, String metric) {
@@ -215,7 +286,8 @@ class PeerReportTest {
         StoppingRule.fixed(3), Path.of("out"));
     RunInfo info = new RunInfo("abc123", "Test JDK 17", 2, 0.5, 0.75, Instant.parse("2024-01-02T03:04:05Z"),
         Duration.ofSeconds(90));
-    return new PeerReport(settings, info, StoppingRule.fixed(3), StoppingRule.Decision.ROUNDS_DONE, overheads, rows);
+    return new PeerReport(settings, info, StoppingRule.fixed(3), StoppingRule.Decision.ROUNDS_DONE, overheads, rows,
+        Map.of());
   }
 
   /** A cell's row: every metric over one second. */
