@@ -2,6 +2,7 @@ package io.securethrift.cli;
 
 import io.securethrift.core.ConfigException;
 import io.securethrift.ingest.bench.BenchSettings;
+import io.securethrift.ingest.bench.FaultBench.Fault;
 import io.securethrift.ingest.bench.FaultRuns;
 import io.securethrift.ingest.bench.IngestBenchmark;
 import io.securethrift.ingest.bench.ResultsTable;
@@ -9,6 +10,8 @@ import io.securethrift.ingest.server.ServerModel;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,10 +110,10 @@ final class IngestBenchCommand implements Callable<Integer> {
       defaultValue = "ingest-results")
   Path output;
 
-  @Option(names = "--faults", split = ",", description = "Instead of measuring overheads, run continuous ingest on"
-      + " --backend while these faults happen, each in every mode of --modes: restart, rotate, expire, kdc, net (see"
-      + " docs/resilience.md; a fault that cannot happen in a mode on the backend is reported as not applicable)."
-      + " Exits 1 unless every run ends with UNDEFINED = 0 and CORRUPT = 0.")
+  @Option(names = "--faults", split = ",", completionCandidates = FaultTokens.class, description = "Instead of"
+      + " measuring overheads, run continuous ingest on --backend while these faults happen, each in every mode of"
+      + " --modes: ${COMPLETION-CANDIDATES} (see docs/resilience.md; a fault that cannot happen in a mode on the"
+      + " backend is reported as not applicable). Exits 1 unless every run ends with UNDEFINED = 0 and CORRUPT = 0.")
   List<String> faults;
 
   @Option(names = "--fault-time", description = "Seconds each --faults run writes for (default: ${DEFAULT-VALUE}).",
@@ -163,6 +166,14 @@ final class IngestBenchCommand implements Callable<Integer> {
       throw new ConfigException(option, value + " is not a number of seconds");
     }
     return Duration.ofMillis(Math.round(value * 1000));
+  }
+
+  /** The faults {@code --faults} knows, as its help lists them: {@link Fault}'s tokens. */
+  static final class FaultTokens implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return Arrays.stream(Fault.values()).map(Fault::token).iterator();
+    }
   }
 
   /** {@code ingest-bench compare A.json B.json}: two runs' overheads side by side, real differences marked. */

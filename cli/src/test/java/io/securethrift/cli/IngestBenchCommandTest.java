@@ -11,7 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code ingest-bench compare} refuses, by name, a file that is not an ingest-bench result file. */
+/**
+ * {@code ingest-bench compare} refuses, by name, a file that is not an ingest-bench result file; the help lists every
+ * fault {@code --faults} runs.
+ */
 class IngestBenchCommandTest {
   @TempDir
   Path output;
@@ -26,5 +29,11 @@ class IngestBenchCommandTest {
     assertTrue(code != 0, "exit code " + code);
     assertTrue(err.toString(StandardCharsets.UTF_8).contains("is not a result file of ingest-bench: not a benchmark"
         + " result file: no \"labels\""), err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void theHelpListsEveryFault() {
+    String help = new CommandLine(new IngestBenchCommand()).getUsageMessage().replaceAll("\\s+", " ");
+    assertTrue(help.contains("--modes: restart, rotate, expire, kdc, net, tls-on (see docs/resilience.md;"), help);
   }
 }

@@ -93,6 +93,8 @@ final class AccumuloFaults implements FaultBackend {
           + " uses no certificates (rotate runs in tls-jsse and tls-conscrypt)");
       case EXPIRE, KDC -> level.sasl() ? Optional.empty() : Optional.of("mode " + mode
           + " uses no Kerberos (" + fault.token() + " runs in the sasl-* modes)");
+      case TLS_ON -> Optional.of("this backend does not move its cluster's processes and batch writer to TLS one"
+          + " at a time (tls-on runs on the embedded backend)");
       default -> Optional.empty();
     };
   }

@@ -58,6 +58,8 @@ class AccumuloFaultsTest {
         faults.notApplicable("tls-jsse", Fault.EXPIRE));
     assertEquals(Optional.empty(), faults.notApplicable("none", Fault.NET));
     assertEquals(Optional.empty(), faults.notApplicable("sasl-auth-int", Fault.KDC));
+    assertEquals(Optional.of("this backend does not move its cluster's processes and batch writer to TLS one at a"
+        + " time (tls-on runs on the embedded backend)"), faults.notApplicable("tls-jsse", Fault.TLS_ON));
   }
 
   @Test

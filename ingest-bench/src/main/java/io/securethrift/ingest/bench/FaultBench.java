@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import io.securethrift.core.testing.Await;
 import io.securethrift.harness.BenchSecurity;
 import io.securethrift.ingest.client.IngestOptions;
 import io.securethrift.ingest.client.IngestResult;
@@ -34,6 +35,8 @@ import java.util.stream.Collectors;
 public final class FaultBench {
   /** How long the {@code net} run stalls the network: longer than the embedded client's read timeout in fault runs. */
   static final Duration STALL = Duration.ofSeconds(3);
+  /** How long the {@code tls-on} run waits for the server to audit the plaintext client it refused. */
+  private static final Duration AUDIT_WAIT = Duration.ofSeconds(30);
 
   /** What goes wrong during a run. */
   public enum Fault {
@@ -49,10 +52,15 @@ public final class FaultBench {
     /** The KDC stops, connections are cut and re-made without it, then it comes back. */
     KDC,
     /** The network cuts, stalls, delays and truncates connections, then drops them at random. */
-    NET;
+    NET,
+    /**
+     * Mutual TLS is turned on one process at a time ({@link TlsRollout.Step}): the run starts in plaintext, the server
+     * restarts on a unified port, the client moves to the mode's mutual TLS, the server turns TLS only.
+     */
+    TLS_ON;
 
     public String token() {
-      return name().toLowerCase(Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     /** The faults of a comma-separated list such as {@code restart,net}. */
@@ -100,13 +108,14 @@ public final class FaultBench {
    * @param landed how many of them were reached while the ingest still ran (on a starved machine a short run can end
    *     before its later faults)
    * @param failure why the ingest failed, or null
+   * @param tlsOn what the {@code tls-on} run showed of plaintext, or null for another fault
    */
   public record Outcome(String mode, Fault fault, long written, long received, FaultTarget.Cost cost,
-      VerifyResult verify, long elapsedNanos, int points, int landed, String failure) {
+      VerifyResult verify, long elapsedNanos, int points, int landed, String failure, TlsRollout.Check tlsOn) {
 
     public boolean passed() {
       return failure == null && written > 0 && received >= written && verify.undefined() == 0
-          && verify.corrupt() == 0;
+          && verify.corrupt() == 0 && (tlsOn == null || tlsOn.passed());
     }
 
     /** One line of the report. */
@@ -114,8 +123,9 @@ public final class FaultBench {
       String counts = verify == null ? "" : String.format(Locale.ROOT,
           " REFERENCED=%d UNREFERENCED=%d UNDEFINED=%d CORRUPT=%d", verify.referenced(), verify.unreferenced(),
           verify.undefined(), verify.corrupt());
-      return String.format(Locale.ROOT, "%-8s %-19s faults=%d/%d written=%d received=%d %s elapsed=%.1fs%s %s",
+      return String.format(Locale.ROOT, "%-8s %-19s faults=%d/%d written=%d received=%d %s elapsed=%.1fs%s%s %s",
           fault.token(), mode, landed, points, written, received, cost.describe(), elapsedNanos / 1e9, counts,
+          tlsOn == null ? "" : " " + tlsOn.describe(),
           passed() ? "PASS" : "FAIL" + (failure == null ? "" : " (" + failure + ")"));
     }
   }
@@ -148,7 +158,12 @@ public final class FaultBench {
         }
       });
       FaultTimeline timeline = new FaultTimeline(start, settings.runTime(), target::progress, running);
-      inject(fault, timeline, target, security, backend.shortTickets());
+      TlsRollout.Check tlsOn = null;
+      if (fault == Fault.TLS_ON) {
+        tlsOn = rollTls(timeline, target);
+      } else {
+        inject(fault, timeline, target, security, backend.shortTickets());
+      }
       String failure = null;
       long written = 0;
       try {
@@ -159,7 +174,44 @@ public final class FaultBench {
       long elapsed = System.nanoTime() - start;
       FaultTarget.Check check = target.verify();
       return new Outcome(mode, fault, written, check.received(), target.cost(), check.counts(), elapsed,
-          timeline.points(), timeline.landed(), failure);
+          timeline.points(), timeline.landed(), failure, tlsOn);
+    }
+  }
+
+  /**
+   * The {@code tls-on} run: each step of the roll at its point, then, once the ingest got on with the port TLS only, a
+   * plaintext client's call, which the port must refuse and audit.
+   */
+  private static TlsRollout.Check rollTls(FaultTimeline t, FaultTarget target) throws Exception {
+    double[] at = {0.25, 0.45, 0.65};
+    long servedWhileUnified = 0;
+    for (TlsRollout.Step step : TlsRollout.Step.values()) {
+      t.at(at[step.ordinal()], step.toString());
+      target.rollTls(step);
+      switch (step) {
+        // The operator's cue that the unified port serves the clients still on plaintext: its plaintext count grows.
+        case UNIFY_SERVER -> t.until("the unified port serving plaintext", () -> plaintextPort(target).served() > 0);
+        case CLIENT_TLS -> target.proxy().cutAll();
+        // Read once the switch is off: a plaintext connection served up to then counts, none after.
+        case TLS_ONLY -> servedWhileUnified = target.plaintextPort().served();
+        default -> throw new IllegalArgumentException("no such step " + step);
+      }
+    }
+    t.at(0.8, "plaintext client");
+    boolean refused = !target.plaintextClientServed();
+    if (refused) {
+      Await.until("the plaintext client's refusal audited", AUDIT_WAIT, () -> plaintextPort(target).refused() > 0);
+    }
+    TlsRollout.Port end = target.plaintextPort();
+    return new TlsRollout.Check(servedWhileUnified, end.served(), refused, end.refused());
+  }
+
+  /** {@link FaultTarget#plaintextPort()}, for a wait's condition. */
+  private static TlsRollout.Port plaintextPort(FaultTarget target) {
+    try {
+      return target.plaintextPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

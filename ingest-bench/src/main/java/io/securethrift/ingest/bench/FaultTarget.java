@@ -40,6 +40,25 @@ public interface FaultTarget extends AutoCloseable {
    */
   void rotate(CertificateRotation.Step step, FaultTimeline timeline) throws IOException, InterruptedException;
 
+  /**
+   * Takes one step of the {@code tls-on} roll ({@link TlsRollout.Step}); the runner cuts the connections after the
+   * client's move, so they come back on TLS. Only a backend whose {@link FaultBackend#notApplicable} lets
+   * {@code tls-on} run implements it.
+   */
+  default void rollTls(TlsRollout.Step step) throws IOException, InterruptedException {
+    throw new UnsupportedOperationException("this backend does not run tls-on");
+  }
+
+  /** The server's unified port in a {@code tls-on} run: what it served and refused of plaintext. */
+  default TlsRollout.Port plaintextPort() throws IOException {
+    throw new UnsupportedOperationException("this backend does not run tls-on");
+  }
+
+  /** Whether a plaintext client's call to the server (through the proxy) was served, in a {@code tls-on} run. */
+  default boolean plaintextClientServed() throws IOException {
+    throw new UnsupportedOperationException("this backend does not run tls-on");
+  }
+
   /** What the faults cost the client so far. */
   Cost cost();
 

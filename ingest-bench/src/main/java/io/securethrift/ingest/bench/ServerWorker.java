@@ -2,21 +2,27 @@ package io.securethrift.ingest.bench;
 
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.SecurityConfigFiles;
+import io.securethrift.core.audit.AuthFailure;
+import io.securethrift.core.audit.ServerCountersMXBean;
 import io.securethrift.core.testing.ChildJvm;
 import io.securethrift.core.testing.LineRecord;
 import io.securethrift.harness.BenchSecurity;
 import io.securethrift.ingest.server.IngestServer;
 import io.securethrift.ingest.server.ServerModel;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import javax.management.JMX;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 
 /**
  * The benchmark's server JVM: starts an ingest server from a properties file, and with a second properties file a
  * baseline server beside it in the same JVM (see {@link WorkerProtocol#BASELINE}); prints {@code READY port=n
- * baselinePort=m}, answers {@code SAMPLE}, {@code VERIFY} and {@code RESET} (see {@link WorkerProtocol}), and stops
- * when its standard input closes. Arguments: properties file, server model ({@link ServerModel#token()}),
- * {@link #SECURETHRIFT} or {@link #LIBTHRIFT_SASL} (the secured server's transports), baseline properties file or
- * {@link #NO_BASELINE}, optional write-ahead log file (the secured server's).
+ * baselinePort=m}, answers {@code SAMPLE}, {@code VERIFY}, {@code RESET} and {@code PLAINTEXT} (see
+ * {@link WorkerProtocol}), and stops when its standard input closes. Arguments: properties file, server model
+ * ({@link ServerModel#token()}), {@link #SECURETHRIFT} or {@link #LIBTHRIFT_SASL} (the secured server's transports),
+ * baseline properties file or {@link #NO_BASELINE}, optional write-ahead log file (the secured server's).
  */
 final class ServerWorker {
   /** The baseline argument of a worker that runs no baseline. */
@@ -52,6 +58,15 @@ final class ServerWorker {
     return SecurityConfigFiles.read(Path.of(file), "worker configuration");
   }
 
+  /**
+   * The server's counters and plaintext switch through JMX, under the name {@link ServerCountersMXBean} documents,
+   * as an operator's JMX client reaches them (docs/tls.md, port unification).
+   */
+  private static ServerCountersMXBean jmx(int port) throws MalformedObjectNameException {
+    return JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+        new ObjectName("io.securethrift:type=Server,port=" + port), ServerCountersMXBean.class);
+  }
+
   private static LineRecord answer(IngestServer server, LineRecord command) throws Exception {
     switch (command.kind()) {
       case WorkerProtocol.SAMPLE:
@@ -64,6 +79,14 @@ final class ServerWorker {
         // starts from the same empty heap instead of paying for some of its predecessor's garbage at random.
         System.gc();
         return LineRecord.of(WorkerProtocol.OK);
+      case WorkerProtocol.PLAINTEXT: {
+        ServerCountersMXBean port = jmx(server.port());
+        if (WorkerProtocol.tlsOnly(command)) {
+          port.setPlaintextAccepted(false);
+        }
+        return WorkerProtocol.port(new TlsRollout.Port(port.getPlaintextConnections(),
+            port.getHandshakeFailuresByCause().get(AuthFailure.PLAINTEXT.token()), port.isPlaintextAccepted()));
+      }
       default:
         throw new IllegalArgumentException("unknown command " + command.kind());
     }

@@ -15,7 +15,9 @@ import java.time.Duration;
  * read only here. The client worker: {@code INGEST} (the {@link IngestOptions}) answers {@code RESULT} (the
  * {@link IngestResult}). The server worker prints {@code READY port=n} once it listens; {@code VERIFY} answers
  * {@code VERIFIED} (the {@link VerifyResult} of its table, checked in its own process, and the entries it received),
- * {@code RESET} empties its table, collects the garbage and answers {@code OK}. Both answer {@code SAMPLE} with
+ * {@code RESET} empties its table, collects the garbage and answers {@code OK}; {@code PLAINTEXT} answers with its
+ * unified port's plaintext account ({@link TlsRollout.Port}), and with {@code accepted=false} turns the port TLS only
+ * first. Both answer {@code SAMPLE} with
  * {@code GC count=… millis=…}, the garbage collection only the JVM itself knows (its CPU and I/O the harness reads
  * from the OS).
  *
@@ -40,6 +42,8 @@ final class WorkerProtocol {
   static final String VERIFY = "VERIFY";
   static final String RESET = "RESET";
   static final String SAMPLE = "SAMPLE";
+  static final String PLAINTEXT = "PLAINTEXT";
+  private static final String ACCEPTED = "accepted";
   static final String OK = "OK";
   static final String READY = "READY";
   static final String BASELINE = "baseline";
@@ -166,6 +170,27 @@ final class WorkerProtocol {
   static VerifyResult verified(LineRecord r) {
     return new VerifyResult(r.getLong("referenced"), r.getLong("unreferenced"), r.getLong("undefined"),
         r.getLong("corrupt"), r.getList("undefinedExamples"));
+  }
+
+  /** {@code PLAINTEXT}: the port's account, after turning it TLS only when {@code tlsOnly}. */
+  static LineRecord plaintext(boolean tlsOnly) {
+    LineRecord command = LineRecord.of(PLAINTEXT);
+    return tlsOnly ? command.with(ACCEPTED, false) : command;
+  }
+
+  /** Whether a {@code PLAINTEXT} command turns the port TLS only. */
+  static boolean tlsOnly(LineRecord command) {
+    return command.fields().containsKey(ACCEPTED) && !Boolean.parseBoolean(command.get(ACCEPTED));
+  }
+
+  /** The answer to {@code PLAINTEXT}. */
+  static LineRecord port(TlsRollout.Port port) {
+    return LineRecord.of(PLAINTEXT).with("served", port.served()).with("refused", port.refused())
+        .with(ACCEPTED, port.accepted());
+  }
+
+  static TlsRollout.Port port(LineRecord r) {
+    return new TlsRollout.Port(r.getLong("served"), r.getLong("refused"), Boolean.parseBoolean(r.get(ACCEPTED)));
   }
 
   /** This JVM's garbage collection so far, the answer to {@code SAMPLE}. */

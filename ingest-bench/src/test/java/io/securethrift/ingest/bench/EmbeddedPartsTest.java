@@ -54,7 +54,7 @@ class EmbeddedPartsTest {
   }
 
   @Test
-  void faultRunsSkipTheModesWhoseClientRunsInTheLauncher() {
+  void faultRunsSkipTheModesWhoseClientRunsInTheLauncherAndTlsOnTheModesWithoutTls() {
     EmbeddedFaults faults = new EmbeddedFaults();
     for (String mode : List.of("sasl-auth-conf-provider", "sasl-auth-libthrift")) {
       assertEquals(Optional.of("its client runs in the launcher JVM, on securethrift's retrying transports"),
@@ -63,9 +63,13 @@ class EmbeddedPartsTest {
     for (String mode : List.of("none", "tls-jsse", "tls-conscrypt", "sasl-auth", "sasl-auth-conf-gcm",
         "sasl-over-tls")) {
       for (Fault fault : Fault.values()) {
-        assertEquals(Optional.empty(), faults.notApplicable(mode, fault), mode + " " + fault);
+        boolean tlsOnElsewhere = fault == Fault.TLS_ON && !mode.startsWith("tls-");
+        assertEquals(tlsOnElsewhere, faults.notApplicable(mode, fault).isPresent(), mode + " " + fault);
       }
     }
+    assertEquals(Optional.of("tls-on moves plaintext to a mode's mutual TLS, and mode sasl-over-tls is not a TLS mode"
+        + " (tls-on runs in tls-jsse, tls-conscrypt and tls-openssl)"),
+        faults.notApplicable("sasl-over-tls", Fault.TLS_ON));
     assertTrue(EmbeddedFaults.READ_TIMEOUT.compareTo(FaultBench.STALL) < 0, "the net run's stall outlasts a read");
     assertEquals(EmbeddedFaults.SHORT_TICKETS, faults.shortTickets());
   }

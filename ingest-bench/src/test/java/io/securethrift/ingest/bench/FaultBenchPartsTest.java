@@ -25,7 +25,7 @@ class FaultBenchPartsTest {
       1_500_000_000L);
 
   private static Outcome outcome(long written, long received, VerifyResult verify, String failure) {
-    return new Outcome("tls-jsse", Fault.NET, written, received, COST, verify, 12_345_000_000L, 6, 5, failure);
+    return new Outcome("tls-jsse", Fault.NET, written, received, COST, verify, 12_345_000_000L, 6, 5, failure, null);
   }
 
   @Test
@@ -37,7 +37,10 @@ class FaultBenchPartsTest {
     assertEquals(List.of(), Fault.parseList("--faults", List.of()));
     IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
         () -> Fault.parseList("--faults", List.of("net", "disk")));
-    assertEquals("--faults: unknown fault 'disk'; known: restart,rotate,expire,kdc,net", unknown.getMessage());
+    assertEquals("--faults: unknown fault 'disk'; known: restart,rotate,expire,kdc,net,tls-on",
+        unknown.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> Fault.parseList("--faults", List.of("tls_on")),
+        "a token's words are joined by a hyphen, as in the mode names");
     assertThrows(IllegalArgumentException.class, () -> Fault.parseList("--faults", List.of("NET")),
         "tokens are lowercase, as printed");
   }
@@ -46,7 +49,7 @@ class FaultBenchPartsTest {
   void everyFaultsTokenReadsBackAsItself() {
     for (Fault f : Fault.values()) {
       assertEquals(List.of(f), Fault.parseList("x", List.of(f.token())), f.name());
-      assertEquals(f.name().toLowerCase(java.util.Locale.ROOT), f.token());
+      assertEquals(f.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'), f.token());
     }
   }
 

@@ -1,5 +1,6 @@
 package io.securethrift.ingest.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.securethrift.ingest.bench.FaultBench.Fault;
@@ -66,6 +67,30 @@ class FaultScenariosTest {
         "securethrift.server.connection.max.age", "1s", "securethrift.client.connection.max.age", "600ms"));
     assertTrue(outcome.passed(), outcome.line());
     System.out.println(outcome.line());
+  }
+
+  /**
+   * {@code ingest-bench --faults tls-on}: the client writes in plaintext while the server restarts on a unified port,
+   * moves to mutual TLS, and the server turns TLS only without a restart; nothing acknowledged is lost, the unified
+   * port served (and counted) the plaintext connections, and a plaintext client is refused and audited at the end.
+   */
+  @ParameterizedTest(name = "tls-on in {0} on {1}")
+  @CsvSource({
+      "tls-jsse, threadpool",
+      "tls-conscrypt, nonblocking",
+  })
+  void mutualTlsTurnedOnOneProcessAtATimeLosesNothing(String mode, String server) throws Exception {
+    Outcome outcome = shortRun("tls-on", mode, server, Map.of());
+    System.out.println(outcome.line());
+    assertTrue(outcome.passed(), outcome.line());
+    TlsRollout.Check check = outcome.tlsOn();
+    assertTrue(check.servedWhileUnified() > 0, "plaintext counted while unified: " + outcome.line());
+    assertEquals(check.servedWhileUnified(), check.servedAtEnd(), "no plaintext once TLS only: " + outcome.line());
+    assertTrue(check.probeRefused(), "the plaintext client refused: " + outcome.line());
+    assertTrue(check.refusedAtEnd() >= 1, "the refusal audited: " + outcome.line());
+    assertTrue(outcome.landed() == 0
+        || outcome.cost().retries().getAsLong() > 0 && outcome.cost().reconnects().getAsLong() > 0,
+        "the restart and the cut must have cost retries: " + outcome.line());
   }
 
   /** A five-second run of {@code fault} with {@code options} as backend options. */

@@ -45,6 +45,16 @@ class WorkerProtocolTest {
   }
 
   @Test
+  void thePlaintextCommandTurnsThePortTlsOnlyOnlyWhenAskedAndItsAccountRoundTrips() {
+    LineRecord read = overTheWire(WorkerProtocol.plaintext(false));
+    assertEquals(WorkerProtocol.PLAINTEXT, read.kind());
+    assertFalse(WorkerProtocol.tlsOnly(read), "a read leaves the switch alone");
+    assertTrue(WorkerProtocol.tlsOnly(overTheWire(WorkerProtocol.plaintext(true))));
+    TlsRollout.Port port = new TlsRollout.Port(17, 1, false);
+    assertEquals(port, WorkerProtocol.port(overTheWire(WorkerProtocol.port(port))));
+  }
+
+  @Test
   void durationsTravelInWholeMilliseconds() {
     IngestOptions fine = new IngestOptions(10, 1, 1024, Duration.ofNanos(2_999_999), 1, 1, Duration.ofNanos(1_500_000));
     IngestOptions back = WorkerProtocol.options(overTheWire(WorkerProtocol.ingest(fine)));
