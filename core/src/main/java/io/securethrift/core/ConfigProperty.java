@@ -136,10 +136,11 @@ public enum ConfigProperty {
       c -> Values.formatDuration(c.tls().ocspCacheMax())),
   TLS_REVOCATION_OCSP_STAPLING("securethrift.tls.revocation.ocsp.stapling", Type.BOOLEAN, "false", Validator.ANY,
       "Whether a TLS server staples the OCSP response for its own certificate to its handshakes (status_request), so"
-          + " clients need not ask the responder. Engine jsse only, where the JDK fetches and caches the response"
-          + " itself and needs -Djdk.tls.server.enableStatusRequestExtension=true on the server's JVM and the issuer in"
-          + " the key store's chain; a server on another engine, or without that JVM property, is refused at start."
-          + " Default false.",
+          + " clients need not ask the responder; the key store's chain must hold the issuer. Engine jsse: the JDK"
+          + " fetches and caches the response itself and needs -Djdk.tls.server.enableStatusRequestExtension=true on"
+          + " the server's JVM, or the server is refused at start. Engine openssl: securethrift fetches it (with"
+          + " BouncyCastle) when the key material is loaded and before its nextUpdate, and a handshake staples none"
+          + " while none can be had. Engine conscrypt is refused at start. Default false.",
       (b, v) -> b.ocspStapling(Values.bool(keyOf("TLS_REVOCATION_OCSP_STAPLING"), v)),
       c -> Boolean.toString(c.tls().ocspStapling())),
 

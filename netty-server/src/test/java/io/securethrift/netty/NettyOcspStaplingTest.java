@@ -10,6 +10,7 @@ import io.securethrift.core.SecurityMode;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.core.testing.RevokedPeer;
+import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.core.testservice.EchoHandler;
 import io.securethrift.core.testservice.EchoService;
 import io.securethrift.core.transport.ClientTransportFactory;
@@ -28,13 +29,14 @@ import org.apache.thrift.TException;
 import org.apache.thrift.protocol.TCompactProtocol;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The non-blocking server staples the OCSP response for its own certificate as the thread-pool server does (JSSE, the
- * JDK's stapling): JSSE and Conscrypt clients under hard failure whose own responder refuses connections accept a
- * good server and refuse a revoked one, against a real {@code openssl ocsp} responder. The JVM property the JDK needs
- * is set only while the server's context is created, and restored.
+ * The non-blocking server staples the OCSP response for its own certificate as the thread-pool server does, on JSSE
+ * (the JDK's stapling) and on {@code openssl} (the response securethrift fetches, handed to each engine of Netty's
+ * {@code SslHandler}): clients under hard failure whose own responder refuses connections accept a good server and
+ * refuse a revoked one, against a real {@code openssl ocsp} responder. The JVM property the JDK needs is set only
+ * while the server's context is created, and restored.
  */
 @ExtendWith(CertificateAuthorityExtension.class)
 class NettyOcspStaplingTest {
@@ -46,8 +48,8 @@ class NettyOcspStaplingTest {
         .trustStore(trustStore, StoreType.PKCS12, Secret.of(PASSWORD));
   }
 
-  private static NettyThriftServer stapling(Path keyStore, Path trustStore) throws Exception {
-    SecurityConfig config = tls(TlsEngine.JSSE, trustStore).keyStore(keyStore, StoreType.PKCS12, Secret.of(PASSWORD))
+  private static NettyThriftServer stapling(TlsEngine engine, Path keyStore, Path trustStore) throws Exception {
+    SecurityConfig config = tls(engine, trustStore).keyStore(keyStore, StoreType.PKCS12, Secret.of(PASSWORD))
         .ocspStapling(true).build();
     String was = System.getProperty(JDK_SERVER_STAPLING);
     System.setProperty(JDK_SERVER_STAPLING, "true");
@@ -72,9 +74,10 @@ class NettyOcspStaplingTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
-  void aClientThatCannotReachTheResponderDecidesOnTheStaple(TlsEngine clientEngine, TestCertificateAuthority ca,
-      @CertificateDirectory Path dir) throws Exception {
+  @CsvSource({"jsse, jsse", "jsse, conscrypt", "openssl, jsse", "openssl, conscrypt", "openssl, openssl"})
+  @ExtendWith(RunnableEnginesOnly.class)
+  void aClientThatCannotReachTheResponderDecidesOnTheStaple(TlsEngine serverEngine, TlsEngine clientEngine,
+      TestCertificateAuthority ca, @CertificateDirectory Path dir) throws Exception {
     Path trustStore = ca.writeTrustStore(dir, KeyStoreFormat.PKCS12, PASSWORD);
     // Never started: its port refuses the client's own requests.
     URI unreachable = URI.create(OcspResponder.create(ca, dir).url());
@@ -83,12 +86,12 @@ class NettyOcspStaplingTest {
       IssuedCertificate good = ca.leaf().ocspResponder(ocsp.url()).issue();
       IssuedCertificate revoked = ca.leaf().ocspResponder(ocsp.url()).issue();
       ocsp.good(good.certificate()).revoke(revoked.certificate()).start();
-      try (NettyThriftServer netty = stapling(good.writeKeyStore(dir, "good", KeyStoreFormat.PKCS12, PASSWORD),
-          trustStore)) {
+      try (NettyThriftServer netty = stapling(serverEngine, good.writeKeyStore(dir, "good", KeyStoreFormat.PKCS12,
+          PASSWORD), trustStore)) {
         whoAmI(client, netty.port());
       }
-      try (NettyThriftServer netty = stapling(revoked.writeKeyStore(dir, "revoked", KeyStoreFormat.PKCS12,
-          PASSWORD), trustStore)) {
+      try (NettyThriftServer netty = stapling(serverEngine, revoked.writeKeyStore(dir, "revoked",
+          KeyStoreFormat.PKCS12, PASSWORD), trustStore)) {
         String error = assertThrows(TException.class, () -> whoAmI(client, netty.port())).getMessage();
         assertTrue(error.contains("the server's certificate serial " + RevokedPeer.serial(revoked.certificate())
             + " (subject CN=localhost"), error);

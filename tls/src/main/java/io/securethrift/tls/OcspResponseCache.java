@@ -104,11 +104,34 @@ final class OcspResponseCache {
     return answers;
   }
 
+  /**
+   * A response about a server's own certificate, to staple: always fetched now, never one kept, from the responder
+   * override or else the certificate's own; a failure when it names none (or not over HTTP) or it cannot be asked.
+   */
+  Entry fetchNow(X509Certificate certificate, X509Certificate issuer) {
+    Optional<URI> responder = responderOverride.or(() -> responderOf(certificate));
+    if (responder.isEmpty() || !"http".equalsIgnoreCase(responder.get().getScheme())) {
+      return Entry.once(TRY_LATER, responder.map(uri -> "its OCSP responder " + uri + " is not an http: URL").orElse(
+          "it names no OCSP responder (Authority Information Access) and "
+          + ConfigProperty.TLS_REVOCATION_OCSP_RESPONDER.key() + " is not set"));
+    }
+    try {
+      return fetch(responder.get(), certificateId(certificate, issuer));
+    } catch (OCSPException | OperatorCreationException | CertificateEncodingException e) {
+      return failed(responder.get(), "cannot make the OCSP request: " + e.getMessage());
+    }
+  }
+
+  private static CertificateID certificateId(X509Certificate certificate, X509Certificate issuer)
+      throws OCSPException, OperatorCreationException, CertificateEncodingException {
+    return new JcaCertificateID(new JcaDigestCalculatorProviderBuilder().build().get(CertificateID.HASH_SHA1),
+        issuer, certificate.getSerialNumber());
+  }
+
   private Entry entry(URI responder, X509Certificate certificate, X509Certificate issuer) {
     CertificateID id;
     try {
-      id = new JcaCertificateID(new JcaDigestCalculatorProviderBuilder().build().get(CertificateID.HASH_SHA1),
-          issuer, certificate.getSerialNumber());
+      id = certificateId(certificate, issuer);
     } catch (OCSPException | OperatorCreationException | CertificateEncodingException e) {
       return failed(responder, "cannot make the OCSP request: " + e.getMessage());
     }
@@ -301,7 +324,7 @@ final class OcspResponseCache {
   }
 
   /** A response to hand the JDK, kept until {@code expires} (a {@link System#nanoTime()}) or used once. */
-  private static final class Entry {
+  static final class Entry {
     final byte[] response;
     final boolean kept;
     final long expires;

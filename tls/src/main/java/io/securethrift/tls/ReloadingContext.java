@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,24 +49,29 @@ import org.slf4j.LoggerFactory;
 final class ReloadingContext {
   private static final Logger LOG = LoggerFactory.getLogger(ReloadingContext.class);
 
-  /** A context's engines with the parameters its connections get, and the identity of the certificate it presents. */
+  /**
+   * A context's engines with the parameters its connections get, the identity of the certificate it presents, and
+   * the OCSP response it staples for it when its engines staple what they are handed.
+   */
   static final class Snapshot {
     private final TlsEngineContext engines;
     private final SSLParameters parameters;
     private final Optional<CertificateIdentity> identity;
+    private final Optional<OwnOcspStaple> staple;
 
-    Snapshot(TlsEngineContext engines, SSLParameters parameters, Optional<CertificateIdentity> identity) {
+    Snapshot(TlsEngineContext engines, SSLParameters parameters, Optional<CertificateIdentity> identity,
+        Optional<OwnOcspStaple> staple) {
       this.engines = engines;
       this.parameters = parameters;
       this.identity = identity;
+      this.staple = staple;
     }
 
-    TlsEngineContext engines() {
-      return engines;
-    }
-
-    SSLParameters parameters() {
-      return parameters;
+    /** A new engine for {@code role} with this snapshot's parameters, handed the current staple if there is one. */
+    SSLEngine newEngine(Role role, String host, int port) {
+      SSLEngine engine = TlsPolicy.newEngine(engines, parameters, role, host, port);
+      staple.flatMap(OwnOcspStaple::response).ifPresent(response -> engines.staple(engine, response));
+      return engine;
     }
 
     /** Empty without a key store, or when a custom factory's key store cannot be read by this module. */
@@ -177,18 +183,23 @@ final class ReloadingContext {
           : StoreLoader.keyManager(settings.keyStore().get(), settings.fips());
       if (keys != null && role == Role.SERVER && settings.ocspStapling()
           && keys.getCertificateChain(keys.alias()).length < 2) {
-        // The JDK would silently staple nothing: it names the certificate to its responder by its issuer.
+        // The JDK would silently staple nothing, and nor could anyone else: a certificate is named to its responder by
+        // its issuer.
         throw new GeneralSecurityException(keyStorePath() + " holds only its certificate, but stapling its OCSP"
             + " response (" + ConfigProperty.TLS_REVOCATION_OCSP_STAPLING.key() + ") needs the issuing CA's"
             + " certificate after it in the chain; add it");
       }
       TlsEngineContext engines = StandardSslContextFactory.INSTANCE.engineContext(settings, keys, role);
+      // Engines that staple only what they are handed get the response for this certificate, fetched here.
+      Optional<OwnOcspStaple> staple = keys != null && role == Role.SERVER && settings.ocspStapling()
+          && engines.staplesHandedResponses() ? Optional.of(OwnOcspStaple.fetch(settings,
+          keys.getCertificateChain(keys.alias()))) : Optional.empty();
       return new Snapshot(engines, TlsPolicy.parameters(engines, settings, role),
-          Optional.ofNullable(keys).map(k -> CertificateIdentity.of(k.leaf())));
+          Optional.ofNullable(keys).map(k -> CertificateIdentity.of(k.leaf())), staple);
     }
     SSLContext context = factory.createContext(settings, role);
     return new Snapshot(new JcaEngineContext(context), factory.parameters(context, settings, role),
-        settings.keyStore().flatMap(ReloadingContext::readIdentity));
+        settings.keyStore().flatMap(ReloadingContext::readIdentity), Optional.empty());
   }
 
   private static Optional<CertificateIdentity> readIdentity(StoreLocation keyStore) {

@@ -67,10 +67,12 @@ final class TlsStreamLayer implements StreamLayer {
     return new SecureStream(tls, identity);
   }
 
-  /** An engine for this layer's role, from the current context, with its parameters and session tickets on. */
+  /**
+   * An engine for this layer's role, from the current context, with its parameters, session tickets on and, on a
+   * server whose engine staples what it is handed, its OCSP response.
+   */
   private SSLEngine engine(String host, int port) {
-    ReloadingContext.Snapshot current = context.current();
-    return TlsPolicy.newEngine(current.engines(), current.parameters(), role, host, port);
+    return context.current().newEngine(role, host, port);
   }
 
 

@@ -13,7 +13,6 @@ import io.securethrift.core.Secret;
 import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.StoreType;
 import io.securethrift.core.TlsEngine;
-import io.securethrift.core.testing.EachTlsEngine;
 import io.securethrift.core.testing.RevokedPeer;
 import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.core.testservice.EchoServer;
@@ -33,23 +32,24 @@ import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A server stapling the OCSP response for its own certificate ({@code securethrift.tls.revocation.ocsp.stapling}),
- * against a real {@code openssl ocsp} responder behind a counting relay: JSSE and Conscrypt clients checking OCSP
- * under hard failure, whose own way to a responder answers nothing but HTTP 500, accept a good server on the staple
- * alone and refuse a revoked one with the usual revoked message; a server whose responder is down still handshakes,
- * and the client decides by its own policy. Only the JDK's engine staples: the server JVM's
- * {@code jdk.tls.server.enableStatusRequestExtension} is set here only while a server's context is created (each JDK
- * context reads it then) and restored at once; without it, on Conscrypt, and with a key store lacking the issuer,
- * the server is refused at creation.
+ * against a real {@code openssl ocsp} responder behind a counting relay: clients checking OCSP under hard failure,
+ * whose own way to a responder answers nothing but HTTP 500, accept a good server on the staple alone and refuse a
+ * revoked one with the usual revoked message; a server whose responder is down still handshakes, and the client
+ * decides by its own policy. Two engines staple: the JDK's, whose {@code jdk.tls.server.enableStatusRequestExtension}
+ * is set here only while a server's context is created (each JDK context reads it then) and restored at once, and
+ * {@code openssl}, which staples what securethrift fetches for it, also after a reload to a new certificate. Without
+ * that property, on Conscrypt, and with a key store lacking the issuer, the server is refused at creation.
  */
 @ExtendWith(CertificateAuthorityExtension.class)
 class OcspStaplingTest {
@@ -65,12 +65,17 @@ class OcspStaplingTest {
     trustStore = TlsTestConfigs.trustStore(ca, directory);
   }
 
-  /** A stapling JSSE server presenting {@code certificate}, the JDK property set only while its context is made. */
-  private static ServerTransportFactory staplingServer(IssuedCertificate certificate, Path dir, String name)
-      throws Exception {
-    SecurityConfig config = TlsTestConfigs.tls(TlsEngine.JSSE, TlsTestConfigs.keyStore(certificate, dir, name),
-        trustStore).ocspStapling(true).build();
-    return withJdkStapling("true", () -> ServerTransportFactory.create(config));
+  /** A stapling server on {@code engine} presenting {@code certificate}. */
+  private static ServerTransportFactory staplingServer(TlsEngine engine, IssuedCertificate certificate, Path dir,
+      String name) throws Exception {
+    return staplingServer(TlsTestConfigs.tls(engine, TlsTestConfigs.keyStore(certificate, dir, name + "-" + engine),
+        trustStore));
+  }
+
+  /** A stapling server of {@code config}; on JSSE, the JDK property set only while its context is made. */
+  private static ServerTransportFactory staplingServer(SecurityConfig.Builder config) throws Exception {
+    SecurityConfig stapling = config.ocspStapling(true).build();
+    return withJdkStapling("true", () -> ServerTransportFactory.create(stapling));
   }
 
   /** What {@code body} returns with the JDK property set to {@code value} (cleared when null), then restored. */
@@ -103,54 +108,63 @@ class OcspStaplingTest {
         .getBytes(StandardCharsets.US_ASCII));
   }
 
-  @EachTlsEngine
-  void aClientThatCannotAskTheResponderAcceptsAGoodServerOnItsStaple(TlsEngine clientEngine,
+  @ParameterizedTest
+  @CsvSource({"jsse, jsse", "jsse, conscrypt", "jsse, openssl", "openssl, jsse", "openssl, conscrypt",
+      "openssl, openssl"})
+  @ExtendWith(RunnableEnginesOnly.class)
+  void aClientThatCannotAskTheResponderAcceptsAGoodServerOnItsStaple(TlsEngine serverEngine, TlsEngine clientEngine,
       @CertificateDirectory Path dir) throws Exception {
     try (OcspResponder ocsp = OcspResponder.create(ca, dir);
         CountingServer relay = CountingServer.relayTo(ocsp.port());
         CountingServer blocked = blocked()) {
       IssuedCertificate certificate = ca.leaf().ocspResponder(relay.url()).issue();
       ocsp.good(certificate.certificate()).start();
-      try (ServerTransportFactory factory = staplingServer(certificate, dir, "good-server");
+      try (ServerTransportFactory factory = staplingServer(serverEngine, certificate, dir, "good-server");
           EchoServer server = EchoServer.start(factory)) {
         SecurityConfig client = client(clientEngine, OcspMode.HARD_FAIL, blocked.url());
         call(client, server.port());
         call(client, server.port());
         assertEquals(0, blocked.requests(), "the client asked no responder");
-        // The JDK keeps the response until its nextUpdate (ten minutes here).
+        // Both keep the response until its nextUpdate (ten minutes here).
         assertEquals(1, relay.requests(), "the server asked the responder once");
       }
     }
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
-  void aRevokedServersStapleMakesTheClientRefuseIt(TlsEngine clientEngine, @CertificateDirectory Path dir)
-      throws Exception {
+  @CsvSource({"jsse, jsse", "jsse, conscrypt", "openssl, jsse", "openssl, conscrypt", "openssl, openssl"})
+  @ExtendWith(RunnableEnginesOnly.class)
+  void aRevokedServersStapleMakesTheClientRefuseIt(TlsEngine serverEngine, TlsEngine clientEngine,
+      @CertificateDirectory Path dir) throws Exception {
     try (OcspResponder ocsp = OcspResponder.create(ca, dir);
         CountingServer blocked = blocked()) {
       IssuedCertificate certificate = ca.leaf().ocspResponder(ocsp.url()).issue();
       ocsp.revoke(certificate.certificate()).start();
-      try (ServerTransportFactory factory = staplingServer(certificate, dir, "revoked-server");
+      try (ServerTransportFactory factory = staplingServer(serverEngine, certificate, dir, "revoked-server");
           EchoServer server = EchoServer.start(factory)) {
-        String error = refused(client(clientEngine, OcspMode.HARD_FAIL, blocked.url()), server.port());
-        assertTrue(error.contains("the server's certificate serial " + RevokedPeer.serial(certificate.certificate())
-            + " (subject CN=localhost"), error);
-        assertTrue(error.contains(") is revoked: reason KEY_COMPROMISE"), error);
+        assertRevoked(refused(client(clientEngine, OcspMode.HARD_FAIL, blocked.url()), server.port()), certificate);
         assertEquals(0, blocked.requests(), "the staple decided");
       }
     }
   }
 
+  private static void assertRevoked(String error, IssuedCertificate certificate) {
+    assertTrue(error.contains("the server's certificate serial " + RevokedPeer.serial(certificate.certificate())
+        + " (subject CN=localhost"), error);
+    assertTrue(error.contains(") is revoked: reason KEY_COMPROMISE"), error);
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"jsse", "conscrypt"})
-  void aServerWhoseResponderIsDownStaplesNothingAndTheClientDecides(TlsEngine clientEngine,
+  @CsvSource({"jsse, jsse", "jsse, conscrypt", "openssl, jsse", "openssl, conscrypt", "openssl, openssl"})
+  @ExtendWith(RunnableEnginesOnly.class)
+  void aServerWhoseResponderIsDownStaplesNothingAndTheClientDecides(TlsEngine serverEngine, TlsEngine clientEngine,
       @CertificateDirectory Path dir) throws Exception {
     // The responder never runs: its port refuses connections.
-    IssuedCertificate certificate = ca.leaf().ocspResponder(OcspResponder.create(ca, dir).url()).issue();
+    String down = OcspResponder.create(ca, dir).url();
+    IssuedCertificate certificate = ca.leaf().ocspResponder(down).issue();
     try (CountingServer blocked = blocked();
         LogCapture log = LogCapture.start();
-        ServerTransportFactory factory = staplingServer(certificate, dir, "unstapled-server");
+        ServerTransportFactory factory = staplingServer(serverEngine, certificate, dir, "unstapled-server");
         EchoServer server = EchoServer.start(factory)) {
       call(client(clientEngine, OcspMode.SOFT_FAIL, blocked.url()), server.port());
       assertEquals(1, blocked.requests(), "without a staple the client asked itself");
@@ -158,6 +172,41 @@ class OcspStaplingTest {
       assertTrue(warning.contains("serial " + RevokedPeer.serial(certificate.certificate())), warning);
       String error = refused(client(clientEngine, OcspMode.HARD_FAIL, blocked.url()), server.port());
       assertTrue(error.contains("has a revocation status that could not be determined"), error);
+      if (serverEngine == TlsEngine.OPENSSL) {
+        List<String> failures = log.lines("no OCSP response to staple for this server's certificate");
+        assertEquals(1, failures.size(), "logged once: " + failures);
+        assertTrue(failures.get(0).contains("serial " + certificate.certificate().getSerialNumber().toString(16)),
+            failures.get(0));
+        assertTrue(failures.get(0).contains("the OCSP responder " + down + " could not be asked"),
+            failures.get(0));
+      }
+    }
+  }
+
+  @Test
+  void anOpensslServerStaplesTheNewCertificatesResponseAfterAReload(@CertificateDirectory Path dir)
+      throws Exception {
+    Optional<String> unavailable = RunnableEnginesOnly.unavailableReason(TlsEngine.OPENSSL);
+    assumeTrue(unavailable.isEmpty(), () -> "engine openssl cannot run here: " + unavailable.get());
+    try (OcspResponder ocsp = OcspResponder.create(ca, dir);
+        CountingServer relay = CountingServer.relayTo(ocsp.port());
+        CountingServer blocked = blocked()) {
+      IssuedCertificate good = ca.leaf().ocspResponder(relay.url()).issue();
+      IssuedCertificate revoked = ca.leaf().ocspResponder(relay.url()).issue();
+      ocsp.good(good.certificate()).revoke(revoked.certificate()).start();
+      Path store = TlsTestConfigs.keyStore(good, dir, "reloaded-server");
+      try (ServerTransportFactory factory = staplingServer(TlsTestConfigs.tls(TlsEngine.OPENSSL, store, trustStore)
+              .tlsReloadInterval(Duration.ofMillis(1)));
+          EchoServer server = EchoServer.start(factory)) {
+        SecurityConfig client = client(TlsEngine.OPENSSL, OcspMode.HARD_FAIL, blocked.url());
+        call(client, server.port());
+        TlsTestConfigs.keyStore(revoked, dir, "reloaded-server");
+        // The next handshake after the change loads the new certificate and fetches its response before it goes on.
+        String error = refused(client, server.port());
+        assertRevoked(error, revoked);
+        assertEquals(0, blocked.requests(), "the staples decided");
+        assertEquals(2, relay.requests(), "the server asked once for each certificate");
+      }
     }
   }
 
@@ -204,15 +253,4 @@ class OcspStaplingTest {
     ClientTransportFactory.create(config).close();
   }
 
-  @Test
-  void anOpensslServerIsRefused(@CertificateDirectory Path dir) throws Exception {
-    Optional<String> unavailable = RunnableEnginesOnly.unavailableReason(TlsEngine.OPENSSL);
-    assumeTrue(unavailable.isEmpty(), () -> "engine openssl cannot run here: " + unavailable.get());
-    SecurityConfig config = TlsTestConfigs.tls(TlsEngine.OPENSSL, TlsTestConfigs.keyStore(ca.leaf().issue(), dir,
-        "openssl-server"), trustStore).ocspStapling(true).build();
-    ConfigException e = assertThrows(ConfigException.class, () -> ServerTransportFactory.create(config));
-    assertEquals("securethrift.tls.revocation.ocsp.stapling", e.key());
-    assertTrue(e.getMessage().contains("true, but openssl (Netty's OpenSSL engine"), e.getMessage());
-    assertTrue(e.getMessage().endsWith("cannot staple OCSP responses in securethrift; use jsse"), e.getMessage());
-  }
 }

@@ -22,4 +22,23 @@ public interface TlsEngineContext {
 
   /** What its engines enable when told nothing. */
   SSLParameters defaultParameters();
+
+  /**
+   * Whether its server engines staple the OCSP response they are handed ({@link #staple}): the TLS module then fetches
+   * the response for the server's own certificate when {@code securethrift.tls.revocation.ocsp.stapling} asks. False
+   * (the default) for engines that fetch it themselves (the JDK's) or cannot staple.
+   */
+  default boolean staplesHandedResponses() {
+    return false;
+  }
+
+  /**
+   * Hands a server engine of this context, before its handshake, the DER OCSP response for its own certificate, sent
+   * to a client that asks for it (TLS {@code status_request}).
+   *
+   * @throws UnsupportedOperationException unless {@link #staplesHandedResponses()}
+   */
+  default void staple(SSLEngine engine, byte[] response) {
+    throw new UnsupportedOperationException("these engines staple no OCSP response they are handed");
+  }
 }

@@ -50,6 +50,12 @@ public final class NettyOpenSslEngine implements TlsEngineProvider {
         + " Netty was built with, and io.netty:netty-handler on the class path, or use jsse, conscrypt or auto";
   }
 
+  /** Its servers staple the response the TLS module fetches for their certificate and hands each engine. */
+  @Override
+  public Optional<String> serverStaplingRefusal() {
+    return NettyOpenSslContext.staplingUnsupportedReason();
+  }
+
   @Override
   public boolean offersSslContext() {
     return false;
