@@ -40,32 +40,11 @@ public final class PeerIdentity {
       }
     });
     // The TLS layer records the certificate its connection's server presented, the SASL layer binds Kerberos to it;
-    // neither is API.
-    SharedAccess.installTlsServerCertificate(new SharedAccess.TlsServerCertificateOperations() {
-      @Override
-      public Builder record(Builder identity, X509Certificate certificate) {
-        identity.tlsServerCertificate = certificate;
-        return identity;
-      }
-
-      @Override
-      public Optional<X509Certificate> of(PeerIdentity identity) {
-        return Optional.ofNullable(identity.tlsServerCertificate);
-      }
-    });
-    // The SASL layer records when a Kerberos client's service ticket ends, the server models close at it; not API.
-    SharedAccess.installTicketEnd(new SharedAccess.TicketEndOperations() {
-      @Override
-      public Builder record(Builder identity, Instant end) {
-        identity.ticketEnd = end;
-        return identity;
-      }
-
-      @Override
-      public Optional<Instant> of(PeerIdentity identity) {
-        return Optional.ofNullable(identity.ticketEnd);
-      }
-    });
+    // the SASL layer records when a Kerberos client's service ticket ends, the server models close at it. Not API.
+    SharedAccess.installIdentityFields(
+        SharedAccess.IdentityField.of((b, certificate) -> b.tlsServerCertificate = certificate,
+            i -> i.tlsServerCertificate),
+        SharedAccess.IdentityField.of((b, end) -> b.ticketEnd = end, i -> i.ticketEnd));
   }
 
   private final SecurityMode mode;

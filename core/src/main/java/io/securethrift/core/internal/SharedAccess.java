@@ -7,6 +7,8 @@ import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
@@ -24,8 +26,8 @@ public final class SharedAccess {
 
   private static volatile IdentityOperations identity;
   private static volatile AuditOperations audit;
-  private static volatile TlsServerCertificateOperations tlsServerCertificate;
-  private static volatile TicketEndOperations ticketEnd;
+  private static volatile IdentityField<X509Certificate> tlsServerCertificate;
+  private static volatile IdentityField<Instant> ticketEnd;
 
   private SharedAccess() {}
 
@@ -45,28 +47,35 @@ public final class SharedAccess {
   }
 
   /**
-   * The certificate a connection's TLS server presented, which the TLS layer records in the identity it builds and
-   * the SASL layer binds Kerberos to (channel binding); hidden so that it adds nothing to {@link PeerIdentity}'s API.
+   * A value the TLS or SASL layer records in the identity it builds and other securethrift modules read, hidden so
+   * that it adds nothing to {@link PeerIdentity}'s API: the certificate a connection's TLS server presented (the SASL
+   * layer binds Kerberos to it), and when the Kerberos service ticket a client authenticated with ends (both server
+   * models close the connection at it, between calls).
+   *
+   * @param <T> the value's type
    */
-  public interface TlsServerCertificateOperations {
-    /** Records {@code certificate} in {@code identity}; a builder comes only from the identity issuer. */
-    PeerIdentity.Builder record(PeerIdentity.Builder identity, X509Certificate certificate);
+  public interface IdentityField<T> {
+    /** Records {@code value} in {@code identity}; a builder comes only from the identity issuer. */
+    PeerIdentity.Builder record(PeerIdentity.Builder identity, T value);
 
-    /** The certificate recorded in {@code identity}; empty for a connection without TLS, or none presented. */
-    Optional<X509Certificate> of(PeerIdentity identity);
-  }
+    /** The value recorded in {@code identity}; empty when its connection has none. */
+    Optional<T> of(PeerIdentity identity);
 
-  /**
-   * When the Kerberos service ticket a client authenticated with ends, which the SASL layer records in the identity it
-   * builds and both server models close the connection at (between calls); hidden so that it adds nothing to
-   * {@link PeerIdentity}'s API.
-   */
-  public interface TicketEndOperations {
-    /** Records {@code end} in {@code identity}; a builder comes only from the identity issuer. */
-    PeerIdentity.Builder record(PeerIdentity.Builder identity, Instant end);
+    /** The field {@code setter} records and {@code getter} reads (null for none). */
+    static <T> IdentityField<T> of(BiConsumer<PeerIdentity.Builder, T> setter, Function<PeerIdentity, T> getter) {
+      return new IdentityField<>() {
+        @Override
+        public PeerIdentity.Builder record(PeerIdentity.Builder identity, T value) {
+          setter.accept(identity, value);
+          return identity;
+        }
 
-    /** The end recorded in {@code identity}; empty for a connection not authenticated by a Kerberos ticket. */
-    Optional<Instant> of(PeerIdentity identity);
+        @Override
+        public Optional<T> of(PeerIdentity identity) {
+          return Optional.ofNullable(getter.apply(identity));
+        }
+      };
+    }
   }
 
   /** A call that may throw {@code E}. */
@@ -94,28 +103,21 @@ public final class SharedAccess {
   }
 
   /** Called once, by {@link PeerIdentity}'s static initializer. */
-  public static void installTlsServerCertificate(TlsServerCertificateOperations operations) {
+  public static void installIdentityFields(IdentityField<X509Certificate> serverCertificate,
+      IdentityField<Instant> serviceTicketEnd) {
     requireCaller(PeerIdentity.class);
     if (tlsServerCertificate != null) {
-      throw new IllegalStateException("TLS server certificate operations already installed");
+      throw new IllegalStateException("identity fields already installed");
     }
-    tlsServerCertificate = operations;
-  }
-
-  /** Called once, by {@link PeerIdentity}'s static initializer. */
-  public static void installTicketEnd(TicketEndOperations operations) {
-    requireCaller(PeerIdentity.class);
-    if (ticketEnd != null) {
-      throw new IllegalStateException("ticket end operations already installed");
-    }
-    ticketEnd = operations;
+    tlsServerCertificate = serverCertificate;
+    ticketEnd = serviceTicketEnd;
   }
 
   /**
    * The Kerberos ticket end of identities, for securethrift's SASL layer and server models (this package is exported
    * to securethrift's modules only). Recording needs a builder, which only the identity issuer makes.
    */
-  public static TicketEndOperations ticketEnd() {
+  public static IdentityField<Instant> ticketEnd() {
     initialize(PeerIdentity.class);
     return ticketEnd;
   }
@@ -124,7 +126,7 @@ public final class SharedAccess {
    * The TLS server certificate of identities, for securethrift's TLS and SASL layers (this package is exported to
    * securethrift's modules only). Recording needs a builder, which only the identity issuer makes.
    */
-  public static TlsServerCertificateOperations tlsServerCertificate() {
+  public static IdentityField<X509Certificate> tlsServerCertificate() {
     initialize(PeerIdentity.class);
     return tlsServerCertificate;
   }
