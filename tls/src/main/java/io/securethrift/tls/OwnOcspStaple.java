@@ -7,6 +7,7 @@ import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,9 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The OCSP response a server staples for its own certificate, on an engine that staples what it is handed
- * ({@code openssl}): fetched with {@link OcspResponseCache}'s request, limits and timeout when the key material is
- * loaded (so a server starts, and a reload takes, with its response, waiting for it at most
- * {@link OcspResponseCache#FETCH_TIMEOUT}), then again in the background once half its time is gone. A response is
+ * ({@code openssl}): fetched with {@link OcspResponseCache}'s request, limits and timeout before the key material is
+ * used (so a server starts with its response, waiting for it at most {@link OcspResponseCache#FETCH_TIMEOUT}, and a
+ * reload takes the new material once its response is fetched in the background), then again in the background once
+ * half its time is gone. A response is
  * stapled until its nextUpdate, at most {@code securethrift.tls.revocation.ocsp.cache.max} when that is above 0, and
  * only a successful one with a nextUpdate; whatever it says is the client's to check. When no response can be had,
  * handshakes staple none and go on, the client decides by its own policy, and the fetch is tried again every
@@ -47,16 +49,28 @@ final class OwnOcspStaple {
   }
 
   /**
-   * The staple for a chain, leaf first with its issuer after it, its first response fetched before this returns.
+   * The staple for a chain, leaf first with its issuer after it, with no response until {@link #fetchFirst()} or
+   * {@link #fetchFirstInBackground()}.
    *
    * @throws GeneralSecurityException when BouncyCastle, which makes and reads the OCSP messages, is missing
    */
-  static OwnOcspStaple fetch(TlsSettings settings, X509Certificate[] chain) throws GeneralSecurityException {
+  static OwnOcspStaple of(TlsSettings settings, X509Certificate[] chain) throws GeneralSecurityException {
     PemSupport.require("stapling OCSP responses on this engine (" + ConfigProperty.TLS_REVOCATION_OCSP_STAPLING.key()
         + ") needs " + PemSupport.DEPENDENCY, OwnOcspStaple.class.getClassLoader());
-    OwnOcspStaple staple = new OwnOcspStaple(settings, chain[0], chain[1]);
-    staple.refresh();
-    return staple;
+    return new OwnOcspStaple(settings, chain[0], chain[1]);
+  }
+
+  /** Fetches the first response on this thread, waiting at most {@link OcspResponseCache#FETCH_TIMEOUT}. */
+  void fetchFirst() {
+    refresh();
+  }
+
+  /**
+   * Fetches the first response on a refresh thread; the future completes when the fetch has ended, with a response
+   * or without one (the failure logged as {@link #fetchFirst()} logs it).
+   */
+  CompletableFuture<Void> fetchFirstInBackground() {
+    return CompletableFuture.runAsync(this::refresh, REFRESHES);
   }
 
   /** The response to staple now, if one is current; starts a refresh in the background when one is due. */

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
@@ -44,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * the files again until they load. A key store whose certificate names another identity (subject, set of alternative
  * names, first DNS, e-mail or URI name) than the one in use is refused, logged once and not tried again until the
  * files change, unless {@code securethrift.tls.reload.identity.change} is {@code allow}; trust store changes are
- * always taken.
+ * always taken. On a server that staples its certificate's OCSP response itself, new material is taken once its
+ * response has been fetched in the background (or the fetch has failed); handshakes do not wait for the responder.
  */
 final class ReloadingContext {
   private static final Logger LOG = LoggerFactory.getLogger(ReloadingContext.class);
@@ -74,6 +76,14 @@ final class ReloadingContext {
       return engine;
     }
 
+    /**
+     * Fetches the response to staple in the background, if this snapshot staples one; the future completes when the
+     * fetch has ended, with a response or without one.
+     */
+    CompletableFuture<Void> stapleFetched() {
+      return staple.map(OwnOcspStaple::fetchFirstInBackground).orElseGet(() -> CompletableFuture.completedFuture(null));
+    }
+
     /** Empty without a key store, or when a custom factory's key store cannot be read by this module. */
     Optional<CertificateIdentity> identity() {
       return identity;
@@ -91,6 +101,8 @@ final class ReloadingContext {
   private byte[] fingerprint;
   /** The fingerprint of files that changed but could not be loaded, warned about once. */
   private byte[] unloadable;
+  /** How many reloads were accepted: one whose staple is still being fetched is taken only if no later one was. */
+  private long accepted;
 
   /** Loads the material now, so a bad file fails the transport factory's creation with a message naming it. */
   ReloadingContext(SslContextFactory factory, TlsSettings settings, Role role) {
@@ -105,6 +117,8 @@ final class ReloadingContext {
     } catch (IOException | GeneralSecurityException e) {
       throw configException(e);
     }
+    // A server starts with its response to staple, if one can be had.
+    snapshot.staple.ifPresent(OwnOcspStaple::fetchFirst);
     this.nextCheck = System.nanoTime() + intervalNanos;
   }
 
@@ -163,9 +177,26 @@ final class ReloadingContext {
       LOG.info("TLS key store {} now holds a certificate of another identity ({}); taken, as {}={}", keyStorePath(),
           changes, setting, IdentityChange.ALLOW.token());
     }
+    long generation = ++accepted;
+    // A reload to material whose OCSP response is stapled takes it once the response is fetched, off the handshake's
+    // thread (on the non-blocking server an event loop, which a slow responder would hold up to its 5 s timeout);
+    // until then new handshakes keep the previous certificate and its response.
+    Snapshot taken = next;
+    taken.stapleFetched().whenComplete((done, thrown) -> take(taken, generation, thrown));
+  }
+
+  /** Makes {@code next} the material new handshakes get, unless a later reload was accepted meanwhile. */
+  private synchronized void take(Snapshot next, long generation, Throwable stapleFailure) {
+    if (stapleFailure != null) {
+      LOG.warn("fetching the OCSP response to staple for the reloaded TLS material failed; it is used without one"
+          + " until the next fetch: {}", PeerText.messageOf(stapleFailure));
+    }
+    if (generation != accepted) {
+      return;
+    }
     snapshot = next;
     LOG.info("reloaded TLS key and trust material from {}{}", files,
-        now.map(identity -> "; this side's certificate: " + identity.describe()).orElse(""));
+        next.identity().map(identity -> "; this side's certificate: " + identity.describe()).orElse(""));
   }
 
   private Path keyStorePath() {
@@ -190,9 +221,9 @@ final class ReloadingContext {
             + " certificate after it in the chain; add it");
       }
       TlsEngineContext engines = StandardSslContextFactory.INSTANCE.engineContext(settings, keys, role);
-      // Engines that staple only what they are handed get the response for this certificate, fetched here.
+      // Engines that staple only what they are handed get the response for this certificate, fetched before use.
       Optional<OwnOcspStaple> staple = keys != null && role == Role.SERVER && settings.ocspStapling()
-          && engines.staplesHandedResponses() ? Optional.of(OwnOcspStaple.fetch(settings,
+          && engines.staplesHandedResponses() ? Optional.of(OwnOcspStaple.of(settings,
           keys.getCertificateChain(keys.alias()))) : Optional.empty();
       return new Snapshot(engines, TlsPolicy.parameters(engines, settings, role),
           Optional.ofNullable(keys).map(k -> CertificateIdentity.of(k.leaf())), staple);
