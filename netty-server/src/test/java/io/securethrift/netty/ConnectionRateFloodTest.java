@@ -8,6 +8,7 @@ import io.securethrift.core.TlsEngine;
 import io.securethrift.core.audit.AuthCounters;
 import io.securethrift.core.audit.AuthFailure;
 import io.securethrift.core.testing.Await;
+import io.securethrift.core.testing.RunnableEnginesOnly;
 import io.securethrift.core.testservice.EchoServer;
 import io.securethrift.core.testservice.QuietAuditLog;
 import io.securethrift.core.transport.ClientTransportFactory;
@@ -33,10 +34,10 @@ import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The connection rate limits on both server models and both TLS engines, under a real flood on loopback. One address
+ * The connection rate limits on both server models and every TLS engine, under a real flood on loopback. One address
  * (127.0.0.2) opens a thousand connections a second, twenty times its limit, each sending a real TLS ClientHello,
  * which would cost the server a full handshake (key exchange and signature); its connections over the limit are closed
  * as they are accepted.
@@ -78,35 +79,23 @@ class ConnectionRateFloodTest {
 
   private static Stores stores;
 
-  /** A server model on a TLS engine. */
-  enum Server {
-    THREAD_POOL_JSSE(Model.THREAD_POOL, TlsEngine.JSSE),
-    THREAD_POOL_CONSCRYPT(Model.THREAD_POOL, TlsEngine.CONSCRYPT),
-    NETTY_JSSE(Model.NETTY, TlsEngine.JSSE),
-    NETTY_CONSCRYPT(Model.NETTY, TlsEngine.CONSCRYPT);
-
-    private final Model model;
-    private final TlsEngine engine;
-
-    Server(Model model, TlsEngine engine) {
-      this.model = model;
-      this.engine = engine;
-    }
-  }
-
   @BeforeAll
   static void certificates(TestCertificateAuthority ca, @CertificateDirectory Path dir) {
     stores = Stores.write(ca, dir);
   }
 
   @ParameterizedTest
-  @EnumSource(Server.class)
-  void aHandshakeFloodFromOneAddressLeavesALegitimateClientItsLatency(Server server) throws Exception {
-    SecurityConfig serverConfig = stores.server(server.engine)
+  @CsvSource({"THREAD_POOL, jsse", "THREAD_POOL, conscrypt", "THREAD_POOL, openssl", "NETTY, jsse", "NETTY, conscrypt",
+      "NETTY, openssl"})
+  @ExtendWith(RunnableEnginesOnly.class)
+  void aHandshakeFloodFromOneAddressLeavesALegitimateClientItsLatency(Model model, TlsEngine engine)
+      throws Exception {
+    String server = model + " " + engine;
+    SecurityConfig serverConfig = stores.server(engine)
         .connectionRatePerAddress(PER_ADDRESS).connectionRateMax(1000).handshakeTimeout(Duration.ofSeconds(5)).build();
     try (QuietAuditLog quiet = QuietAuditLog.start();
-        TlsEchoServer running = TlsEchoServer.start(server.model, serverConfig);
-        ClientTransportFactory clients = ClientTransportFactory.create(stores.client(server.engine).build());
+        TlsEchoServer running = TlsEchoServer.start(model, serverConfig);
+        ClientTransportFactory clients = ClientTransportFactory.create(stores.client(engine).build());
         Flood flood = new Flood(running.port(), clientHello())) {
       AuthCounters counters = running.counters();
       handshakes(clients, running.port(), WARM_UP);
