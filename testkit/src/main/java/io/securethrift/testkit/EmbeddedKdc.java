@@ -45,9 +45,6 @@ public final class EmbeddedKdc implements AutoCloseable {
   /** The host name clients use for the KDC and that service principals should name. */
   public static final String HOST = "localhost";
 
-  static final String KRB5_CONF_PROPERTY = "java.security.krb5.conf";
-
-  private static final AtomicBoolean RUNNING = new AtomicBoolean();
   private static final int START_ATTEMPTS = 5;
 
   private final String realm;
@@ -55,7 +52,7 @@ public final class EmbeddedKdc implements AutoCloseable {
   private final Path workDir;
   private final Path krb5Conf;
   private final SimpleKdcServer server;
-  private final String previousKrb5Conf;
+  private final Krb5ConfProperty krb5ConfProperty;
   private final Map<String, KerberosIdentity> identities = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
   private final AtomicBoolean stopped = new AtomicBoolean();
@@ -67,13 +64,13 @@ public final class EmbeddedKdc implements AutoCloseable {
       Path workDir,
       Path krb5Conf,
       SimpleKdcServer server,
-      String previousKrb5Conf) {
+      Krb5ConfProperty krb5ConfProperty) {
     this.realm = realm;
     this.port = port;
     this.workDir = workDir;
     this.krb5Conf = krb5Conf;
     this.server = server;
-    this.previousKrb5Conf = previousKrb5Conf;
+    this.krb5ConfProperty = krb5ConfProperty;
   }
 
   /** Returns a builder with the defaults: realm {@code EXAMPLE.COM}, a free port, 1 day tickets. */
@@ -236,8 +233,7 @@ public final class EmbeddedKdc implements AutoCloseable {
     try {
       stop();
     } finally {
-      restoreKrb5ConfProperty(previousKrb5Conf);
-      RUNNING.set(false);
+      krb5ConfProperty.release();
       Directories.deleteRecursively(workDir);
     }
   }
@@ -266,14 +262,6 @@ public final class EmbeddedKdc implements AutoCloseable {
   private static String keytabFileName(String principal) {
     String shortName = principal.substring(0, principal.lastIndexOf('@'));
     return shortName.replace('/', '_') + ".keytab";
-  }
-
-  private static void restoreKrb5ConfProperty(String previous) {
-    if (previous == null) {
-      System.clearProperty(KRB5_CONF_PROPERTY);
-    } else {
-      System.setProperty(KRB5_CONF_PROPERTY, previous);
-    }
   }
 
   /** Collects the settings of an {@link EmbeddedKdc}; {@link #start()} runs it. */
@@ -333,23 +321,17 @@ public final class EmbeddedKdc implements AutoCloseable {
     /**
      * Starts the KDC and points {@code java.security.krb5.conf} at its krb5.conf.
      *
-     * @throws IllegalStateException if another {@code EmbeddedKdc} runs in this JVM or the KDC
+     * @throws IllegalStateException if another test KDC runs in this JVM or the KDC
      *     cannot start
      */
     public EmbeddedKdc start() {
-      if (!RUNNING.compareAndSet(false, true)) {
-        throw new IllegalStateException(
-            "another EmbeddedKdc is running in this JVM; java.security.krb5.conf is JVM-wide,"
-                + " so close it first");
-      }
-      String previous = System.getProperty(KRB5_CONF_PROPERTY);
+      Krb5ConfProperty property = Krb5ConfProperty.claim("EmbeddedKdc");
       Path workDir = null;
       try {
         workDir = Files.createTempDirectory("embedded-kdc-");
-        return startIn(workDir, previous);
+        return startIn(workDir, property);
       } catch (IOException | KrbException | RuntimeException e) {
-        restoreKrb5ConfProperty(previous);
-        RUNNING.set(false);
+        property.release();
         if (workDir != null) {
           Directories.deleteRecursively(workDir);
         }
@@ -357,7 +339,7 @@ public final class EmbeddedKdc implements AutoCloseable {
       }
     }
 
-    private EmbeddedKdc startIn(Path workDir, String previous) throws IOException, KrbException {
+    private EmbeddedKdc startIn(Path workDir, Krb5ConfProperty property) throws IOException, KrbException {
       KrbException lastFailure = null;
       int attempts = port == 0 ? START_ATTEMPTS : 1;
       for (int attempt = 0; attempt < attempts; attempt++) {
@@ -371,12 +353,10 @@ public final class EmbeddedKdc implements AutoCloseable {
           continue;
         }
         Path krb5Conf = workDir.resolve("krb5.conf");
-        Krb5ConfWriter.write(
-            krb5Conf, realm, HOST, chosenPort, ticketLifetime, maximumRenewableLifetime, clockSkew);
-        System.setProperty(KRB5_CONF_PROPERTY, krb5Conf.toString());
-        // The JDK reads krb5.conf once and keeps it; a KDC started after another one must replace it.
-        KerberosLogin.reloadKrb5Conf();
-        return new EmbeddedKdc(realm, chosenPort, workDir, krb5Conf, server, previous);
+        Krb5ConfWriter.write(krb5Conf, realm, HOST, chosenPort, Krb5ConfWriter.ENCTYPES, ticketLifetime,
+            maximumRenewableLifetime, clockSkew);
+        property.pointAt(krb5Conf);
+        return new EmbeddedKdc(realm, chosenPort, workDir, krb5Conf, server, property);
       }
       throw lastFailure;
     }
