@@ -1,8 +1,6 @@
 package io.securethrift.testkit;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -276,10 +274,7 @@ public final class EmbeddedKdc implements AutoCloseable {
 
     /** Sets the realm (upper case by Kerberos convention). Default {@code EXAMPLE.COM}. */
     public Builder realm(String realm) {
-      if (realm == null || realm.isBlank() || realm.contains("@")) {
-        throw new IllegalArgumentException("realm must be a non-blank name without '@'");
-      }
-      this.realm = realm;
+      this.realm = KdcSettings.realm(realm);
       return this;
     }
 
@@ -298,23 +293,19 @@ public final class EmbeddedKdc implements AutoCloseable {
      * KDC and JDK accept tickets up to the clock skew past their end. Default 1 day.
      */
     public Builder ticketLifetime(Duration lifetime) {
-      this.ticketLifetime = positiveSeconds(lifetime, "ticketLifetime");
+      this.ticketLifetime = KdcSettings.positiveSeconds(lifetime, "ticketLifetime");
       return this;
     }
 
     /** Sets how long tickets may be renewed (and what clients ask for). Default 7 days. */
     public Builder maximumRenewableLifetime(Duration lifetime) {
-      this.maximumRenewableLifetime = positiveSeconds(lifetime, "maximumRenewableLifetime");
+      this.maximumRenewableLifetime = KdcSettings.positiveSeconds(lifetime, "maximumRenewableLifetime");
       return this;
     }
 
     /** Sets the clock skew both the KDC and the JDK tolerate. Default 5 minutes. */
     public Builder clockSkew(Duration skew) {
-      Objects.requireNonNull(skew, "clockSkew");
-      if (skew.isNegative()) {
-        throw new IllegalArgumentException("clockSkew must not be negative");
-      }
-      this.clockSkew = skew;
+      this.clockSkew = KdcSettings.clockSkew(skew);
       return this;
     }
 
@@ -343,7 +334,7 @@ public final class EmbeddedKdc implements AutoCloseable {
       KrbException lastFailure = null;
       int attempts = port == 0 ? START_ATTEMPTS : 1;
       for (int attempt = 0; attempt < attempts; attempt++) {
-        int chosenPort = port == 0 ? freePort() : port;
+        int chosenPort = port == 0 ? KdcSettings.freePort(HOST) : port;
         SimpleKdcServer server = newServer(workDir, chosenPort);
         try {
           server.start();
@@ -379,20 +370,6 @@ public final class EmbeddedKdc implements AutoCloseable {
       // init() writes Kerby's own krb5.conf and sets the system property; ours replaces both.
       server.init();
       return server;
-    }
-
-    private static int freePort() throws IOException {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-        return socket.getLocalPort();
-      }
-    }
-
-    private static Duration positiveSeconds(Duration value, String name) {
-      Objects.requireNonNull(value, name);
-      if (value.toSeconds() < 1) {
-        throw new IllegalArgumentException(name + " must be at least one second");
-      }
-      return value;
     }
   }
 }

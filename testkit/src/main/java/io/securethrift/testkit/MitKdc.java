@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -245,10 +244,7 @@ public final class MitKdc implements AutoCloseable {
 
     /** Sets the realm (upper case by Kerberos convention). Default {@code EXAMPLE.COM}. */
     public Builder realm(String realm) {
-      if (realm == null || realm.isBlank() || realm.contains("@") || realm.contains(" ")) {
-        throw new IllegalArgumentException("realm must be a non-blank name without '@' or spaces");
-      }
-      this.realm = realm;
+      this.realm = KdcSettings.realm(realm);
       return this;
     }
 
@@ -257,21 +253,13 @@ public final class MitKdc implements AutoCloseable {
      * since both the KDC and the JDK accept tickets up to the clock skew past their end. Default 1 hour.
      */
     public Builder ticketLifetime(Duration lifetime) {
-      Objects.requireNonNull(lifetime, "ticketLifetime");
-      if (lifetime.toSeconds() < 1) {
-        throw new IllegalArgumentException("ticketLifetime must be at least one second");
-      }
-      this.ticketLifetime = lifetime;
+      this.ticketLifetime = KdcSettings.positiveSeconds(lifetime, "ticketLifetime");
       return this;
     }
 
     /** Sets the clock skew both the KDC and the JDK tolerate. Default 5 minutes. */
     public Builder clockSkew(Duration skew) {
-      Objects.requireNonNull(skew, "clockSkew");
-      if (skew.isNegative()) {
-        throw new IllegalArgumentException("clockSkew must not be negative");
-      }
-      this.clockSkew = skew;
+      this.clockSkew = KdcSettings.clockSkew(skew);
       return this;
     }
 
@@ -333,7 +321,7 @@ public final class MitKdc implements AutoCloseable {
           "    default = FILE:" + dir + "/kadmin.log",
           "");
       for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-        int chosen = freePort();
+        int chosen = KdcSettings.freePort(EmbeddedKdc.HOST);
         Krb5ConfWriter.write(kdc.krb5Conf, realm, EmbeddedKdc.HOST, chosen, enctypes, ticketLifetime,
             ticketLifetime, clockSkew);
         if (attempt == 1) {
@@ -365,12 +353,6 @@ public final class MitKdc implements AutoCloseable {
         }
       }
       return path;
-    }
-
-    private static int freePort() throws IOException {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        return socket.getLocalPort();
-      }
     }
   }
 }
