@@ -11,8 +11,9 @@ import java.nio.file.Path;
 /**
  * Kerberos test material made by the JDK's own Kerberos code, an implementation independent of securethrift's: data
  * sealed by {@code sun.security.krb5.EncryptedData} (reached through the {@code --add-exports} this module's test JVM
- * gets; the JDK has no public API for it), and keytab files written byte by byte in MIT's version 2 format, so a key
- * of any encryption type can be handed to {@link javax.security.auth.kerberos.KeyTab}.
+ * gets; the JDK has no public API for it), keytab files written byte by byte in MIT's version 2 format, so a key of
+ * any encryption type can be handed to {@link javax.security.auth.kerberos.KeyTab}, and the enctype of a ticket as
+ * the JDK's decoder reads it.
  */
 final class JdkKerberosCrypto {
   private JdkKerberosCrypto() {}
@@ -30,6 +31,15 @@ final class JdkKerberosCrypto {
     } catch (InvocationTargetException e) {
       throw new IllegalStateException("the JDK cannot seal with enctype " + etype, e.getCause());
     }
+  }
+
+  /** The enctype the ticket in {@code apRequest} (a DER AP-REQ) is sealed with, read by the JDK's decoder. */
+  static int ticketEtype(byte[] apRequest) throws ReflectiveOperationException {
+    Object request = Class.forName("sun.security.krb5.internal.APReq").getConstructor(byte[].class)
+        .newInstance((Object) apRequest);
+    Object ticket = request.getClass().getField("ticket").get(request);
+    Object sealed = ticket.getClass().getField("encPart").get(ticket);
+    return (int) sealed.getClass().getMethod("getEType").invoke(sealed);
   }
 
   /** A keytab holding one key of {@code principal} ({@code primary/instance@REALM} or {@code name@REALM}). */

@@ -1,8 +1,6 @@
 package io.securethrift.testkit;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -45,9 +43,6 @@ public final class EmbeddedKdc implements AutoCloseable {
   /** The host name clients use for the KDC and that service principals should name. */
   public static final String HOST = "localhost";
 
-  static final String KRB5_CONF_PROPERTY = "java.security.krb5.conf";
-
-  private static final AtomicBoolean RUNNING = new AtomicBoolean();
   private static final int START_ATTEMPTS = 5;
 
   private final String realm;
@@ -55,7 +50,7 @@ public final class EmbeddedKdc implements AutoCloseable {
   private final Path workDir;
   private final Path krb5Conf;
   private final SimpleKdcServer server;
-  private final String previousKrb5Conf;
+  private final Krb5ConfProperty krb5ConfProperty;
   private final Map<String, KerberosIdentity> identities = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
   private final AtomicBoolean stopped = new AtomicBoolean();
@@ -67,13 +62,13 @@ public final class EmbeddedKdc implements AutoCloseable {
       Path workDir,
       Path krb5Conf,
       SimpleKdcServer server,
-      String previousKrb5Conf) {
+      Krb5ConfProperty krb5ConfProperty) {
     this.realm = realm;
     this.port = port;
     this.workDir = workDir;
     this.krb5Conf = krb5Conf;
     this.server = server;
-    this.previousKrb5Conf = previousKrb5Conf;
+    this.krb5ConfProperty = krb5ConfProperty;
   }
 
   /** Returns a builder with the defaults: realm {@code EXAMPLE.COM}, a free port, 1 day tickets. */
@@ -236,8 +231,7 @@ public final class EmbeddedKdc implements AutoCloseable {
     try {
       stop();
     } finally {
-      restoreKrb5ConfProperty(previousKrb5Conf);
-      RUNNING.set(false);
+      krb5ConfProperty.release();
       Directories.deleteRecursively(workDir);
     }
   }
@@ -268,14 +262,6 @@ public final class EmbeddedKdc implements AutoCloseable {
     return shortName.replace('/', '_') + ".keytab";
   }
 
-  private static void restoreKrb5ConfProperty(String previous) {
-    if (previous == null) {
-      System.clearProperty(KRB5_CONF_PROPERTY);
-    } else {
-      System.setProperty(KRB5_CONF_PROPERTY, previous);
-    }
-  }
-
   /** Collects the settings of an {@link EmbeddedKdc}; {@link #start()} runs it. */
   public static final class Builder {
     private String realm = "EXAMPLE.COM";
@@ -288,10 +274,7 @@ public final class EmbeddedKdc implements AutoCloseable {
 
     /** Sets the realm (upper case by Kerberos convention). Default {@code EXAMPLE.COM}. */
     public Builder realm(String realm) {
-      if (realm == null || realm.isBlank() || realm.contains("@")) {
-        throw new IllegalArgumentException("realm must be a non-blank name without '@'");
-      }
-      this.realm = realm;
+      this.realm = KdcSettings.realm(realm);
       return this;
     }
 
@@ -310,46 +293,36 @@ public final class EmbeddedKdc implements AutoCloseable {
      * KDC and JDK accept tickets up to the clock skew past their end. Default 1 day.
      */
     public Builder ticketLifetime(Duration lifetime) {
-      this.ticketLifetime = positiveSeconds(lifetime, "ticketLifetime");
+      this.ticketLifetime = KdcSettings.positiveSeconds(lifetime, "ticketLifetime");
       return this;
     }
 
     /** Sets how long tickets may be renewed (and what clients ask for). Default 7 days. */
     public Builder maximumRenewableLifetime(Duration lifetime) {
-      this.maximumRenewableLifetime = positiveSeconds(lifetime, "maximumRenewableLifetime");
+      this.maximumRenewableLifetime = KdcSettings.positiveSeconds(lifetime, "maximumRenewableLifetime");
       return this;
     }
 
     /** Sets the clock skew both the KDC and the JDK tolerate. Default 5 minutes. */
     public Builder clockSkew(Duration skew) {
-      Objects.requireNonNull(skew, "clockSkew");
-      if (skew.isNegative()) {
-        throw new IllegalArgumentException("clockSkew must not be negative");
-      }
-      this.clockSkew = skew;
+      this.clockSkew = KdcSettings.clockSkew(skew);
       return this;
     }
 
     /**
      * Starts the KDC and points {@code java.security.krb5.conf} at its krb5.conf.
      *
-     * @throws IllegalStateException if another {@code EmbeddedKdc} runs in this JVM or the KDC
+     * @throws IllegalStateException if another test KDC runs in this JVM or the KDC
      *     cannot start
      */
     public EmbeddedKdc start() {
-      if (!RUNNING.compareAndSet(false, true)) {
-        throw new IllegalStateException(
-            "another EmbeddedKdc is running in this JVM; java.security.krb5.conf is JVM-wide,"
-                + " so close it first");
-      }
-      String previous = System.getProperty(KRB5_CONF_PROPERTY);
+      Krb5ConfProperty property = Krb5ConfProperty.claim("EmbeddedKdc");
       Path workDir = null;
       try {
         workDir = Files.createTempDirectory("embedded-kdc-");
-        return startIn(workDir, previous);
+        return startIn(workDir, property);
       } catch (IOException | KrbException | RuntimeException e) {
-        restoreKrb5ConfProperty(previous);
-        RUNNING.set(false);
+        property.release();
         if (workDir != null) {
           Directories.deleteRecursively(workDir);
         }
@@ -357,11 +330,11 @@ public final class EmbeddedKdc implements AutoCloseable {
       }
     }
 
-    private EmbeddedKdc startIn(Path workDir, String previous) throws IOException, KrbException {
+    private EmbeddedKdc startIn(Path workDir, Krb5ConfProperty property) throws IOException, KrbException {
       KrbException lastFailure = null;
       int attempts = port == 0 ? START_ATTEMPTS : 1;
       for (int attempt = 0; attempt < attempts; attempt++) {
-        int chosenPort = port == 0 ? freePort() : port;
+        int chosenPort = port == 0 ? KdcSettings.freePort(HOST) : port;
         SimpleKdcServer server = newServer(workDir, chosenPort);
         try {
           server.start();
@@ -371,12 +344,10 @@ public final class EmbeddedKdc implements AutoCloseable {
           continue;
         }
         Path krb5Conf = workDir.resolve("krb5.conf");
-        Krb5ConfWriter.write(
-            krb5Conf, realm, HOST, chosenPort, ticketLifetime, maximumRenewableLifetime, clockSkew);
-        System.setProperty(KRB5_CONF_PROPERTY, krb5Conf.toString());
-        // The JDK reads krb5.conf once and keeps it; a KDC started after another one must replace it.
-        KerberosLogin.reloadKrb5Conf();
-        return new EmbeddedKdc(realm, chosenPort, workDir, krb5Conf, server, previous);
+        Krb5ConfWriter.write(krb5Conf, realm, HOST, chosenPort, Krb5ConfWriter.ENCTYPES, ticketLifetime,
+            maximumRenewableLifetime, clockSkew);
+        property.pointAt(krb5Conf);
+        return new EmbeddedKdc(realm, chosenPort, workDir, krb5Conf, server, property);
       }
       throw lastFailure;
     }
@@ -399,20 +370,6 @@ public final class EmbeddedKdc implements AutoCloseable {
       // init() writes Kerby's own krb5.conf and sets the system property; ours replaces both.
       server.init();
       return server;
-    }
-
-    private static int freePort() throws IOException {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-        return socket.getLocalPort();
-      }
-    }
-
-    private static Duration positiveSeconds(Duration value, String name) {
-      Objects.requireNonNull(value, name);
-      if (value.toSeconds() < 1) {
-        throw new IllegalArgumentException(name + " must be at least one second");
-      }
-      return value;
     }
   }
 }

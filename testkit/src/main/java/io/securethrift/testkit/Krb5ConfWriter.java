@@ -7,15 +7,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Writes the client-side krb5.conf that the JDK's Kerberos implementation reads.
+ * Writes the krb5.conf that the JDK's Kerberos implementation reads (and, for {@link MitKdc}, MIT's programs).
  *
  * <p>Kerby writes a krb5.conf of its own, but it lacks the settings the JDK needs to behave
  * predictably in a test JVM without DNS: TCP only ({@code udp_preference_limit = 1}, because the
- * JDK does not fall back from a failed UDP attempt), no DNS look-ups or reverse look-ups, AES
- * enctypes only, and the ticket lifetimes the test asked for.
+ * JDK does not fall back from a failed UDP attempt), no DNS look-ups or reverse look-ups, the
+ * enctypes the KDC issues, and the ticket lifetimes the test asked for.
  */
 final class Krb5ConfWriter {
 
+  /** The enctypes of Kerby's KDC: Kerby cannot issue RFC 8009's (MIT's can). */
   static final String ENCTYPES = "aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96";
 
   private Krb5ConfWriter() {}
@@ -25,6 +26,7 @@ final class Krb5ConfWriter {
       String realm,
       String host,
       int port,
+      String enctypes,
       Duration ticketLifetime,
       Duration renewableLifetime,
       Duration clockSkew)
@@ -39,9 +41,9 @@ final class Krb5ConfWriter {
             "    dns_lookup_realm = false",
             "    dns_canonicalize_hostname = false",
             "    rdns = false",
-            "    default_tkt_enctypes = " + ENCTYPES,
-            "    default_tgs_enctypes = " + ENCTYPES,
-            "    permitted_enctypes = " + ENCTYPES,
+            "    default_tkt_enctypes = " + enctypes,
+            "    default_tgs_enctypes = " + enctypes,
+            "    permitted_enctypes = " + enctypes,
             "    ticket_lifetime = " + ticketLifetime.toSeconds(),
             "    renew_lifetime = " + renewableLifetime.toSeconds(),
             "    clockskew = " + clockSkew.toSeconds(),

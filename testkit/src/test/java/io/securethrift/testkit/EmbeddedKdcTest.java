@@ -26,15 +26,15 @@ class EmbeddedKdcTest {
 
   @BeforeEach
   void saveProperty() {
-    savedKrb5Conf = System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY);
+    savedKrb5Conf = System.getProperty(Krb5ConfProperty.NAME);
   }
 
   @AfterEach
   void restoreProperty() {
     if (savedKrb5Conf == null) {
-      System.clearProperty(EmbeddedKdc.KRB5_CONF_PROPERTY);
+      System.clearProperty(Krb5ConfProperty.NAME);
     } else {
-      System.setProperty(EmbeddedKdc.KRB5_CONF_PROPERTY, savedKrb5Conf);
+      System.setProperty(Krb5ConfProperty.NAME, savedKrb5Conf);
     }
   }
 
@@ -98,29 +98,29 @@ class EmbeddedKdcTest {
       assertTrue(conf.contains("rdns = false"), conf);
       assertTrue(conf.contains("aes256-cts-hmac-sha1-96 aes128-cts-hmac-sha1-96"), conf);
       assertTrue(conf.contains("kdc = localhost:" + kdc.port()), conf);
-      assertEquals(kdc.krb5Conf().toString(), System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY));
+      assertEquals(kdc.krb5Conf().toString(), System.getProperty(Krb5ConfProperty.NAME));
     }
   }
 
   @Test
   void closeRestoresPreviousKrb5ConfAndDeletesWorkDir() {
-    System.setProperty(EmbeddedKdc.KRB5_CONF_PROPERTY, "/etc/previous-krb5.conf");
+    System.setProperty(Krb5ConfProperty.NAME, "/etc/previous-krb5.conf");
     EmbeddedKdc kdc = EmbeddedKdc.builder().start();
     Path workDir = kdc.workDir();
     kdc.principal("someone");
     kdc.close();
 
-    assertEquals("/etc/previous-krb5.conf", System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY));
+    assertEquals("/etc/previous-krb5.conf", System.getProperty(Krb5ConfProperty.NAME));
     assertFalse(Files.exists(workDir));
     kdc.close();
   }
 
   @Test
   void closeClearsKrb5ConfWhenNoneWasSet() {
-    System.clearProperty(EmbeddedKdc.KRB5_CONF_PROPERTY);
+    System.clearProperty(Krb5ConfProperty.NAME);
     EmbeddedKdc.builder().start().close();
 
-    assertNull(System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY));
+    assertNull(System.getProperty(Krb5ConfProperty.NAME));
   }
 
   @Test
@@ -129,7 +129,7 @@ class EmbeddedKdcTest {
       IllegalStateException e =
           assertThrows(IllegalStateException.class, () -> EmbeddedKdc.builder().start());
       assertTrue(e.getMessage().contains("JVM-wide"), e.getMessage());
-      assertEquals(kdc.krb5Conf().toString(), System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY));
+      assertEquals(kdc.krb5Conf().toString(), System.getProperty(Krb5ConfProperty.NAME));
     }
   }
 
@@ -177,7 +177,7 @@ class EmbeddedKdcTest {
 
       assertThrows(LoginException.class, () -> KerberosLogin.login(client));
       assertTrue(Files.exists(client.keytab()));
-      assertEquals(kdc.krb5Conf().toString(), System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY));
+      assertEquals(kdc.krb5Conf().toString(), System.getProperty(Krb5ConfProperty.NAME));
       assertTrue(Files.readString(kdc.krb5Conf()).contains("default_realm = EXAMPLE.COM"));
       assertTrue(onlyTicket(before).isCurrent());
     }

@@ -36,16 +36,16 @@ class ExtensionLifecycleTest {
 
   @BeforeEach
   void setMarker() {
-    savedKrb5Conf = System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY);
-    System.setProperty(EmbeddedKdc.KRB5_CONF_PROPERTY, "/before/fixture/krb5.conf");
+    savedKrb5Conf = System.getProperty(Krb5ConfProperty.NAME);
+    System.setProperty(Krb5ConfProperty.NAME, "/before/fixture/krb5.conf");
   }
 
   @AfterEach
   void restore() {
     if (savedKrb5Conf == null) {
-      System.clearProperty(EmbeddedKdc.KRB5_CONF_PROPERTY);
+      System.clearProperty(Krb5ConfProperty.NAME);
     } else {
-      System.setProperty(EmbeddedKdc.KRB5_CONF_PROPERTY, savedKrb5Conf);
+      System.setProperty(Krb5ConfProperty.NAME, savedKrb5Conf);
     }
   }
 
@@ -56,7 +56,7 @@ class ExtensionLifecycleTest {
     assertEquals(0, summary.getTotalFailureCount(), () -> failures(summary));
     assertEquals(2, summary.getTestsSucceededCount());
     assertSame(KdcFixture.outer, KdcFixture.nested);
-    assertEquals("/before/fixture/krb5.conf", System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY));
+    assertEquals("/before/fixture/krb5.conf", System.getProperty(Krb5ConfProperty.NAME));
     assertFalse(Files.exists(KdcFixture.workDir));
   }
 
@@ -105,7 +105,7 @@ class ExtensionLifecycleTest {
       outer = injected;
       workDir = injected.workDir();
       assertEquals(
-          injected.krb5Conf().toString(), System.getProperty(EmbeddedKdc.KRB5_CONF_PROPERTY));
+          injected.krb5Conf().toString(), System.getProperty(Krb5ConfProperty.NAME));
       KerberosTicket tgt =
           EmbeddedKdcTest.onlyTicket(KerberosLogin.login(injected.principal("client")));
       assertEquals("client@FIXTURE.REALM", tgt.getClient().getName());
