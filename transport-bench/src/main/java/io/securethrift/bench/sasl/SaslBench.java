@@ -50,7 +50,9 @@ public final class SaslBench {
       String median = setup ? String.format(Locale.ROOT, "%.2f",
           r.getPrimaryResult().getStatistics().getPercentile(50)) : "";
       modes.append("| ").append(p.getBenchmark().substring(p.getBenchmark().lastIndexOf('.', p.getBenchmark()
-          .lastIndexOf('.') - 1) + 1)).append(" | ").append(p.getParam("mode")).append(" | ").append(size)
+          .lastIndexOf('.') - 1) + 1)).append(" | ").append(p.getParam("mode"))
+          .append("false".equals(p.getParam("closeAtTicketEnd")) ? " (no ticket-end check)" : "").append(" | ")
+          .append(size)
           .append(" | ").append(mbs).append(" | ").append(median).append(" |\n");
     }
     if (modes.length() > 0) {

@@ -2,6 +2,7 @@ package io.securethrift.bench.sasl;
 
 import io.securethrift.bench.EchoConnection;
 import io.securethrift.bench.EchoFixture;
+import io.securethrift.core.SecurityConfig;
 import io.securethrift.core.identity.PeerIdentity;
 import io.securethrift.harness.BenchMode;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +27,13 @@ import org.openjdk.jmh.annotations.TearDown;
 public class SaslSetupBenchmark {
   @Param({"none", "sasl-auth", "sasl-auth-conf", "sasl-auth-conf-gcm"})
   public String mode;
+  /**
+   * Whether a SASL server reads the end of the client's service ticket from its AP-REQ, to close the connection then
+   * ({@code securethrift.server.kerberos.close.at.ticket.end}, default true); {@code -p closeAtTicketEnd=true,false}
+   * measures what that costs a connection.
+   */
+  @Param({"true"})
+  public boolean closeAtTicketEnd;
 
   private SaslKerberos kerberos;
   private EchoFixture fixture;
@@ -34,7 +42,11 @@ public class SaslSetupBenchmark {
   public void start() throws Exception {
     kerberos = new SaslKerberos();
     BenchMode level = BenchMode.parse("mode", mode);
-    fixture = EchoFixture.start(kerberos.server(level), kerberos.client(level));
+    SecurityConfig server = kerberos.server(level);
+    if (level.sasl()) {
+      server = server.toBuilder().closeAtTicketEnd(closeAtTicketEnd).build();
+    }
+    fixture = EchoFixture.start(server, kerberos.client(level));
     fixture.connect().close();
   }
 
