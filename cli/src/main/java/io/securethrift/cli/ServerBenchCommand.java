@@ -91,6 +91,10 @@ final class ServerBenchCommand implements Callable<Integer> {
   @Option(names = "--server-heap", description = "-Xmx of every server JVM (default: 512m).")
   String serverHeap;
 
+  @Option(names = "--server-java", description = "Java home of every server JVM, to compare runtimes (default: this"
+      + " JVM's).")
+  Path serverJava;
+
   @Option(names = "--openssl", description = "The openssl command (default: openssl).")
   String openssl;
 
@@ -120,6 +124,7 @@ final class ServerBenchCommand implements Callable<Integer> {
     apply(handshakeKeyTypes, o::handshakeKeyTypes);
     apply(engine, o::engine);
     apply(serverHeap, o::serverHeap);
+    apply(serverJava, o::serverJava);
     apply(openssl, o::openssl);
     apply(out, o::out);
     ServerBenchReport report = ServerBench.run(o, System.err);

@@ -91,7 +91,7 @@ final class HandshakeRates {
       for (ServerKind kind : o.handshakeServers) {
         for (TlsEngine engine : o.handshakeEngines) {
           String name = engine.token() + " " + kind.token();
-          ServerUnderTest server = ServerUnderTest.start(material, ServerModes.TLS, engine, kind, o.serverHeap,
+          ServerUnderTest server = ServerUnderTest.start(material, ServerModes.TLS, engine, kind, o,
               logs.resolve("handshakes-" + engine.token() + "-" + kind.token() + ".log"), true);
           servers.put(name, server);
           javaServers.put(name, server);

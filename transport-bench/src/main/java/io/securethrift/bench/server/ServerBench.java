@@ -49,7 +49,7 @@ public final class ServerBench {
               // server can run out of heap holding thousands of TLS connections, and a server that lost its accepting
               // thread that way would leave every later connection of the next scenario to wait out its connect
               // timeout.
-              try (ServerUnderTest server = ServerUnderTest.start(material, mode, o.engine, kind, o.serverHeap,
+              try (ServerUnderTest server = ServerUnderTest.start(material, mode, o.engine, kind, o,
                   work.resolve(mode + "-" + kind + "-" + scenario + ".log"))) {
                 step.say("  warm-up");
                 warmUp(server, clients, o);

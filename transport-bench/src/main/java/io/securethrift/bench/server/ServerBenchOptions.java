@@ -4,6 +4,7 @@ import io.securethrift.harness.BenchMode;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.testkit.ca.KeyType;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,6 +17,7 @@ import java.util.Set;
  * {@link #quick()} is the same table at small sizes, well under a minute.
  */
 public final class ServerBenchOptions {
+  private static final Path THIS_JAVA = Path.of(System.getProperty("java.home"));
   /** The scenarios, in the order they run; {@code --scenarios} picks among them. */
   public static final List<String> SCENARIOS = List.of(IdleConnections.SCENARIO, ClosedLoop.SCENARIO,
       PreAuthFlood.SCENARIO, StalledReaders.SCENARIO, HandshakeRates.SCENARIO);
@@ -42,6 +44,8 @@ public final class ServerBenchOptions {
   List<ServerKind> handshakeServers = List.of(ServerKind.NONBLOCKING, ServerKind.THREADPOOL);
   List<KeyType> handshakeKeyTypes = List.of(KeyType.RSA, KeyType.EC);
   String serverHeap = "512m";
+  /** The Java runtime of every server JVM: this JVM's unless {@code --server-java} names another. */
+  Path serverJava = THIS_JAVA;
   String openssl = "openssl";
   Path out = Path.of("server-bench-results");
 
@@ -198,6 +202,19 @@ public final class ServerBenchOptions {
     return this;
   }
 
+  /**
+   * Runs the server JVMs on the Java runtime at {@code home} (11 or later), to compare runtimes: the clients and
+   * {@code openssl} stay as they are.
+   */
+  public ServerBenchOptions serverJava(Path home) {
+    if (!Files.isExecutable(home.resolve("bin").resolve("java"))) {
+      throw new ConfigException("--server-java", "'" + home + "' is not a Java home: it has no executable bin/java;"
+          + " give the directory above bin/java of a Java 11 or later runtime");
+    }
+    serverJava = home;
+    return this;
+  }
+
   public ServerBenchOptions openssl(String command) {
     openssl = command;
     return this;
@@ -239,6 +256,7 @@ public final class ServerBenchOptions {
         + " and " + fewConnections + " conns, payloads " + payloads + " B; warm-up " + warmUp.toMillis()
         + " ms, window " + window.toMillis() + " ms; handshakes " + handshakeSeconds + " s each, " + handshakeRounds
         + " rounds, keys " + handshakeKeyTypes.stream().map(KeyType::token).toList() + ", engines " + handshakeEngines
-        + ", servers " + handshakeServers + "; tls engine " + engine + "; server -Xmx" + serverHeap;
+        + ", servers " + handshakeServers + "; tls engine " + engine + "; server -Xmx" + serverHeap
+        + (serverJava.equals(THIS_JAVA) ? "" : " on " + serverJava);
   }
 }

@@ -30,28 +30,29 @@ final class ServerUnderTest implements AutoCloseable {
   }
 
   /**
-   * Starts a server JVM with a fixed maximum heap and the default initial one, so that a full collection (see
-   * {@link #heapUsed}) gives back heap it no longer needs and resident memory follows what connections hold rather
-   * than how much garbage opening them made. Its output goes to {@code log}.
+   * Starts a server JVM on the options' runtime with their fixed maximum heap and the default initial one, so that a
+   * full collection (see {@link #heapUsed}) gives back heap it no longer needs and resident memory follows what
+   * connections hold rather than how much garbage opening them made. Its output goes to {@code log}.
    */
   static ServerUnderTest start(BenchMaterial material, BenchMode mode, TlsEngine engine, ServerKind kind,
-      String heap, Path log) throws IOException {
-    return start(material, mode, engine, kind, heap, log, false);
+      ServerBenchOptions options, Path log) throws IOException {
+    return start(material, mode, engine, kind, options, log, false);
   }
 
   /**
-   * As {@link #start(BenchMaterial, BenchMode, TlsEngine, ServerKind, String, Path)}, requiring TLS clients'
-   * certificates if {@code mutual}.
+   * As {@link #start(BenchMaterial, BenchMode, TlsEngine, ServerKind, ServerBenchOptions, Path)}, requiring TLS
+   * clients' certificates if {@code mutual}.
    */
   static ServerUnderTest start(BenchMaterial material, BenchMode mode, TlsEngine engine, ServerKind kind,
-      String heap, Path log, boolean mutual) throws IOException {
+      ServerBenchOptions options, Path log, boolean mutual) throws IOException {
     List<String> args = new ArrayList<>(List.of(material.dir().toString(), mode.name(), engine.token(),
         kind.token()));
     if (mutual) {
       args.add(BenchServerProcess.MUTUAL);
     }
     ChildJvm jvm = ChildJvm.builder(BenchServerProcess.class).name(kind + " server (" + mode + ")")
-        .jvmOptions(List.of("-Xmx" + heap, ProcessSample.KEEP_COMPILER_THREADS))
+        .javaHome(options.serverJava).jvmOptions(List.of("-Xmx" + options.serverHeap,
+            ProcessSample.KEEP_COMPILER_THREADS))
         .args(args).log(log).talk().start();
     try {
       LineRecord ready = jvm.answer();

@@ -8,11 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.securethrift.core.ConfigException;
 import io.securethrift.core.TlsEngine;
 import io.securethrift.testkit.ca.KeyType;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
 
 /** server-bench's sizes: the presets, each setter's check and the message naming its option. */
 class ServerBenchOptionsTest {
@@ -44,18 +47,21 @@ class ServerBenchOptionsTest {
   }
 
   @Test
-  void settersKeepWhatTheyAreGiven() {
+  void settersKeepWhatTheyAreGiven(@TempDir Path otherJava) throws IOException {
+    Files.createDirectories(otherJava.resolve("bin"));
+    Files.createFile(otherJava.resolve("bin").resolve("java")).toFile().setExecutable(true);
     ServerBenchOptions o = ServerBenchOptions.quick().modes(List.of("sasl-auth-conf", "tls"))
         .servers(List.of("threadpool", "nonblocking")).scenarios(List.of("flood", "idle")).idleLevels(List.of(7))
         .floodPeers(3).floodClients(2).stalledPeers(5).connections(9).fewConnections(1).payloads(List.of(1, 2))
         .warmUp(Duration.ZERO).window(Duration.ofMillis(1)).handshakeSeconds(2).handshakeRounds(3)
         .handshakeServers(List.of("threadpool")).handshakeKeyTypes(List.of("RSA", "ec")).engine("conscrypt")
         .handshakeEngines(List.of("openssl", "jsse"))
-        .serverHeap("1G").openssl("/opt/openssl").out(Path.of("x"));
+        .serverHeap("1G").serverJava(otherJava).openssl("/opt/openssl")
+        .out(Path.of("x"));
     assertEquals("modes [sasl-auth-conf, tls]; servers [threadpool, nonblocking]; idle [7] conns; flood 3 trickling"
         + " peers + 2 clients; 5 stalled peers; calls at 9 and 1 conns, payloads [1, 2] B; warm-up 0 ms, window 1 ms;"
         + " handshakes 2 s each, 3 rounds, keys [rsa, ec], engines [openssl, jsse], servers [threadpool]; tls engine"
-        + " conscrypt; server -Xmx1G",
+        + " conscrypt; server -Xmx1G on " + otherJava,
         o.describe());
     assertEquals(List.of("flood", "idle"), List.copyOf(o.scenarios), "in the order given");
     assertEquals("/opt/openssl", o.openssl);
@@ -90,6 +96,8 @@ class ServerBenchOptionsTest {
     refused("--window-ms: must be positive, got -2", () -> o.window(Duration.ofMillis(-2)));
     refused("--server-heap: '512 m' is not a heap size such as 512m or 1g", () -> o.serverHeap("512 m"));
     refused("--server-heap: '1t' is not a heap size such as 512m or 1g", () -> o.serverHeap("1t"));
+    refused("--server-java: '/nonexistent/jdk' is not a Java home: it has no executable bin/java; give the directory"
+        + " above bin/java of a Java 11 or later runtime", () -> o.serverJava(Path.of("/nonexistent/jdk")));
     refused("--tls-engine: 'boringssl' is not accepted; accepted values: auto, conscrypt, jsse, openssl (an engine"
         + " is contributed by the module that has it: conscrypt and openssl by securethrift-tls)",
         () -> o.engine("boringssl"));

@@ -31,8 +31,8 @@ class ServerScenariosTest {
   @BeforeAll
   static void startServer() throws Exception {
     BenchMaterial material = BenchMaterial.create(dir);
-    server = ServerUnderTest.start(material, NONE, TlsEngine.JSSE, ServerKind.NONBLOCKING, "256m",
-        dir.resolve("server.log"));
+    server = ServerUnderTest.start(material, NONE, TlsEngine.JSSE, ServerKind.NONBLOCKING,
+        ServerBenchOptions.quick().serverHeap("256m"), dir.resolve("server.log"));
     clients = ClientTransportFactory.create(material.client(NONE, TlsEngine.JSSE));
     wrongClients = ClientTransportFactory.create(material.client(ServerModes.TLS, TlsEngine.JSSE));
   }
