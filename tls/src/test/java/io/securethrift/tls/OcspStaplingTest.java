@@ -189,8 +189,7 @@ class OcspStaplingTest {
   @Test
   void anOpensslServerStaplesTheNewCertificatesResponseAfterAReload(@CertificateDirectory Path dir)
       throws Exception {
-    Optional<String> unavailable = RunnableEnginesOnly.unavailableReason(TlsEngine.OPENSSL);
-    assumeTrue(unavailable.isEmpty(), () -> "engine openssl cannot run here: " + unavailable.get());
+    assumeOpensslRuns();
     try (OcspResponder ocsp = OcspResponder.create(ca, dir);
         CountingServer relay = CountingServer.relayTo(ocsp.port());
         CountingServer blocked = blocked()) {
@@ -216,8 +215,7 @@ class OcspStaplingTest {
   @Test
   void aReloadDoesNotHoldHandshakesWhileTheNewCertificatesResponderIsSilent(@CertificateDirectory Path dir)
       throws Exception {
-    Optional<String> unavailable = RunnableEnginesOnly.unavailableReason(TlsEngine.OPENSSL);
-    assumeTrue(unavailable.isEmpty(), () -> "engine openssl cannot run here: " + unavailable.get());
+    assumeOpensslRuns();
     try (OcspResponder ocsp = OcspResponder.create(ca, dir);
         CountingServer silent = CountingServer.silent();
         CountingServer blocked = blocked()) {
@@ -245,8 +243,7 @@ class OcspStaplingTest {
 
   @Test
   void anOpensslServerFetchesItsNextStapleBeforeTheLastExpires(@CertificateDirectory Path dir) throws Exception {
-    Optional<String> unavailable = RunnableEnginesOnly.unavailableReason(TlsEngine.OPENSSL);
-    assumeTrue(unavailable.isEmpty(), () -> "engine openssl cannot run here: " + unavailable.get());
+    assumeOpensslRuns();
     try (OcspResponder ocsp = OcspResponder.create(ca, dir);
         CountingServer relay = CountingServer.relayTo(ocsp.port());
         CountingServer blocked = blocked()) {
@@ -271,6 +268,12 @@ class OcspStaplingTest {
         assertEquals(0, blocked.requests(), "every handshake had a staple");
       }
     }
+  }
+
+  /** Skips the test, with the engine's reason, where engine openssl cannot run (as {@link RunnableEnginesOnly}). */
+  private static void assumeOpensslRuns() {
+    Optional<String> unavailable = RunnableEnginesOnly.unavailableReason(TlsEngine.OPENSSL);
+    assumeTrue(unavailable.isEmpty(), () -> "engine openssl cannot run here: " + unavailable.get());
   }
 
   /** The error of the first call {@code client} fails, calling until one does. */
